@@ -1,0 +1,67 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+/// Cabin: a real-time mixer on ALSA, a haptic-pattern compiler and a session timeline.
+///
+/// Layout (see docs in ../shared/docs/ARCHITECTURE.md):
+/// - pure cores `CabinAudio`, `CabinHaptics`, `CabinSession`: no C imports, no I/O;
+/// - `CabinIO`: the one module that touches C and the OS;
+/// - `cabin`: the thin command-line tool.
+let package = Package(
+    name: "Cabin",
+    products: [
+        .executable(name: "cabin", targets: ["cabin"]),
+        .library(name: "CabinJSON", targets: ["CabinJSON"]),
+        .library(name: "CabinAudio", targets: ["CabinAudio"]),
+        .library(name: "CabinHaptics", targets: ["CabinHaptics"]),
+        .library(name: "CabinSession", targets: ["CabinSession"]),
+        .library(name: "CabinIO", targets: ["CabinIO"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        // MARK: C libraries (Debian packages, found through pkg-config)
+        .systemLibrary(name: "CALSA", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
+        .systemLibrary(name: "CSndFile", pkgConfig: "sndfile", providers: [.apt(["libsndfile1-dev"])]),
+        .systemLibrary(name: "COpus", pkgConfig: "opus", providers: [.apt(["libopus-dev"])]),
+        .systemLibrary(name: "CSoxr", pkgConfig: "soxr", providers: [.apt(["libsoxr-dev"])]),
+        .systemLibrary(name: "CEbur128", pkgConfig: "libebur128", providers: [.apt(["libebur128-dev"])]),
+        /// Small C shims for what Swift cannot write (ALSA's variadic error handler).
+        .target(name: "CCabinShims", linkerSettings: [.linkedLibrary("asound")]),
+
+        // MARK: pure cores
+        /// JSON with a location for every value, and the diagnostics every document reader shares.
+        .target(name: "CabinJSON"),
+        .target(name: "CabinAudio"),
+        .target(name: "CabinHaptics", dependencies: ["CabinJSON"]),
+        .target(name: "CabinSession", dependencies: ["CabinJSON", "CabinAudio", "CabinHaptics"]),
+
+        // MARK: the edge
+        .target(
+            name: "CabinIO",
+            dependencies: [
+                "CabinAudio", "CabinHaptics", "CabinSession",
+                "CALSA", "CSndFile", "COpus", "CSoxr", "CEbur128", "CCabinShims",
+            ]
+        ),
+
+        // MARK: the CLI
+        .executableTarget(
+            name: "cabin",
+            dependencies: [
+                "CabinAudio", "CabinHaptics", "CabinSession", "CabinIO",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+
+        // MARK: tests
+        .target(name: "CabinTestSupport", path: "Tests/CabinTestSupport"),
+        .testTarget(name: "CabinJSONTests", dependencies: ["CabinJSON", "CabinTestSupport"]),
+        .testTarget(name: "CabinAudioTests", dependencies: ["CabinAudio", "CabinTestSupport"]),
+        .testTarget(name: "CabinHapticsTests", dependencies: ["CabinHaptics", "CabinTestSupport"]),
+        .testTarget(name: "CabinSessionTests", dependencies: ["CabinSession", "CabinTestSupport"]),
+        .testTarget(name: "CabinIOTests", dependencies: ["CabinIO", "CabinAudio", "CabinTestSupport"]),
+        .testTarget(name: "CabinCLITests", dependencies: ["CabinTestSupport"]),
+    ]
+)

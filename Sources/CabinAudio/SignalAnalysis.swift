@@ -1,0 +1,81 @@
+import Foundation
+
+/// Small, exact measurements on sample arrays, used by tests, `cabin info` and benchmarks.
+///
+/// Thread: pure functions; any thread (they allocate only for their results, never call
+/// them on the render thread).
+public enum SignalAnalysis {
+    /// Root-mean-square level of `samples`.
+    public static func rms<C: Collection>(_ samples: C) -> Double where C.Element == Float {
+        guard !samples.isEmpty else { return 0 }
+        var sum = 0.0
+        for s in samples { sum += Double(s) * Double(s) }
+        return (sum / Double(samples.count)).squareRoot()
+    }
+
+    /// Largest absolute sample value.
+    public static func peak<C: Collection>(_ samples: C) -> Double where C.Element == Float {
+        var p = 0.0
+        for s in samples { p = max(p, abs(Double(s))) }
+        return p
+    }
+
+    /// Estimates the frequency of a steady tone by counting rising zero crossings with
+    /// sub-sample (linear) interpolation between the first and the last crossing.
+    /// Accurate to well under 0.1 % for a clean sine of a few hundred cycles.
+    public static func zeroCrossingFrequency(_ samples: [Float], sampleRate: Double) -> Double? {
+        var first: Double?
+        var last = 0.0
+        var crossings = 0
+        for i in 1..<max(1, samples.count) where samples[i - 1] < 0 && samples[i] >= 0 {
+            let a = Double(samples[i - 1]), b = Double(samples[i])
+            let t = Double(i - 1) + (-a) / (b - a)
+            if first == nil { first = t } else { crossings += 1 }
+            last = t
+        }
+        guard let f = first, crossings > 0 else { return nil }
+        return Double(crossings) * sampleRate / (last - f)
+    }
+
+    /// Goertzel magnitude of `frequency` in `samples`, normalised so that a full-scale sine
+    /// of that frequency gives ≈ 1 (its amplitude).
+    public static func toneAmplitude(_ samples: [Float], frequency: Double, sampleRate: Double) -> Double {
+        let n = samples.count
+        guard n > 0 else { return 0 }
+        let w = 2 * Double.pi * frequency / sampleRate
+        let coeff = 2 * cos(w)
+        var s1 = 0.0, s2 = 0.0
+        for x in samples {
+            let s0 = Double(x) + coeff * s1 - s2
+            s2 = s1
+            s1 = s0
+        }
+        let power = s1 * s1 + s2 * s2 - coeff * s1 * s2
+        return 2 * max(0, power).squareRoot() / Double(n)
+    }
+
+    /// Signal-to-noise-and-distortion ratio in dB of a sine of known `frequency`: fits the
+    /// best sine of that frequency (least squares, with phase) and compares the residual.
+    public static func sinad(_ samples: [Float], frequency: Double, sampleRate: Double) -> Double {
+        let w = 2 * Double.pi * frequency / sampleRate
+        var ss = 0.0, cc = 0.0, sc = 0.0, xs = 0.0, xc = 0.0
+        for (i, x) in samples.enumerated() {
+            let s = sin(w * Double(i)), c = cos(w * Double(i))
+            ss += s * s; cc += c * c; sc += s * c
+            xs += Double(x) * s; xc += Double(x) * c
+        }
+        let det = ss * cc - sc * sc
+        guard det != 0 else { return 0 }
+        let a = (xs * cc - xc * sc) / det
+        let b = (xc * ss - xs * sc) / det
+        var sig = 0.0, noise = 0.0
+        for (i, x) in samples.enumerated() {
+            let fit = a * sin(w * Double(i)) + b * cos(w * Double(i))
+            sig += fit * fit
+            let r = Double(x) - fit
+            noise += r * r
+        }
+        guard noise > 0 else { return .infinity }
+        return 10 * log10(sig / noise)
+    }
+}

@@ -1,0 +1,1 @@
+// CabinHaptics: placeholder; see module overview.

@@ -1,0 +1,1 @@
+// CabinSession: placeholder; see module overview.
