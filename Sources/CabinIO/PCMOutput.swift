@@ -1,0 +1,175 @@
+import CALSA
+import Glibc
+
+/// Sample formats Cabin can hand to ALSA, in order of preference.
+public enum PCMSampleFormat: String, Sendable, CaseIterable, Codable {
+    case float32 = "FLOAT_LE", s32 = "S32_LE", s16 = "S16_LE"
+
+    var alsa: snd_pcm_format_t {
+        switch self {
+        case .float32: SND_PCM_FORMAT_FLOAT_LE
+        case .s32: SND_PCM_FORMAT_S32_LE
+        case .s16: SND_PCM_FORMAT_S16_LE
+        }
+    }
+
+    var bytesPerSample: Int { self == .s16 ? 2 : 4 }
+}
+
+/// What Cabin asks of a playback device.
+public struct PCMConfiguration: Sendable, Equatable {
+    public var sampleRate: Int = 48000
+    public var channelCount: Int = 2
+    /// Frames per period (ALSA's unit of wake-up). Powers of two suit PipeWire and JACK.
+    public var periodFrames: Int = 256
+    /// Periods per buffer (2–3 for low latency).
+    public var periodCount: Int = 3
+    /// Formats to try, best first; the first the device takes is used.
+    public var formats: [PCMSampleFormat] = PCMSampleFormat.allCases
+
+    public init(sampleRate: Int = 48000, channelCount: Int = 2, periodFrames: Int = 256, periodCount: Int = 3) {
+        self.sampleRate = sampleRate
+        self.channelCount = channelCount
+        self.periodFrames = periodFrames
+        self.periodCount = periodCount
+    }
+}
+
+/// What the device agreed to.
+public struct PCMNegotiated: Sendable, Equatable {
+    public var sampleRate: Int
+    public var channelCount: Int
+    public var periodFrames: Int
+    public var bufferFrames: Int
+    public var format: PCMSampleFormat
+}
+
+/// A blocking ALSA playback stream: open by name, negotiate, write float frames (converted
+/// to the device's format), recover from underruns, drain, close.
+///
+/// Underruns (`-EPIPE`) and suspends (`-ESTRPIPE`) are recovered inside `write` and
+/// counted in `xrunCount`; they never reach the caller as errors.
+///
+/// Thread: one thread at a time (the playback thread). Not `Sendable`: it owns a
+/// `snd_pcm_t *`.
+///
+/// ```swift
+/// let out = try PCMOutput(device: "default")
+/// try out.write(samples)   // interleaved Float, negotiated.channelCount per frame
+/// try out.drain()
+/// ```
+public final class PCMOutput {
+    private var pcm: OpaquePointer?
+    public let device: String
+    public let negotiated: PCMNegotiated
+    /// Underruns and suspends recovered so far.
+    public private(set) var xrunCount = 0
+    private var scratch: UnsafeMutableRawBufferPointer
+
+    /// Opens and configures `device` for playback. The corresponding C functions are
+    /// `snd_pcm_open`, `snd_pcm_hw_params_*` and `snd_pcm_sw_params_*`.
+    public init(device: String = "default", configuration: PCMConfiguration = PCMConfiguration()) throws(AudioDeviceError) {
+        _ = ALSA.captureErrors
+        self.device = device
+        var handle: OpaquePointer?
+        let err = snd_pcm_open(&handle, device, SND_PCM_STREAM_PLAYBACK, 0)
+        guard err >= 0, let handle else { throw ALSA.error(err, device: device, operation: "snd_pcm_open") }
+        do {
+            negotiated = try PCMOutput.configure(handle, device: device, configuration)
+        } catch {
+            snd_pcm_close(handle)
+            throw error
+        }
+        pcm = handle
+        scratch = .allocate(byteCount: negotiated.periodFrames * negotiated.channelCount * 4,
+                            alignment: 16)
+    }
+
+    deinit {
+        close()
+        scratch.deallocate()
+    }
+
+    /// Writes interleaved float frames, blocking until the device took them all.
+    /// The corresponding C function is `snd_pcm_writei` (recovery: `snd_pcm_recover`).
+    public func write(_ samples: UnsafeBufferPointer<Float>) throws(AudioDeviceError) {
+        guard let pcm else { throw AudioDeviceError(.failed, device: device, operation: "snd_pcm_writei", code: EBADF, detail: "closed") }
+        let channels = negotiated.channelCount
+        precondition(samples.count % channels == 0, "write whole frames")
+        var offset = 0
+        let chunkFrames = negotiated.periodFrames
+        while offset < samples.count {
+            let frames = min(chunkFrames, (samples.count - offset) / channels)
+            let source = UnsafeBufferPointer(rebasing: samples[offset..<(offset + frames * channels)])
+            let data = convert(source)
+            var done = 0
+            while done < frames {
+                let p = data.advanced(by: done * channels * negotiated.format.bytesPerSample)
+                let n = snd_pcm_writei(pcm, p, snd_pcm_uframes_t(frames - done))
+                if n >= 0 { done += n; continue }
+                try recover(Int32(n), operation: "snd_pcm_writei")
+            }
+            offset += frames * channels
+        }
+    }
+
+    /// Plays out what is buffered, then stops. The corresponding C function is `snd_pcm_drain`.
+    public func drain() throws(AudioDeviceError) {
+        guard let pcm else { return }
+        let err = snd_pcm_drain(pcm)
+        if err < 0 && err != -EPIPE { throw ALSA.error(err, device: device, operation: "snd_pcm_drain") }
+    }
+
+    /// Frames queued ahead of the speaker, or `nil` if the device cannot say.
+    /// The corresponding C function is `snd_pcm_delay`.
+    public func delayFrames() -> Int? {
+        guard let pcm else { return nil }
+        var delay: snd_pcm_sframes_t = 0
+        return snd_pcm_delay(pcm, &delay) == 0 ? delay : nil
+    }
+
+    /// Closes at once, dropping what is buffered. Idempotent. The corresponding C function
+    /// is `snd_pcm_close`.
+    public func close() {
+        if let pcm { snd_pcm_close(pcm) }
+        pcm = nil
+    }
+
+    /// Handles a negative return from a write: xruns and suspends are recovered and counted,
+    /// `-EAGAIN`/`-EINTR` retried, anything else thrown.
+    /// The corresponding C functions are `snd_pcm_recover` and `snd_pcm_wait`.
+    private func recover(_ err: Int32, operation: String) throws(AudioDeviceError) {
+        guard let pcm else { return }
+        switch -err {
+        case EINTR: return
+        case EAGAIN: snd_pcm_wait(pcm, 100); return
+        case EPIPE, ESTRPIPE:
+            xrunCount += 1
+            let r = snd_pcm_recover(pcm, err, 1)
+            if r < 0 { throw ALSA.error(r, device: device, operation: "snd_pcm_recover") }
+        default:
+            throw ALSA.error(err, device: device, operation: operation)
+        }
+    }
+
+    /// Converts float frames to the negotiated format in the preallocated scratch buffer.
+    private func convert(_ source: UnsafeBufferPointer<Float>) -> UnsafeRawPointer {
+        switch negotiated.format {
+        case .float32:
+            return UnsafeRawPointer(source.baseAddress!)
+        case .s32:
+            let out = scratch.bindMemory(to: Int32.self)
+            for i in 0..<source.count {
+                let v = max(-1, min(1, Double(source[i]))) * 2147483647.0
+                out[i] = Int32(v.rounded())
+            }
+        case .s16:
+            let out = scratch.bindMemory(to: Int16.self)
+            for i in 0..<source.count {
+                let v = max(-1, min(1, source[i])) * 32767
+                out[i] = Int16(v.rounded())
+            }
+        }
+        return UnsafeRawPointer(scratch.baseAddress!)
+    }
+}

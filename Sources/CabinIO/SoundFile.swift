@@ -1,0 +1,170 @@
+import CSndFile
+import CabinAudio
+import Foundation
+import Glibc
+
+/// Reading sound files (WAV, FLAC, Ogg Vorbis, Ogg Opus and whatever else libsndfile
+/// reads) into float buffers.
+///
+/// Every failure is a `SoundFileError` that names the file and the cause in one line:
+/// missing, a directory, empty, not audio, an unsupported format, truncated.
+///
+/// Thread: control thread only (blocking file I/O).
+///
+/// ```swift
+/// let sound = try SoundFile.read("rain.flac")
+/// print(sound.frameCount, sound.sampleRate)
+/// ```
+public enum SoundFile {
+    /// Reads the header only.
+    public static func info(_ path: String) throws(SoundFileError) -> SoundFileInfo {
+        let file = try OpenSoundFile(path)
+        defer { file.close() }
+        return SoundFileInfo(file.info)
+    }
+
+    /// Decodes the whole file into an interleaved float buffer (−1…1), verifying that as
+    /// many frames came out as the header promised.
+    public static func read(_ path: String) throws(SoundFileError) -> AudioBuffer {
+        let file = try OpenSoundFile(path)
+        defer { file.close() }
+        return try file.readAll()
+    }
+
+    /// Header and samples at once.
+    public static func load(_ path: String) throws(SoundFileError) -> (info: SoundFileInfo, buffer: AudioBuffer) {
+        let file = try OpenSoundFile(path)
+        defer { file.close() }
+        return (SoundFileInfo(file.info), try file.readAll())
+    }
+
+    /// Checks the path before libsndfile sees it, so the common mistakes get plain words.
+    static func checkReadable(_ path: String) throws(SoundFileError) {
+        var st = stat()
+        if stat(path, &st) != 0 {
+            let code = errno
+            switch code {
+            case ENOENT, ENOTDIR: throw SoundFileError(.notFound, path: path, reason: "no such file")
+            case EACCES: throw SoundFileError(.permissionDenied, path: path, reason: "permission denied")
+            default: throw SoundFileError(.notFound, path: path, reason: SystemError.describe(errno: code))
+            }
+        }
+        if (st.st_mode & S_IFMT) == S_IFDIR {
+            throw SoundFileError(.isDirectory, path: path, reason: "is a directory, not a sound file")
+        }
+        if st.st_size == 0 {
+            throw SoundFileError(.empty, path: path, reason: "empty file (0 bytes)")
+        }
+        if access(path, R_OK) != 0 {
+            throw SoundFileError(.permissionDenied, path: path, reason: "permission denied")
+        }
+    }
+}
+
+/// An open libsndfile handle. Internal: `SoundFile` hands out buffers, never handles.
+struct OpenSoundFile {
+    let handle: OpaquePointer
+    let info: SF_INFO
+    let path: String
+
+    /// Opens for reading. The corresponding C function is `sf_open`.
+    init(_ path: String) throws(SoundFileError) {
+        try SoundFile.checkReadable(path)
+        var info = SF_INFO()
+        guard let handle = sf_open(path, Int32(SFM_READ), &info) else {
+            let message = String(cString: sf_strerror(nil))
+            throw OpenSoundFile.classifyOpenError(path: path, message: message)
+        }
+        self.handle = handle
+        self.info = info
+        self.path = path
+        if info.channels <= 0 || info.samplerate <= 0 {
+            close()
+            throw SoundFileError(.notAudio, path: path, reason: "not audio: header has \(info.channels) channels at \(info.samplerate) Hz")
+        }
+    }
+
+    /// Closes the handle. The corresponding C function is `sf_close`.
+    func close() { sf_close(handle) }
+
+    /// libsndfile's log for this file (what it noticed while parsing the header).
+    /// The corresponding C function is `sf_command` with `SFC_GET_LOG_INFO`.
+    func log() -> String {
+        var text = [CChar](repeating: 0, count: 4096)
+        let count = Int(sf_command(handle, Int32(SFC_GET_LOG_INFO), &text, Int32(text.count)))
+        return String(decoding: text.prefix(max(0, min(count, text.count))).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    /// Decodes every frame. The corresponding C function is `sf_readf_float`.
+    func readAll() throws(SoundFileError) -> AudioBuffer {
+        let channels = Int(info.channels)
+        let declared = Int64(info.frames)
+        // Some containers (Ogg) may report an unknown length; read in chunks until EOF.
+        var samples: [Float] = []
+        if declared > 0 && declared < Int64(Int32.max) { samples.reserveCapacity(Int(declared) * channels) }
+        let chunkFrames = 16384
+        var chunk = [Float](repeating: 0, count: chunkFrames * channels)
+        var total: Int64 = 0
+        while true {
+            let got = chunk.withUnsafeMutableBufferPointer { sf_readf_float(handle, $0.baseAddress, sf_count_t(chunkFrames)) }
+            if got <= 0 { break }
+            samples.append(contentsOf: chunk[0..<(Int(got) * channels)])
+            total += Int64(got)
+        }
+        let status = sf_error(handle)
+        let sub = Int(info.format) & Int(SF_FORMAT_SUBMASK)
+        if status != 0 {
+            let message = String(cString: sf_strerror(handle))
+            let of = declared > 0 && declared != Int64.max ? " of \(declared)" : ""
+            throw SoundFileError(.truncated, path: path,
+                                 reason: "truncated or corrupt: decoding stopped after \(total)\(of) frames (\(message))")
+        }
+        if declared == Int64.max {
+            // libsndfile could not find the end of an Ogg stream: its last page is missing.
+            throw SoundFileError(.truncated, path: path,
+                                 reason: "truncated: the stream has no end (\(total) frames decodable)")
+        }
+        // MPEG frame counts are estimates; every other format knows its length exactly.
+        let exactLength = sub != Int(SF_FORMAT_MPEG_LAYER_III) && sub != Int(SF_FORMAT_MPEG_LAYER_II)
+            && sub != Int(SF_FORMAT_MPEG_LAYER_I)
+        if exactLength && declared > 0 && total < declared {
+            throw SoundFileError(.truncated, path: path,
+                                 reason: "truncated: the header promises \(declared) frames but only \(total) could be decoded")
+        }
+        if OpenSoundFile.logShowsTruncation(log()) {
+            throw SoundFileError(.truncated, path: path,
+                                 reason: "truncated: the file ends before its audio data does (\(total) frames readable)")
+        }
+        return AudioBuffer(samples: samples, channelCount: channels, sampleRate: Double(info.samplerate))
+    }
+
+    /// libsndfile opens a truncated WAV/AIFF happily and shortens it, but says so in its
+    /// log: the audio chunk's size line reads `data : 1920000 (should be 49956)`, or
+    /// `*** Chunk size … > file length …`.
+    static func logShowsTruncation(_ log: String) -> Bool {
+        log.split(separator: "\n").contains { line in
+            let l = line.trimmingCharacters(in: .whitespaces)
+            return ((l.hasPrefix("data") || l.hasPrefix("SSND")) && l.contains("(should be"))
+                || l.contains("> file length")
+        }
+    }
+
+    static func classifyOpenError(path: String, message: String) -> SoundFileError {
+        if let container = UnsupportedContainer.sniff(path) {
+            return SoundFileError(.unsupportedFormat, path: path,
+                                  reason: "unsupported format: \(container) (Cabin reads WAV, FLAC, Ogg Vorbis, Ogg Opus, MP3, AIFF; convert it, e.g. ffmpeg -i \(path) out.flac)")
+        }
+        let lower = message.lowercased()
+        if lower.contains("format not recognised") || lower.contains("unknown format")
+            || lower.contains("not recognised") || lower.contains("file contains data in an unknown format") {
+            return SoundFileError(.notAudio, path: path, reason: "not a sound file libsndfile can read (\(message))")
+        }
+        if lower.contains("unsupported") || lower.contains("not supported") {
+            return SoundFileError(.unsupportedFormat, path: path, reason: "unsupported format (\(message))")
+        }
+        if lower.contains("truncated") || lower.contains("end of file") || lower.contains("eof") {
+            return SoundFileError(.truncated, path: path, reason: "truncated (\(message))")
+        }
+        return SoundFileError(.notAudio, path: path, reason: "cannot be opened as audio (\(message))")
+    }
+}

@@ -1,0 +1,139 @@
+import CSndFile
+import CabinAudio
+import Glibc
+
+/// The file formats Cabin writes.
+public enum SoundFileFormat: Sendable, Equatable, CustomStringConvertible {
+    /// WAV with 16-bit or 24-bit integer PCM, or 32-bit float.
+    case wav(SampleEncoding)
+    /// FLAC with 16-bit or 24-bit samples (FLAC has no float).
+    case flac(SampleEncoding)
+
+    /// Sample encodings. Integer encodings round to the nearest step (no dither), so a
+    /// float that is an exact multiple of the step survives a write → read unchanged.
+    public enum SampleEncoding: String, Sendable, CaseIterable {
+        case pcm16 = "16", pcm24 = "24", float32 = "32f"
+
+        /// Largest integer code (2^(bits−1)); `nil` for float.
+        var scale: Double? {
+            switch self {
+            case .pcm16: 32768
+            case .pcm24: 8_388_608
+            case .float32: nil
+            }
+        }
+    }
+
+    var encoding: SampleEncoding {
+        switch self { case .wav(let e), .flac(let e): e }
+    }
+
+    var sndfileFormat: Int32 {
+        let major: Int32 = switch self {
+        case .wav: Int32(SF_FORMAT_WAV)
+        case .flac: Int32(SF_FORMAT_FLAC)
+        }
+        let sub: Int32 = switch encoding {
+        case .pcm16: Int32(SF_FORMAT_PCM_16)
+        case .pcm24: Int32(SF_FORMAT_PCM_24)
+        case .float32: Int32(SF_FORMAT_FLOAT)
+        }
+        return major | sub
+    }
+
+    /// The format for a file name: `.flac` → FLAC, anything else → WAV.
+    public static func forPath(_ path: String, encoding: SampleEncoding) -> SoundFileFormat {
+        path.lowercased().hasSuffix(".flac") ? .flac(encoding) : .wav(encoding)
+    }
+
+    public var description: String {
+        switch self {
+        case .wav(let e): "WAV \(e == .float32 ? "32-bit float" : "\(e.rawValue)-bit")"
+        case .flac(let e): "FLAC \(e.rawValue)-bit"
+        }
+    }
+}
+
+extension SoundFile {
+    /// Writes `buffer` to `path` in `format`, replacing the file. Samples outside −1…1 are
+    /// clipped for integer encodings.
+    ///
+    /// The corresponding C functions are `sf_open` (SFM_WRITE), `sf_writef_short`,
+    /// `sf_writef_int`, `sf_writef_float` and `sf_close`.
+    public static func write(_ buffer: AudioBuffer, to path: String, format: SoundFileFormat) throws(SoundFileError) {
+        let writer = try SoundFileWriter(path: path, format: format,
+                                         channelCount: buffer.channelCount, sampleRate: buffer.sampleRate)
+        try buffer.samples.withUnsafeBufferPointer { (p) throws(SoundFileError) in try writer.write(p) }
+        try writer.close()
+    }
+}
+
+/// A file being written block by block (the offline renderer streams into one).
+///
+/// Thread: control thread only (blocking file I/O).
+public final class SoundFileWriter {
+    private var handle: OpaquePointer?
+    public let path: String
+    public let format: SoundFileFormat
+    public let channelCount: Int
+    private var scratch: [Int32] = []
+    public private(set) var framesWritten: Int64 = 0
+
+    /// Creates (or truncates) `path`. The corresponding C function is `sf_open`.
+    public init(path: String, format: SoundFileFormat, channelCount: Int, sampleRate: Double) throws(SoundFileError) {
+        self.path = path
+        self.format = format
+        self.channelCount = channelCount
+        var info = SF_INFO()
+        info.channels = Int32(channelCount)
+        info.samplerate = Int32(sampleRate.rounded())
+        info.format = format.sndfileFormat
+        guard sf_format_check(&info) != 0 else {
+            throw SoundFileError(.unsupportedFormat, path: path,
+                                 reason: "cannot write \(format) with \(channelCount) channels at \(Int(sampleRate)) Hz")
+        }
+        guard let h = sf_open(path, Int32(SFM_WRITE), &info) else {
+            throw SoundFileError(.writeFailed, path: path, reason: "cannot create: \(String(cString: sf_strerror(nil)))")
+        }
+        handle = h
+    }
+
+    deinit { if let handle { sf_close(handle) } }
+
+    /// Appends interleaved frames. The corresponding C functions are `sf_writef_float`
+    /// and `sf_writef_int`.
+    public func write(_ samples: UnsafeBufferPointer<Float>) throws(SoundFileError) {
+        guard let handle else { throw SoundFileError(.writeFailed, path: path, reason: "already closed") }
+        precondition(samples.count % channelCount == 0)
+        let frames = samples.count / channelCount
+        let written: sf_count_t
+        if let scale = format.encoding.scale {
+            // Round to the format's own step and left-justify into libsndfile's 32-bit int.
+            let shift = format.encoding == .pcm16 ? 16 : 8
+            if scratch.count < samples.count { scratch = [Int32](repeating: 0, count: samples.count) }
+            for i in 0..<samples.count {
+                let code = (Double(samples[i]) * scale).rounded()
+                let clamped = Swift.min(scale - 1, Swift.max(-scale, code.isNaN ? 0 : code))
+                scratch[i] = Int32(clamped) << Int32(shift)
+            }
+            written = scratch.withUnsafeBufferPointer { sf_writef_int(handle, $0.baseAddress, sf_count_t(frames)) }
+        } else {
+            written = sf_writef_float(handle, samples.baseAddress, sf_count_t(frames))
+        }
+        guard written == frames else {
+            throw SoundFileError(.writeFailed, path: path,
+                                 reason: "write failed after \(framesWritten + Int64(max(0, written))) frames: \(String(cString: sf_strerror(handle)))")
+        }
+        framesWritten += Int64(frames)
+    }
+
+    /// Finishes the header and closes the file. The corresponding C function is `sf_close`.
+    public func close() throws(SoundFileError) {
+        guard let h = handle else { return }
+        handle = nil
+        let status = sf_close(h)
+        if status != 0 {
+            throw SoundFileError(.writeFailed, path: path, reason: "closing failed: \(String(cString: sf_strerror(nil)))")
+        }
+    }
+}

@@ -1,0 +1,33 @@
+import Foundation
+
+/// Printing for the CLI: errors as one line on stderr, JSON for scripts.
+enum CLIOutput {
+    /// Prints `cabin: error: MESSAGE` on stderr.
+    static func error(_ message: String) {
+        FileHandle.standardError.write(Data("cabin: error: \(message)\n".utf8))
+    }
+
+    /// Prints `cabin: warning: MESSAGE` on stderr.
+    static func warning(_ message: String) {
+        FileHandle.standardError.write(Data("cabin: warning: \(message)\n".utf8))
+    }
+
+    /// Pretty, key-sorted JSON on stdout.
+    static func json<T: Encodable>(_ value: T) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        print(String(decoding: try encoder.encode(value), as: UTF8.self))
+    }
+
+    /// `1:02:03.500` or `2:03.500`.
+    static func clock(_ seconds: Double) -> String {
+        let ms = Int((seconds * 1000).rounded())
+        let h = ms / 3_600_000, m = ms / 60_000 % 60, s = ms / 1000 % 60, f = ms % 1000
+        return h > 0 ? String(format: "%d:%02d:%02d.%03d", h, m, s, f) : String(format: "%d:%02d.%03d", m, s, f)
+    }
+
+    static func decibels(_ value: Double?, _ unit: String) -> String {
+        guard let value else { return "-inf \(unit)" }
+        return String(format: "%.1f %@", value, unit)
+    }
+}
