@@ -56,7 +56,7 @@ let package = Package(
         ),
 
         // MARK: tests
-        .target(name: "CabinTestSupport", path: "Tests/CabinTestSupport"),
+        .target(name: "CabinTestSupport", dependencies: ["CabinAudio"], path: "Tests/CabinTestSupport"),
         .testTarget(name: "CabinJSONTests", dependencies: ["CabinJSON", "CabinTestSupport"]),
         .testTarget(name: "CabinAudioTests", dependencies: ["CabinAudio", "CabinTestSupport"]),
         .testTarget(name: "CabinHapticsTests", dependencies: ["CabinHaptics", "CabinTestSupport"]),

@@ -49,3 +49,11 @@ public struct AudioBuffer: Sendable, Equatable {
         return stride(from: index, to: samples.count, by: channelCount).map { samples[$0] }
     }
 }
+
+extension AudioBuffer: CustomStringConvertible, CustomDebugStringConvertible {
+    /// A summary, never the samples: `AudioBuffer(2 ch, 48000 Hz, 96000 frames)`.
+    public var description: String {
+        "AudioBuffer(\(channelCount) ch, \(Int(sampleRate)) Hz, \(frameCount) frames)"
+    }
+    public var debugDescription: String { description }
+}

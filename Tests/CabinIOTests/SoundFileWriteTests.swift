@@ -1,0 +1,59 @@
+import CabinAudio
+import CabinIO
+import CabinTestSupport
+import Foundation
+import Testing
+
+/// What Cabin writes, it reads back sample for sample.
+@Suite struct SoundFileWriteTests {
+    static let formats: [(SoundFileFormat, Double)] = [
+        (.wav(.pcm16), 32768), (.wav(.pcm24), 8_388_608), (.wav(.float32), 8_388_608),
+        (.flac(.pcm16), 32768), (.flac(.pcm24), 8_388_608),
+    ]
+
+    @Test(arguments: 0..<formats.count)
+    func exactRoundTrip(_ index: Int) throws {
+        let (format, scale) = Self.formats[index]
+        let dir = try TestEnvironment.temporaryDirectory()
+        let path = dir.appendingPathComponent(format.description.replacingOccurrences(of: " ", with: "_")
+            + (format == .flac(.pcm16) || format == .flac(.pcm24) ? ".flac" : ".wav")).path
+        let original = TestSignals.quantizedNoise(frames: 12345, channelCount: 2, scale: scale)
+        try SoundFile.write(original, to: path, format: format)
+
+        let (info, back) = try SoundFile.load(path)
+        #expect(info.frameCount == 12345)
+        #expect(back.channelCount == 2)
+        #expect(back.samples == original.samples, "\(format) changed samples")
+    }
+
+    @Test func fullScaleClipsToTheLargestCode() throws {
+        let dir = try TestEnvironment.temporaryDirectory()
+        let path = dir.appendingPathComponent("clip.wav").path
+        let loud = AudioBuffer(samples: [1.5, -1.5, 1.0, -1.0], channelCount: 1, sampleRate: 8000)
+        try SoundFile.write(loud, to: path, format: .wav(.pcm16))
+        let back = try SoundFile.read(path)
+        #expect(back.samples == [32767 / 32768, -1, 32767 / 32768, -1])
+    }
+
+    @Test func soxReadsWhatCabinWrote() throws {
+        let dir = try TestEnvironment.temporaryDirectory()
+        let path = dir.appendingPathComponent("tone.flac").path
+        try SoundFile.write(TestSignals.sine(frequency: 500, amplitude: 0.5, seconds: 1, channelCount: 2),
+                            to: path, format: .flac(.pcm24))
+        let stat = try ExternalTool.check("sox", ["--i", path])
+        #expect(stat.stdout.contains("Channels       : 2"))
+        #expect(stat.stdout.contains("Sample Rate    : 48000"))
+        #expect(stat.stdout.contains("48000 samples"))
+        #expect(stat.stdout.contains("24-bit"))
+    }
+
+    @Test func unwritablePathIsOneLineError() throws {
+        let error = #expect(throws: SoundFileError.self) {
+            try SoundFile.write(AudioBuffer(frameCount: 10, channelCount: 1, sampleRate: 48000),
+                                to: "/nonexistent-dir/x.wav", format: .wav(.pcm16))
+        }
+        #expect(error?.kind == .writeFailed)
+        #expect(error?.description.hasPrefix("/nonexistent-dir/x.wav: cannot create") == true)
+        #expect(error?.description.contains("\n") == false)
+    }
+}

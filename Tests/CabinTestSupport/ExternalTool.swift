@@ -1,0 +1,85 @@
+import Foundation
+
+/// Runs real programs (sox, ffmpeg, opusenc, the `cabin` binary) from tests.
+public enum ExternalTool {
+    public struct Result: Sendable {
+        public var status: Int32
+        public var stdout: String
+        public var stderr: String
+        public var seconds: Double
+    }
+
+    public struct Failure: Error, CustomStringConvertible {
+        public var command: [String]
+        public var result: Result
+        public var description: String {
+            "\(command.joined(separator: " ")) exited \(result.status): \(result.stderr)"
+        }
+    }
+
+    /// The absolute path of `name` on PATH, or `nil`.
+    public static func which(_ name: String) -> String? {
+        let paths = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
+        for dir in paths {
+            let candidate = "\(dir)/\(name)"
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+        }
+        return nil
+    }
+
+    /// Runs `executable` with `arguments`, capturing output; does not throw on non-zero exit.
+    public static func run(_ executable: String, _ arguments: [String], environment: [String: String] = [:],
+                           stdin: Data? = nil) throws -> Result {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable.hasPrefix("/") ? executable : (which(executable) ?? executable))
+        process.arguments = arguments
+        var env = ProcessInfo.processInfo.environment
+        for (k, v) in environment { env[k] = v }
+        process.environment = env
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        let input = Pipe()
+        process.standardInput = stdin == nil ? FileHandle.nullDevice : input
+        let start = Date()
+        try process.run()
+        if let stdin {
+            input.fileHandleForWriting.write(stdin)
+            try? input.fileHandleForWriting.close()
+        }
+        // Read both pipes concurrently so neither fills up and blocks the child.
+        nonisolated(unsafe) var errData = Data()
+        let group = DispatchGroup()
+        group.enter()
+        DispatchQueue.global().async {
+            errData = err.fileHandleForReading.readDataToEndOfFile()
+            group.leave()
+        }
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        group.wait()
+        process.waitUntilExit()
+        return Result(status: process.terminationStatus,
+                      stdout: String(decoding: outData, as: UTF8.self),
+                      stderr: String(decoding: errData, as: UTF8.self),
+                      seconds: Date().timeIntervalSince(start))
+    }
+
+    /// Runs and throws unless the exit status is 0.
+    @discardableResult
+    public static func check(_ executable: String, _ arguments: [String]) throws -> Result {
+        let result = try run(executable, arguments)
+        guard result.status == 0 else { throw Failure(command: [executable] + arguments, result: result) }
+        return result
+    }
+
+    /// The `cabin` executable built beside the test bundle.
+    public static var cabinBinary: String {
+        let exe = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        return exe.deletingLastPathComponent().appendingPathComponent("cabin").path
+    }
+
+    /// Runs the real `cabin` binary.
+    public static func cabin(_ arguments: [String], environment: [String: String] = [:]) throws -> Result {
+        try run(cabinBinary, arguments, environment: environment)
+    }
+}
