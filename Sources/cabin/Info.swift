@@ -45,8 +45,8 @@ struct Info: ParsableCommand {
                                     encoding: info.encoding, channels: info.channelCount,
                                     sampleRate: info.sampleRate, frames: info.frameCount,
                                     duration: info.duration, loudness: loudness)
-                if json { reports.append(report) } else { printHuman(report, first: reports.isEmpty && !failed) }
-                if !json { reports.append(report) }
+                if !json { printHuman(report, first: reports.isEmpty) }
+                reports.append(report)
             } catch {
                 failed = true
                 CLIOutput.error("\(error)")

@@ -1,0 +1,91 @@
+import CabinTestSupport
+import Foundation
+import Testing
+
+/// `cabin info` run as the real binary.
+@Suite struct InfoCommandTests {
+    static func makeFiles() throws -> (dir: URL, wav: String, opus: String) {
+        let dir = try TestEnvironment.temporaryDirectory("cabin-cli")
+        let wav = dir.appendingPathComponent("tone.wav").path
+        let opus = dir.appendingPathComponent("tone.opus").path
+        // EBU Tech 3341 case 1: stereo 1 kHz at −23 dBFS, 20 s → −23.0 LUFS.
+        try ExternalTool.check("sox", ["-n", "-r", "48000", "-c", "2", "-b", "24", wav,
+                                       "synth", "20", "sine", "1000", "vol", "-23dB"])
+        try ExternalTool.check("opusenc", ["--quiet", wav, opus])
+        return (dir, wav, opus)
+    }
+
+    @Test func printsFormatLengthAndLoudness() throws {
+        let files = try Self.makeFiles()
+        let result = try ExternalTool.cabin(["info", files.wav])
+        #expect(result.status == 0)
+        #expect(result.stderr.isEmpty)
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        #expect(lines == [
+            files.wav,
+            "  format       WAVEX (Microsoft) (WAVEX/PCM_24)",
+            "  channels     2",
+            "  sample rate  48000 Hz",
+            "  frames       960000",
+            "  duration     0:20.000 (20.000 s)",
+            "  loudness     -23.0 LUFS integrated",
+            "  true peak    -23.0 dBTP",
+            "  range        0.0 LU",
+        ])
+    }
+
+    @Test func jsonForScripts() throws {
+        let files = try Self.makeFiles()
+        let result = try ExternalTool.cabin(["info", "--json", files.wav, files.opus])
+        #expect(result.status == 0)
+        let array = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])
+        #expect(array.count == 2)
+        #expect(array[1]["container"] as? String == "OGG")
+        #expect(array[1]["encoding"] as? String == "OPUS")
+        #expect(array[1]["frames"] as? Int == 960000)
+        let loudness = try #require(array[0]["loudness"] as? [String: Any])
+        let integrated = try #require(loudness["integrated"] as? Double)
+        #expect(abs(integrated + 23) < 0.1)
+    }
+
+    @Test func badFilesGiveOneLineEachAndExit1() throws {
+        let files = try Self.makeFiles()
+        let text = files.dir.appendingPathComponent("readme.txt").path
+        try Data("hello\n".utf8).write(to: URL(fileURLWithPath: text))
+        let missing = files.dir.appendingPathComponent("missing.flac").path
+        let result = try ExternalTool.cabin(["info", missing, files.wav, text])
+        #expect(result.status == 1)
+        #expect(result.stderr.split(separator: "\n").map(String.init) == [
+            "cabin: error: \(missing): no such file",
+            "cabin: error: \(text): not a sound file libsndfile can read (Format not recognised.)",
+        ])
+        #expect(result.stdout.hasPrefix(files.wav + "\n"), "the good file is still shown")
+        #expect(!result.stderr.contains("Fatal error"))
+    }
+}
+
+/// The front door: help, version, devices.
+@Suite struct CommandLineTests {
+    @Test func helpListsEverySubcommandWithExamples() throws {
+        let result = try ExternalTool.cabin(["--help"])
+        #expect(result.status == 0)
+        for sub in ["info", "devices"] { #expect(result.stdout.contains("\n  \(sub) ")) }
+        #expect(result.stdout.contains("Examples:"))
+    }
+
+    @Test func unknownOptionIsUsageErrorNotCrash() throws {
+        let result = try ExternalTool.cabin(["info", "x.wav", "--bogus"])
+        #expect(result.status == 64)
+        #expect(result.stderr.contains("Error: Unknown option '--bogus'"))
+    }
+
+    @Test func devicesListsTheSinkOrSaysThereIsNone() throws {
+        let result = try ExternalTool.cabin(["devices"])
+        #expect(result.status == 0)
+        if TestEnvironment.rtsinkRunning {
+            #expect(result.stdout.contains("rtsink\n    CI real-time paced virtual sound card"))
+        } else if !result.stdout.contains("default") {
+            #expect(result.stdout.hasPrefix("No ALSA playback devices found"))
+        }
+    }
+}

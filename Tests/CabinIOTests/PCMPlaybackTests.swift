@@ -1,0 +1,81 @@
+import CabinAudio
+import CabinIO
+import CabinTestSupport
+import Foundation
+import Testing
+
+/// Real ALSA playback into the paced rtsink sink (`../shared/tools/audio-sink start rtsink`):
+/// it takes real time and what arrives is what was played.
+@Suite(.serialized, .enabled(if: TestEnvironment.rtsinkRunning,
+                             "needs the paced ALSA sink: ../shared/tools/audio-sink start rtsink"))
+struct PCMPlaybackTests {
+    @Test func twoSecondsOfSineTakeTwoSecondsAndArriveIntact() throws {
+        let dir = try TestEnvironment.temporaryDirectory()
+        let capture = dir.appendingPathComponent("played.wav").path
+        setenv("RTSINK_FILE", capture, 1)
+        defer { unsetenv("RTSINK_FILE") }
+
+        let amplitude = 0.5 // −6 dBFS
+        let tone = TestSignals.sine(frequency: 440, amplitude: amplitude, seconds: 2, channelCount: 2)
+        let output = try PCMOutput(device: "default",
+                                   configuration: PCMConfiguration(sampleRate: 48000, channelCount: 2,
+                                                                   periodFrames: 256, periodCount: 4))
+        #expect(output.negotiated.sampleRate == 48000)
+        #expect(output.negotiated.periodFrames == 256)
+        #expect(output.negotiated.bufferFrames == 1024)
+
+        let start = Date()
+        try tone.samples.withUnsafeBufferPointer { try output.write($0) }
+        try output.drain()
+        let elapsed = Date().timeIntervalSince(start)
+        output.close()
+
+        #expect(abs(elapsed - 2.0) < 0.06, "2 s of audio took \(elapsed) s of wall time")
+        #expect(output.xrunCount == 0)
+
+        let played = try SoundFile.read(capture)
+        #expect(played.channelCount == 2)
+        #expect(played.frameCount == 96000)
+        for channel in 0..<2 {
+            let samples = played.channel(channel)
+            let frequency = try #require(SignalAnalysis.zeroCrossingFrequency(samples, sampleRate: 48000))
+            #expect(abs(frequency - 440) < 0.05, "captured \(frequency) Hz")
+            let level = 20 * log10(SignalAnalysis.rms(samples) * 2.0.squareRoot() / amplitude)
+            #expect(abs(level) < 0.05, "captured level off by \(level) dB")
+        }
+    }
+
+    @Test func lateWriterCausesRecoveredXrun() throws {
+        let dir = try TestEnvironment.temporaryDirectory()
+        setenv("RTSINK_FILE", dir.appendingPathComponent("xrun.wav").path, 1)
+        defer { unsetenv("RTSINK_FILE") }
+        let output = try PCMOutput(device: "default",
+                                   configuration: PCMConfiguration(periodFrames: 256, periodCount: 2))
+        let block = TestSignals.sine(frequency: 440, amplitude: 0.1, seconds: 0.1, channelCount: 2)
+        try block.samples.withUnsafeBufferPointer { try output.write($0) }
+        usleep(150_000) // 150 ms stall with a 10.7 ms buffer
+        try block.samples.withUnsafeBufferPointer { try output.write($0) }
+        try output.drain()
+        #expect(output.xrunCount >= 1)
+    }
+}
+
+/// Device errors that need no sink.
+@Suite struct PCMOutputErrorTests {
+    @Test func unknownDeviceIsNotFoundWithAdvice() throws {
+        let error = #expect(throws: AudioDeviceError.self) { try PCMOutput(device: "no_such_pcm") }
+        #expect(error?.kind == .notFound)
+        #expect(error?.description.hasPrefix("audio device \"no_such_pcm\": not found (snd_pcm_open:") == true)
+        #expect(error?.description.hasSuffix("list playback devices with 'cabin devices'") == true)
+    }
+}
+
+@Suite struct ALSADeviceListTests {
+    @Test func listsWhatAplayLists() throws {
+        let names = ALSADevices.playback().map(\.name)
+        let aplay = try ExternalTool.check("aplay", ["-L"]).stdout
+        let aplayNames = aplay.split(separator: "\n").filter { !$0.hasPrefix(" ") }.map(String.init)
+        #expect(names == aplayNames)
+        if TestEnvironment.rtsinkRunning { #expect(names.contains("rtsink")) }
+    }
+}
