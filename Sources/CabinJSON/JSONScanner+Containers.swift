@@ -1,0 +1,137 @@
+extension JSONScanner {
+    /// Parses any value at `pos` (whitespace already skipped).
+    mutating func parseValue() throws(JSONStop) -> JSONValue {
+        guard let byte = peek else {
+            throw fail("unexpected end of the document: expected a value", at: pos, value: nil)
+        }
+        switch byte {
+        case UInt8(ascii: "{"): return try parseObject()
+        case UInt8(ascii: "["): return try parseArray()
+        case UInt8(ascii: "\""):
+            let start = location(pos)
+            return JSONValue(.string(try parseString()), at: start)
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            return try parseNumber()
+        case UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"),
+             UInt8(ascii: "N"), UInt8(ascii: "I"), UInt8(ascii: "i"):
+            return try parseLiteral()
+        default:
+            throw fail("unexpected \(describe(byteAt: pos)): expected a value", at: pos)
+        }
+    }
+
+    private mutating func enterContainer() throws(JSONStop) {
+        if depth >= options.maxDepth {
+            throw fail("nesting is deeper than \(options.maxDepth) levels", at: pos,
+                       rule: "json.depth", value: nil)
+        }
+        depth += 1
+    }
+
+    private mutating func parseObject() throws(JSONStop) -> JSONValue {
+        try enterContainer()
+        let start = location(pos)
+        pos += 1
+        var members: [JSONObject.Member] = []
+        var seen = Set<String>()
+        skipWhitespace()
+        if peek == UInt8(ascii: "}") {
+            pos += 1
+            depth -= 1
+            return JSONValue(.object(JSONObject()), at: start)
+        }
+        while true {
+            skipWhitespace()
+            guard peek == UInt8(ascii: "\"") else {
+                throw fail("expected a key in double quotes, found \(describe(byteAt: pos))", at: pos)
+            }
+            let keyLocation = location(pos)
+            let key = try parseString()
+            if !seen.insert(key).inserted {
+                diagnostics.warning("duplicate key \"\(key)\"; the last one wins", at: keyLocation,
+                                    path: currentPath.key(key), value: "\"\(key)\"",
+                                    rule: "json.duplicate-key")
+            }
+            skipWhitespace()
+            guard peek == UInt8(ascii: ":") else {
+                throw fail("expected ':' after the key \"\(key)\", found \(describe(byteAt: pos))", at: pos)
+            }
+            pos += 1
+            skipWhitespace()
+            path.append(.key(key))
+            let value = try parseValue()
+            path.removeLast()
+            members.append(JSONObject.Member(key: key, keyLocation: keyLocation, value: value))
+            skipWhitespace()
+            if peek == UInt8(ascii: ",") {
+                let comma = location(pos)
+                pos += 1
+                skipWhitespace()
+                if peek == UInt8(ascii: "}") {
+                    trailingComma(at: comma, container: "object")
+                    pos += 1
+                    break
+                }
+                continue
+            }
+            if peek == UInt8(ascii: "}") {
+                pos += 1
+                break
+            }
+            throw fail("expected ',' or '}' after the value of \"\(key)\", found \(describe(byteAt: pos))",
+                       at: pos)
+        }
+        depth -= 1
+        return JSONValue(.object(JSONObject(members)), at: start)
+    }
+
+    private mutating func parseArray() throws(JSONStop) -> JSONValue {
+        try enterContainer()
+        let start = location(pos)
+        pos += 1
+        var items: [JSONValue] = []
+        skipWhitespace()
+        if peek == UInt8(ascii: "]") {
+            pos += 1
+            depth -= 1
+            return JSONValue(.array([]), at: start)
+        }
+        while true {
+            skipWhitespace()
+            path.append(.index(items.count))
+            let value = try parseValue()
+            path.removeLast()
+            items.append(value)
+            skipWhitespace()
+            if peek == UInt8(ascii: ",") {
+                let comma = location(pos)
+                pos += 1
+                skipWhitespace()
+                if peek == UInt8(ascii: "]") {
+                    trailingComma(at: comma, container: "array")
+                    pos += 1
+                    break
+                }
+                continue
+            }
+            if peek == UInt8(ascii: "]") {
+                pos += 1
+                break
+            }
+            throw fail("expected ',' or ']' after an array element, found \(describe(byteAt: pos))", at: pos)
+        }
+        depth -= 1
+        return JSONValue(.array(items), at: start)
+    }
+
+    /// A trailing comma: a warning in lenient mode, a (non-fatal) error in strict mode.
+    private mutating func trailingComma(at comma: SourceLocation, container: String) {
+        if options.isLenient {
+            diagnostics.warning("trailing comma at the end of an \(container) (accepted in lenient mode)",
+                                at: comma, path: currentPath, value: ",", rule: "json.trailing-comma")
+        } else {
+            diagnostics.error("trailing comma at the end of an \(container) is not allowed in strict JSON",
+                              at: comma, path: currentPath, value: ",", rule: "json.trailing-comma")
+        }
+    }
+}

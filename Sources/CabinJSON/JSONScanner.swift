@@ -1,0 +1,158 @@
+/// Thrown inside the scanner after an error that stops parsing has been recorded.
+struct JSONStop: Error {}
+
+/// The parser's state: position, line bookkeeping, current path and diagnostics.
+///
+/// Containers are parsed recursively; the depth limit is checked before each descent, so
+/// the recursion is bounded by ``JSONParseOptions/maxDepth``.
+struct JSONScanner {
+    let bytes: [UInt8]
+    let options: JSONParseOptions
+    var diagnostics: Diagnostics
+    var pos = 0
+    var depth = 0
+    var path: [JSONPath.Component] = []
+    private var line = 1
+    private var lineStart = 0
+    private var columnCache = (offset: 0, column: 1)
+
+    init(bytes: [UInt8], options: JSONParseOptions, file: String) {
+        self.bytes = bytes
+        self.options = options
+        self.diagnostics = Diagnostics(file: file)
+    }
+
+    // MARK: locations and diagnostics
+
+    /// The location of `offset`, which must be on the current line.
+    mutating func location(_ offset: Int) -> SourceLocation {
+        let target = min(max(offset, lineStart), bytes.count)
+        if columnCache.offset > target || columnCache.offset < lineStart {
+            columnCache = (lineStart, 1)
+        }
+        var column = columnCache.column
+        var i = columnCache.offset
+        while i < target {
+            if bytes[i] & 0xC0 != 0x80 { column += 1 }
+            i += 1
+        }
+        columnCache = (target, column)
+        return SourceLocation(offset: offset, line: line, column: column)
+    }
+
+    var currentPath: JSONPath { JSONPath(path) }
+
+    /// Records an error at `offset` and returns the error that stops parsing.
+    mutating func fail(_ message: String, at offset: Int, rule: String = "json.syntax",
+                       value: String? = nil) -> JSONStop {
+        diagnostics.error(message, at: location(offset), path: currentPath,
+                          value: value ?? token(at: offset), rule: rule)
+        return JSONStop()
+    }
+
+    mutating func warn(_ message: String, at offset: Int, rule: String, value: String? = nil) {
+        diagnostics.warning(message, at: location(offset), path: currentPath, value: value, rule: rule)
+    }
+
+    /// Up to 16 bytes of the token at `offset`, for messages (`"3x"`, `NaN`).
+    func token(at offset: Int) -> String? {
+        guard offset < bytes.count else { return nil }
+        var end = offset
+        while end < bytes.count, end - offset < 16 {
+            let b = bytes[end]
+            if b == 0x20 || b == 0x0A || b == 0x0D || b == 0x09 || b == UInt8(ascii: ",")
+                || b == UInt8(ascii: "]") || b == UInt8(ascii: "}") || b == UInt8(ascii: ":") {
+                if end == offset { end += 1 }
+                break
+            }
+            end += 1
+        }
+        return String(decoding: bytes[offset..<end], as: UTF8.self)
+    }
+
+    /// A byte for messages: `'x'` when printable ASCII, else `byte 0xAB`.
+    func describe(byteAt offset: Int) -> String {
+        guard offset < bytes.count else { return "the end of the document" }
+        let b = bytes[offset]
+        if b >= 0x21 && b < 0x7F { return "'\(Character(Unicode.Scalar(b)))'" }
+        return "byte 0x" + String(b, radix: 16, uppercase: true)
+    }
+
+    // MARK: whitespace
+
+    var atEnd: Bool { pos >= bytes.count }
+    var peek: UInt8? { pos < bytes.count ? bytes[pos] : nil }
+
+    mutating func skipWhitespace() {
+        while pos < bytes.count {
+            switch bytes[pos] {
+            case 0x20, 0x09:
+                pos += 1
+            case 0x0A:
+                pos += 1
+                newLine()
+            case 0x0D:
+                pos += 1
+                if pos < bytes.count, bytes[pos] == 0x0A { pos += 1 }
+                newLine()
+            default:
+                return
+            }
+        }
+    }
+
+    private mutating func newLine() {
+        line += 1
+        lineStart = pos
+        columnCache = (pos, 1)
+    }
+
+    // MARK: document
+
+    mutating func parseDocument() -> JSONValue? {
+        do {
+            return try parseDocumentThrowing()
+        } catch {
+            return nil
+        }
+    }
+
+    private mutating func parseDocumentThrowing() throws(JSONStop) -> JSONValue {
+        if bytes.count > options.maxDocumentBytes {
+            throw fail("document is \(bytes.count) bytes; the limit is \(options.maxDocumentBytes) bytes",
+                       at: 0, rule: "json.size", value: nil)
+        }
+        if bytes.count >= 2, (bytes[0] == 0xFE && bytes[1] == 0xFF) || (bytes[0] == 0xFF && bytes[1] == 0xFE) {
+            throw fail("document is UTF-16 (it starts with a UTF-16 byte-order mark); JSON must be UTF-8",
+                       at: 0, rule: "json.encoding", value: nil)
+        }
+        if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF {
+            if options.isLenient {
+                warn("UTF-8 byte-order mark at the start of the document (accepted in lenient mode)",
+                     at: 0, rule: "json.bom")
+            } else {
+                throw fail("UTF-8 byte-order mark is not allowed in strict JSON", at: 0,
+                           rule: "json.bom", value: nil)
+            }
+            pos = 3
+            lineStart = 3
+            columnCache = (3, 1)
+        }
+        let contentStart = pos
+        skipWhitespace()
+        if atEnd {
+            throw fail("empty document: expected a JSON value", at: pos, rule: "json.empty", value: nil)
+        }
+        if pos > contentStart, options.isLenient {
+            diagnostics.warning("leading whitespace before the document (accepted in lenient mode)",
+                                at: SourceLocation(offset: contentStart, line: 1, column: 1),
+                                path: .root, rule: "json.leading-whitespace")
+        }
+        let value = try parseValue()
+        skipWhitespace()
+        if !atEnd {
+            throw fail("unexpected \(describe(byteAt: pos)) after the end of the document", at: pos)
+        }
+        return value
+    }
+}

@@ -1,0 +1,132 @@
+/// A parsed JSON value together with where it starts in the source.
+///
+/// Objects keep their members in document order (duplicates included, so readers can
+/// report them); numbers keep both their `Double` value and their exact source text.
+///
+/// Thread: a value type; any thread.
+public struct JSONValue: Sendable, Hashable {
+    /// What kind of value this is, with its payload.
+    public enum Kind: Sendable, Hashable {
+        case null
+        case bool(Bool)
+        case number(JSONNumber)
+        case string(String)
+        case array([JSONValue])
+        case object(JSONObject)
+    }
+
+    /// The value itself.
+    public var kind: Kind
+    /// Where the value's first character is (the `{`, `[`, `"`, digit or letter).
+    public var location: SourceLocation
+
+    /// Creates a value.
+    public init(_ kind: Kind, at location: SourceLocation = .start) {
+        self.kind = kind
+        self.location = location
+    }
+
+    /// The kind named with its article, for messages: `a number`, `an object`, `null`.
+    public var typeName: String {
+        switch kind {
+        case .null: return "null"
+        case .bool: return "a boolean"
+        case .number: return "a number"
+        case .string: return "a string"
+        case .array: return "an array"
+        case .object: return "an object"
+        }
+    }
+
+    /// A short, one-line rendering of the value for messages: strings quoted, numbers as
+    /// written in the source, containers abbreviated (`{…}` / `[…]` with their size),
+    /// at most 40 characters.
+    public var excerpt: String {
+        let text: String
+        switch kind {
+        case .null: text = "null"
+        case .bool(let b): text = b ? "true" : "false"
+        case .number(let n): text = n.text
+        case .string(let s): text = "\"" + Self.escapedForExcerpt(s) + "\""
+        case .array(let items): text = items.isEmpty ? "[]" : "[…] (\(items.count) items)"
+        case .object(let object): text = object.members.isEmpty ? "{}" : "{…} (\(object.members.count) keys)"
+        }
+        return text.count > 40 ? String(text.prefix(39)) + "…" : text
+    }
+
+    private static func escapedForExcerpt(_ s: String) -> String {
+        var out = ""
+        for scalar in s.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where scalar.value < 0x20: out += "\\u" + String(scalar.value, radix: 16)
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+}
+
+/// A JSON number: its value as a `Double` and its text exactly as written.
+///
+/// Thread: a value type; any thread.
+public struct JSONNumber: Sendable, Hashable {
+    /// The value (always finite: the parser rejects numbers that overflow a `Double`).
+    public var value: Double
+    /// The source text, e.g. `1.0`, `-2e3`.
+    public var text: String
+
+    /// Creates a number.
+    public init(_ value: Double, text: String? = nil) {
+        self.value = value
+        self.text = text ?? "\(value)"
+    }
+
+    /// Whether the source text has no fraction and no exponent (`1`, not `1.0` or `1e0`).
+    public var isIntegerLiteral: Bool {
+        !text.contains(where: { $0 == "." || $0 == "e" || $0 == "E" })
+    }
+}
+
+/// A JSON object: members in document order.
+///
+/// Thread: a value type; any thread.
+public struct JSONObject: Sendable, Hashable {
+    /// One `"key": value` pair.
+    public struct Member: Sendable, Hashable {
+        public var key: String
+        /// Where the key's opening quote is.
+        public var keyLocation: SourceLocation
+        public var value: JSONValue
+
+        public init(key: String, keyLocation: SourceLocation, value: JSONValue) {
+            self.key = key
+            self.keyLocation = keyLocation
+            self.value = value
+        }
+    }
+
+    /// The members in document order, duplicates included.
+    public var members: [Member]
+
+    public init(_ members: [Member] = []) {
+        self.members = members
+    }
+
+    /// The value of the last member named `key` (last wins, as in most JSON libraries).
+    public subscript(key: String) -> JSONValue? {
+        member(key)?.value
+    }
+
+    /// The last member named `key`.
+    public func member(_ key: String) -> Member? {
+        members.last(where: { $0.key == key })
+    }
+
+    /// The keys in document order.
+    public var keys: [String] { members.map(\.key) }
+}

@@ -1,0 +1,96 @@
+import CabinJSON
+import Testing
+
+@Suite("JSON parser: values and locations")
+struct JSONParserTests {
+    func parse(_ text: String, _ options: JSONParseOptions = .strict) -> (JSONValue?, Diagnostics) {
+        let result = JSONParser.parse(text, file: "t.json", options: options)
+        return (result.value, result.diagnostics)
+    }
+
+    @Test func parsesEveryKindOfValue() throws {
+        let (value, diags) = parse(#"{"a": [1, -2.5e1, true, false, null, "x\ny\u00e9\ud83d\ude00"]}"#)
+        #expect(diags.isEmpty)
+        let items = try #require(value?.objectValue?["a"]?.arrayValue)
+        #expect(items.count == 6)
+        #expect(items[0].numberValue == 1)
+        #expect(items[1].numberValue == -25)
+        #expect(items[2].kind == .bool(true))
+        #expect(items[3].kind == .bool(false))
+        #expect(items[4].kind == .null)
+        #expect(items[5].stringValue == "x\nyé😀")
+    }
+
+    @Test func numbersKeepTheirSourceText() throws {
+        let (value, _) = parse("[1.0, 1, 1e0, -0.50]")
+        let texts = try #require(value?.arrayValue).compactMap { v -> String? in
+            if case .number(let n) = v.kind { return n.text } else { return nil }
+        }
+        #expect(texts == ["1.0", "1", "1e0", "-0.50"])
+        #expect(JSONNumber(1, text: "1").isIntegerLiteral)
+        #expect(!JSONNumber(1, text: "1.0").isIntegerLiteral)
+    }
+
+    @Test func objectMembersStayInDocumentOrder() throws {
+        let (value, _) = parse(#"{"z": 1, "a": 2, "m": 3}"#)
+        #expect(value?.objectValue?.keys == ["z", "a", "m"])
+    }
+
+    @Test func everyValueAndKeyHasItsLocation() throws {
+        let text = "{\n  \"a\": 1,\n  \"bé\": [true,\n    \"s\"]\n}"
+        let (value, diags) = parse(text)
+        #expect(diags.isEmpty)
+        let object = try #require(value?.objectValue)
+        #expect(value?.location == SourceLocation(offset: 0, line: 1, column: 1))
+        #expect(object.member("a")?.keyLocation.description == "2:3")
+        #expect(object["a"]?.location.description == "2:8")
+        #expect(object.member("bé")?.keyLocation.description == "3:3")
+        let array = try #require(object["bé"]?.arrayValue)
+        #expect(object["bé"]?.location.description == "3:9")  // é counts as one column
+        #expect(array[0].location.description == "3:10")
+        #expect(array[1].location == SourceLocation(offset: 32, line: 4, column: 5))
+    }
+
+    @Test func crlfAndLoneCRCountAsOneLineBreak() throws {
+        let (value, _) = parse("[\r\n1,\r2]")
+        let items = try #require(value?.arrayValue)
+        #expect(items[0].location.description == "2:1")
+        #expect(items[1].location.description == "3:1")
+    }
+
+    @Test func duplicateKeysWarnAndTheLastWins() throws {
+        let (value, diags) = parse(#"{"a": 1, "a": 2}"#)
+        #expect(value?.objectValue?["a"]?.numberValue == 2)
+        #expect(diags.warnings.map(\.description) == [#"t.json:1:10: warning: a: duplicate key "a"; the last one wins"#])
+    }
+
+    @Test func strictRejectsTrailingCommasWithTheirLocation() throws {
+        let (_, diags) = parse("{\"a\": [1, 2,\n], }")
+        #expect(diags.errors.map(\.description) == [
+            "t.json:1:12: error: a: trailing comma at the end of an array is not allowed in strict JSON",
+            "t.json:2:2: error: $: trailing comma at the end of an object is not allowed in strict JSON",
+        ])
+    }
+
+    @Test func lenientAcceptsTrailingCommasBOMAndLeadingWhitespaceWithWarnings() throws {
+        let bytes: [UInt8] = [0xEF, 0xBB, 0xBF] + Array("\n [1, 2,]".utf8)
+        let result = JSONParser.parse(bytes, file: "t.json", options: .lenient)
+        #expect(result.value?.arrayValue?.count == 2)
+        #expect(!result.diagnostics.hasErrors)
+        #expect(result.diagnostics.all.map(\.rule) == ["json.bom", "json.leading-whitespace", "json.trailing-comma"])
+        #expect(result.diagnostics.all[2].location.description == "2:7")
+        #expect(result.value?.location.description == "2:2")
+    }
+
+    @Test func strictRejectsABOM() {
+        let result = JSONParser.parse([0xEF, 0xBB, 0xBF] + Array("{}".utf8), file: "t.json")
+        #expect(result.value == nil)
+        #expect(result.diagnostics.errors.first?.rule == "json.bom")
+    }
+
+    @Test func strictAcceptsLeadingWhitespaceSilently() {
+        let (value, diags) = parse("  \n{}")
+        #expect(value != nil)
+        #expect(diags.isEmpty)
+    }
+}
