@@ -12,9 +12,10 @@ struct Cabin: ParsableCommand {
               cabin info rain.flac engine.wav        format, length and loudness of sound files
               cabin info --json *.ogg                the same as JSON, for scripts
               cabin devices                          ALSA playback devices to pass to -D
+              cabin session validate drive.json      every problem in a session document
             """,
         version: CabinVersion.string,
-        subcommands: [Info.self, Devices.self]
+        subcommands: [Info.self, Devices.self, SessionCommand.self]
     )
 }
 

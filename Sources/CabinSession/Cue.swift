@@ -1,0 +1,82 @@
+/// One entry of the timeline: everything it does happens at `time`.
+///
+/// A cue may combine verbs (`mark` with `crossfade`, `play` with `haptic`, `start` with
+/// `set` …); `fade`, `crossfade` and `set` share `to`/`over`, so a cue has at most one of them.
+public struct Cue: Sendable, Equatable {
+    /// When, in seconds from the session start.
+    public var time: Double
+    /// Position in the document's `cues` array (for messages and stable ordering).
+    public var index: Int
+
+    public var play: OneShot?
+    /// A haptic pattern started at the same frame (library name or path).
+    public var haptic: String?
+    public var start: [String] = []
+    public var fadeIn: Double?
+    public var stop: [String] = []
+    public var fadeOut: Double?
+    public var fade: LayerFade?
+    public var crossfade: Crossfade?
+    public var set: ParameterChange?
+    /// Names the segment that starts here (`drive`, `rest`, `arrival` …).
+    public var mark: String?
+
+    public init(time: Double, index: Int) {
+        self.time = time
+        self.index = index
+    }
+
+    /// A one-shot sound on a bus.
+    public struct OneShot: Sendable, Equatable {
+        public var sound: SoundReference
+        public var bus: String
+        public var gain: Double
+        public init(sound: SoundReference, bus: String = "ui", gain: Double = 0) {
+            self.sound = sound
+            self.bus = bus
+            self.gain = gain
+        }
+    }
+
+    /// `{ "fade": "engine", "to": -6, "over": "2s" }`: dB relative to the layer's gain.
+    public struct LayerFade: Sendable, Equatable {
+        public var layer: String
+        public var to: Double
+        public var over: Double
+        public init(layer: String, to: Double, over: Double) {
+            self.layer = layer
+            self.to = to
+            self.over = over
+        }
+    }
+
+    /// An equal-power crossfade of a layer to another sound.
+    public struct Crossfade: Sendable, Equatable {
+        public var layer: String
+        public var to: SoundReference
+        public var over: Double
+        public init(layer: String, to: SoundReference, over: Double) {
+            self.layer = layer
+            self.to = to
+            self.over = over
+        }
+    }
+
+    /// A parameter ramp.
+    public struct ParameterChange: Sendable, Equatable {
+        public var parameter: String
+        public var to: Double
+        public var over: Double
+        public init(parameter: String, to: Double, over: Double) {
+            self.parameter = parameter
+            self.to = to
+            self.over = over
+        }
+    }
+
+    /// How long after `time` this cue still sounds or moves, known from the document alone
+    /// (fades and ramps; one-shot lengths are added once sounds are loaded).
+    public var tail: Double {
+        [fadeIn ?? 0, fadeOut ?? 0, fade?.over ?? 0, crossfade?.over ?? 0, set?.over ?? 0].max() ?? 0
+    }
+}

@@ -1,0 +1,110 @@
+import CabinJSON
+
+/// The `cues` array: every verb checked against the layers, buses and parameters.
+extension DocumentReader {
+    static let cueKeys: Set<String> = ["at", "play", "bus", "gain", "haptic", "start", "fadeIn", "stop", "fadeOut",
+                                       "fade", "crossfade", "set", "to", "over", "mark"]
+
+    mutating func readCues(_ value: JSONValue?, buses: [Bus], layers: [Layer], parameters: [Parameter]) -> [Cue] {
+        guard let value else { return [] }
+        let path = JSONPath.root.key("cues")
+        guard let rows = value.array(at: path, in: &diagnostics) else { return [] }
+        var out: [Cue] = []
+        for (i, row) in rows.enumerated() {
+            if let cue = readCue(row, index: i, at: path.index(i), buses: buses, layers: layers, parameters: parameters) {
+                out.append(cue)
+            }
+        }
+        return out
+    }
+
+    private mutating func readCue(_ row: JSONValue, index: Int, at p: JSONPath, buses: [Bus], layers: [Layer],
+                                  parameters: [Parameter]) -> Cue? {
+        guard let o = row.object(at: p, in: &diagnostics) else { return nil }
+        o.warnUnknownKeysAsErrors(known: Self.cueKeys, at: p, in: &diagnostics)
+        let errorsBefore = diagnostics.errors.count
+        let at = o.required("at", at: p.key("at"), objectLocation: row.location, in: &diagnostics)
+            .flatMap { time($0, at: p.key("at")) }
+        var cue = Cue(time: at ?? 0, index: index)
+        let layerNames = layers.map(\.name)
+
+        if let v = o["play"], let sound = sound(v, at: p.key("play")) {
+            var bus = "ui"
+            if let b = o["bus"], let name = b.string(at: p.key("bus"), in: &diagnostics),
+               reference(name, b, at: p.key("bus"), kind: "bus", known: buses.map(\.name)) { bus = name }
+            let gain = o["gain"].flatMap { decibels($0, at: p.key("gain")) } ?? 0
+            cue.play = Cue.OneShot(sound: sound, bus: bus, gain: gain)
+        } else if o["play"] == nil {
+            for key in ["bus", "gain"] { misplaced(key, in: o, at: p, belongsTo: "play") }
+        }
+        if let v = o["haptic"] { cue.haptic = v.string(at: p.key("haptic"), in: &diagnostics) }
+        cue.start = layerList(o["start"], at: p.key("start"), layers: layerNames)
+        cue.stop = layerList(o["stop"], at: p.key("stop"), layers: layerNames)
+        if o["start"] != nil { cue.fadeIn = o["fadeIn"].flatMap { time($0, at: p.key("fadeIn")) } } else { misplaced("fadeIn", in: o, at: p, belongsTo: "start") }
+        if o["stop"] != nil { cue.fadeOut = o["fadeOut"].flatMap { time($0, at: p.key("fadeOut")) } } else { misplaced("fadeOut", in: o, at: p, belongsTo: "stop") }
+        readRamp(o, row: row, at: p, into: &cue, layers: layerNames, parameters: parameters)
+        if let v = o["mark"], let name = v.string(at: p.key("mark"), in: &diagnostics) {
+            if name.isEmpty {
+                diagnostics.error("a mark needs a name (drive, rest, arrival …)", at: v.location, path: p.key("mark"),
+                                  value: v.excerpt, rule: "session.mark")
+            }
+            cue.mark = name
+        }
+        let verbs = ["play", "haptic", "start", "stop", "fade", "crossfade", "set", "mark"]
+        if !verbs.contains(where: { o[$0] != nil }) {
+            diagnostics.error("this cue does nothing: give it one of \(verbs.joined(separator: ", "))",
+                              at: row.location, path: p, rule: "session.empty-cue")
+        }
+        return diagnostics.errors.count == errorsBefore && at != nil ? cue : nil
+    }
+
+    /// `fade`, `crossfade` and `set` share `to` and `over`: at most one per cue.
+    private mutating func readRamp(_ o: JSONObject, row: JSONValue, at p: JSONPath, into cue: inout Cue,
+                                   layers: [String], parameters: [Parameter]) {
+        let present = ["fade", "crossfade", "set"].filter { o[$0] != nil }
+        if present.count > 1 {
+            let second = present.compactMap { o.member($0) }.max { $0.keyLocation < $1.keyLocation }!
+            diagnostics.error("\(present.joined(separator: " and ")) share \"to\" and \"over\": put them in separate cues at the same time",
+                              at: second.keyLocation, path: p.key(second.key), rule: "session.cue-verbs")
+            return
+        }
+        guard let verb = present.first, let target = o[verb] else {
+            for key in ["to", "over"] { misplaced(key, in: o, at: p, belongsTo: "fade, crossfade or set") }
+            return
+        }
+        guard let to = o.required("to", at: p.key("to"), objectLocation: row.location, in: &diagnostics),
+              let name = target.string(at: p.key(verb), in: &diagnostics) else { return }
+        let over = o["over"].flatMap { time($0, at: p.key("over")) } ?? 0
+        switch verb {
+        case "fade":
+            guard reference(name, target, at: p.key(verb), kind: "layer", known: layers),
+                  let db = decibels(to, at: p.key("to")) else { return }
+            cue.fade = Cue.LayerFade(layer: name, to: db, over: over)
+        case "crossfade":
+            guard reference(name, target, at: p.key(verb), kind: "layer", known: layers),
+                  let sound = sound(to, at: p.key("to")) else { return }
+            cue.crossfade = Cue.Crossfade(layer: name, to: sound, over: over)
+        default:
+            guard reference(name, target, at: p.key(verb), kind: "parameter", known: parameters.map(\.name)),
+                  let value = to.number(at: p.key("to"), in: &diagnostics),
+                  let parameter = parameters.first(where: { $0.name == name }) else { return }
+            if value < parameter.min || value > parameter.max {
+                diagnostics.error("\(to.excerpt) is outside \(name)'s range \(SessionTime.format(number: parameter.min))…\(SessionTime.format(number: parameter.max))",
+                                  at: to.location, path: p.key("to"), value: to.excerpt, rule: "session.parameter-range")
+                return
+            }
+            cue.set = Cue.ParameterChange(parameter: name, to: value, over: over)
+        }
+    }
+
+    private mutating func layerList(_ value: JSONValue?, at path: JSONPath, layers: [String]) -> [String] {
+        guard let value else { return [] }
+        return names(value, at: path).filter { reference($0.0, $0.1, at: $0.2, kind: "layer", known: layers) }.map(\.0)
+    }
+
+    private mutating func misplaced(_ key: String, in o: JSONObject, at p: JSONPath, belongsTo verb: String) {
+        guard let member = o.member(key) else { return }
+        diagnostics.error("\"\(key)\" goes with \(verb), which this cue does not have", at: member.keyLocation,
+                          path: p.key(key), value: member.value.excerpt, rule: "session.cue-verbs")
+    }
+}

@@ -1,0 +1,155 @@
+import CabinJSON
+
+/// Buses, parameters, layers and ducking rules.
+extension DocumentReader {
+    mutating func readBuses(_ value: JSONValue?) -> [Bus] {
+        var buses = SessionDocument.defaultBuses
+        guard let value else { return buses }
+        let path = JSONPath.root.key("buses")
+        guard let object = value.object(at: path, in: &diagnostics) else { return buses }
+        for member in object.members {
+            // A bus with a bad gain still exists (at 0 dB), so its layers do not cascade errors.
+            let gain = decibels(member.value, at: path.key(member.key)) ?? 0
+            if let i = buses.firstIndex(where: { $0.name == member.key }) {
+                buses[i].gain = gain
+            } else {
+                buses.append(Bus(name: member.key, gain: gain))
+            }
+        }
+        return buses
+    }
+
+    mutating func readParameters(_ value: JSONValue?) -> [Parameter] {
+        guard let value else { return [] }
+        let path = JSONPath.root.key("parameters")
+        guard let object = value.object(at: path, in: &diagnostics) else { return [] }
+        var out: [Parameter] = []
+        for member in object.members {
+            let p = path.key(member.key)
+            guard let spec = member.value.object(at: p, in: &diagnostics) else { continue }
+            spec.warnUnknownKeysAsErrors(known: ["value", "min", "max"], at: p, in: &diagnostics)
+            let v = spec["value"]?.number(at: p.key("value"), in: &diagnostics) ?? 0
+            let lo = spec["min"]?.number(at: p.key("min"), in: &diagnostics) ?? min(0, v)
+            let hi = spec["max"]?.number(at: p.key("max"), in: &diagnostics) ?? max(1, v)
+            if lo >= hi {
+                diagnostics.error("min (\(SessionTime.format(number: lo))) must be below max (\(SessionTime.format(number: hi)))",
+                                  at: member.value.location, path: p, rule: "session.parameter-range")
+            } else if v < lo || v > hi {
+                diagnostics.error("value \(SessionTime.format(number: v)) is outside \(SessionTime.format(number: lo))…\(SessionTime.format(number: hi))",
+                                  at: spec["value"]?.location ?? member.value.location, path: p.key("value"),
+                                  value: SessionTime.format(number: v), rule: "session.parameter-range")
+            }
+            out.append(Parameter(name: member.key, value: v, min: lo, max: hi))
+        }
+        return out
+    }
+
+    static let layerKeys: Set<String> = ["bus", "sound", "loop", "gain", "normalize", "pitch", "gainMap"]
+
+    mutating func readLayers(_ value: JSONValue?, buses: [Bus], parameters: [Parameter]) -> [Layer] {
+        guard let value else { return [] }
+        let path = JSONPath.root.key("layers")
+        guard let object = value.object(at: path, in: &diagnostics) else { return [] }
+        var out: [Layer] = []
+        for member in object.members {
+            let p = path.key(member.key)
+            guard let spec = member.value.object(at: p, in: &diagnostics) else { continue }
+            spec.warnUnknownKeysAsErrors(known: Self.layerKeys, at: p, in: &diagnostics)
+            let busValue = spec["bus"]
+            var bus = member.key
+            if let busValue, let name = busValue.string(at: p.key("bus"), in: &diagnostics) {
+                bus = name
+                _ = reference(name, busValue, at: p.key("bus"), kind: "bus", known: buses.map(\.name))
+            } else if busValue == nil && !buses.contains(where: { $0.name == member.key }) {
+                diagnostics.error("layer \"\(member.key)\" needs a \"bus\" (no bus has its name); buses: \(buses.map(\.name).joined(separator: ", "))",
+                                  at: member.value.location, path: p, rule: "json.missing-key")
+            }
+            let soundValue = spec.required("sound", at: p.key("sound"), objectLocation: member.value.location, in: &diagnostics)
+            let sound = soundValue.flatMap { self.sound($0, at: p.key("sound")) }
+            let loop = spec["loop"]?.bool(at: p.key("loop"), in: &diagnostics) ?? false
+            let gain = spec["gain"].flatMap { decibels($0, at: p.key("gain")) } ?? 0
+            let normalize = spec["normalize"]?.bool(at: p.key("normalize"), in: &diagnostics) ?? true
+            let pitch = spec["pitch"].flatMap { parameterMap($0, at: p.key("pitch"), parameters: parameters, output: .ratio) }
+            let gainMap = spec["gainMap"].flatMap { parameterMap($0, at: p.key("gainMap"), parameters: parameters, output: .decibels) }
+            if let sound {
+                out.append(Layer(name: member.key, bus: bus, sound: sound, isLooping: loop, gain: gain,
+                                 normalize: normalize, pitch: pitch, gainMap: gainMap))
+            }
+        }
+        return out
+    }
+
+    enum MapOutput { case ratio, decibels }
+
+    /// `{ "parameter": "speed", "map": [[0, 0.7], [80, 1.4]] }`.
+    mutating func parameterMap(_ value: JSONValue, at path: JSONPath, parameters: [Parameter],
+                               output: MapOutput) -> ParameterMap? {
+        guard let object = value.object(at: path, in: &diagnostics) else { return nil }
+        object.warnUnknownKeysAsErrors(known: ["parameter", "map"], at: path, in: &diagnostics)
+        guard let nameValue = object.required("parameter", at: path.key("parameter"), objectLocation: value.location, in: &diagnostics),
+              let name = nameValue.string(at: path.key("parameter"), in: &diagnostics),
+              reference(name, nameValue, at: path.key("parameter"), kind: "parameter", known: parameters.map(\.name)),
+              let mapValue = object.required("map", at: path.key("map"), objectLocation: value.location, in: &diagnostics),
+              let rows = mapValue.array(at: path.key("map"), in: &diagnostics) else { return nil }
+        var points: [(Double, Double)] = []
+        for (i, row) in rows.enumerated() {
+            let rp = path.key("map").index(i)
+            guard let pair = row.array(at: rp, in: &diagnostics) else { continue }
+            guard pair.count == 2, let x = pair[0].number(at: rp.index(0), in: &diagnostics),
+                  let y = pair[1].number(at: rp.index(1), in: &diagnostics) else {
+                if pair.count != 2 {
+                    diagnostics.error("a map point is [parameterValue, \(output == .ratio ? "ratio" : "dB")], found \(pair.count) numbers",
+                                      at: row.location, path: rp, value: row.excerpt, rule: "session.map")
+                }
+                continue
+            }
+            if let last = points.last, x <= last.0 {
+                diagnostics.error("map points must rise in parameter value: \(SessionTime.format(number: x)) follows \(SessionTime.format(number: last.0))",
+                                  at: pair[0].location, path: rp.index(0), value: pair[0].excerpt, rule: "session.map")
+            }
+            if output == .ratio && !(y > 0 && y <= 8) {
+                diagnostics.error("a pitch ratio must be above 0 and at most 8, found \(pair[1].excerpt)",
+                                  at: pair[1].location, path: rp.index(1), value: pair[1].excerpt, rule: "session.map")
+            }
+            points.append((x, y))
+        }
+        if points.isEmpty {
+            diagnostics.error("a map needs at least one point", at: mapValue.location, path: path.key("map"), rule: "session.map")
+            return nil
+        }
+        return ParameterMap(parameter: name, points: points)
+    }
+
+    mutating func readDucking(_ value: JSONValue?, buses: [Bus]) -> [DuckingRule] {
+        guard let value else { return [] }
+        let path = JSONPath.root.key("ducking")
+        guard let rows = value.array(at: path, in: &diagnostics) else { return [] }
+        var out: [DuckingRule] = []
+        let busNames = buses.map(\.name)
+        for (i, row) in rows.enumerated() {
+            let p = path.index(i)
+            guard let rule = row.object(at: p, in: &diagnostics) else { continue }
+            rule.warnUnknownKeysAsErrors(known: ["when", "duck", "by", "attack", "release"], at: p, in: &diagnostics)
+            var when: String?
+            if let w = rule.required("when", at: p.key("when"), objectLocation: row.location, in: &diagnostics),
+               let name = w.string(at: p.key("when"), in: &diagnostics),
+               reference(name, w, at: p.key("when"), kind: "bus", known: busNames) { when = name }
+            var ducked: [String] = []
+            if let d = rule.required("duck", at: p.key("duck"), objectLocation: row.location, in: &diagnostics) {
+                for (name, v, np) in names(d, at: p.key("duck"))
+                where reference(name, v, at: np, kind: "bus", known: busNames) { ducked.append(name) }
+            }
+            let by = rule["by"].flatMap { decibels($0, at: p.key("by")) } ?? -12
+            if by > 0, let v = rule["by"] {
+                diagnostics.error("ducking lowers buses: \"by\" must be 0 dB or less, found \(v.excerpt)",
+                                  at: v.location, path: p.key("by"), value: v.excerpt, rule: "session.ducking")
+            }
+            let attack = rule["attack"].flatMap { time($0, at: p.key("attack")) } ?? 0.04
+            let release = rule["release"].flatMap { time($0, at: p.key("release")) } ?? 0.6
+            if let when, when != "" {
+                out.append(DuckingRule(when: when, duck: ducked, by: by, attack: attack, release: release))
+            }
+        }
+        return out
+    }
+}

@@ -1,0 +1,98 @@
+import CabinJSON
+
+/// Conversions of single values, each recording a diagnostic instead of failing.
+extension DocumentReader {
+    /// A time: `"1h2m3.5s"`, `"90s"`, `"250ms"`, `"12:30"`, `"1:02:03"` or seconds.
+    mutating func time(_ value: JSONValue, at path: JSONPath) -> Double? {
+        switch value.kind {
+        case .number(let n) where n.value >= 0 && n.value.isFinite:
+            return n.value
+        case .string(let s):
+            if let t = SessionTime.parse(s) { return t }
+        default:
+            break
+        }
+        diagnostics.error("\(value.excerpt) is not a duration: \(SessionTime.rule)", at: value.location, path: path,
+                          value: value.excerpt, rule: "session.time")
+        return nil
+    }
+
+    /// A gain in dB: a finite number, at most +24 dB (louder is always a mistake).
+    mutating func decibels(_ value: JSONValue, at path: JSONPath) -> Double? {
+        guard let v = value.number(at: path, in: &diagnostics) else { return nil }
+        guard v <= 24 else {
+            diagnostics.error("\(value.excerpt) dB is louder than +24 dB: gains are decibels, e.g. -6",
+                              at: value.location, path: path, value: value.excerpt, rule: "session.gain")
+            return nil
+        }
+        return v
+    }
+
+    /// A name, or a list of names.
+    mutating func names(_ value: JSONValue, at path: JSONPath) -> [(String, JSONValue, JSONPath)] {
+        if case .string(let s) = value.kind { return [(s, value, path)] }
+        guard case .array(let items) = value.kind else {
+            diagnostics.error("expected a name or a list of names, found \(value.typeName)", at: value.location,
+                              path: path, value: value.excerpt, rule: "json.type")
+            return []
+        }
+        var out: [(String, JSONValue, JSONPath)] = []
+        for (i, item) in items.enumerated() {
+            if let s = item.string(at: path.index(i), in: &diagnostics) { out.append((s, item, path.index(i))) }
+        }
+        return out
+    }
+
+    /// A name that must be one of `known` (a bus, layer or parameter), with a suggestion.
+    mutating func reference(_ name: String, _ value: JSONValue, at path: JSONPath, kind: String,
+                            known: [String]) -> Bool {
+        if known.contains(name) { return true }
+        var message = "no \(kind) named \"\(name)\""
+        if let guess = known.min(by: { editDistance($0, name) < editDistance($1, name) }),
+           editDistance(guess, name) <= 2 {
+            message += " (did you mean \"\(guess)\"?)"
+        } else if !known.isEmpty {
+            message += "; \(kind)s: \(known.joined(separator: ", "))"
+        }
+        diagnostics.error(message, at: value.location, path: path, value: value.excerpt, rule: "session.reference")
+        return false
+    }
+
+    /// A sound: `synth:NAME[?k=v&…]`, a path relative to the document (it has a sound-file
+    /// extension or starts with `./`), or a library name such as `engine/v6`.
+    mutating func sound(_ value: JSONValue, at path: JSONPath) -> SoundReference? {
+        guard let text = value.string(at: path, in: &diagnostics) else { return nil }
+        switch SoundReferenceParser.parse(text) {
+        case .success(let reference): return reference
+        case .failure(let problem):
+            diagnostics.error(problem.message, at: value.location, path: path, value: value.excerpt, rule: problem.rule)
+            return nil
+        }
+    }
+
+    private func editDistance(_ a: String, _ b: String) -> Int {
+        let a = Array(a.lowercased()), b = Array(b.lowercased())
+        var row = Array(0...b.count)
+        for i in 1...max(1, a.count) where !a.isEmpty {
+            var previous = row[0]
+            row[0] = i
+            for j in 1...max(1, b.count) where !b.isEmpty {
+                let current = row[j]
+                row[j] = min(row[j] + 1, row[j - 1] + 1, previous + (a[i - 1] == b[j - 1] ? 0 : 1))
+                previous = current
+            }
+        }
+        return a.isEmpty ? b.count : row[b.count]
+    }
+}
+
+extension JSONObject {
+    /// Unknown keys in a session document are errors (a typo such as `fadein` would
+    /// otherwise silently do nothing), with the key meant where one is close.
+    func warnUnknownKeysAsErrors(known: Set<String>, at path: JSONPath, in diagnostics: inout Diagnostics) {
+        var found = Diagnostics(file: diagnostics.file)
+        warnUnknownKeys(known: known, at: path, rule: "session.unknown-key", in: &found,
+                        note: "is not part of the session format")
+        diagnostics.append(contentsOf: found.all.map { $0.escalated() })
+    }
+}

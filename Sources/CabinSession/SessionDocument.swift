@@ -1,0 +1,147 @@
+/// A valid session document (SESSION-FORMAT.md, version 1): what to play, on which bus,
+/// and when. Only `SessionReader` makes one, so every reference in it resolves.
+///
+/// Thread: a value type; any thread.
+public struct SessionDocument: Sendable, Equatable {
+    /// Versions of the format this build reads.
+    public static let supportedVersions = [1]
+
+    public var version: Int = 1
+    public var title: String?
+    /// The session's length in seconds, as written or derived (`duration` default: the
+    /// last cue plus the longest tail).
+    public var duration: Double
+    /// Whether `duration` was written in the document.
+    public var durationIsExplicit: Bool
+    /// Buses in a stable order (defaults first, then the document's new ones).
+    public var buses: [Bus]
+    public var ducking: [DuckingRule]
+    public var parameters: [Parameter]
+    public var layers: [Layer]
+    /// Cues sorted by time (stable: document order for equal times).
+    public var cues: [Cue]
+
+    /// The default buses and gains (Focus Drive audio spec).
+    public static let defaultBuses: [Bus] = [
+        Bus(name: "engine", gain: -12), Bus(name: "ambient", gain: -18), Bus(name: "radio", gain: -3),
+        Bus(name: "ui", gain: -6), Bus(name: "voice", gain: 0),
+    ]
+
+    public init(title: String? = nil, duration: Double, durationIsExplicit: Bool = true,
+                buses: [Bus] = SessionDocument.defaultBuses, ducking: [DuckingRule] = [],
+                parameters: [Parameter] = [], layers: [Layer] = [], cues: [Cue] = []) {
+        self.title = title
+        self.duration = duration
+        self.durationIsExplicit = durationIsExplicit
+        self.buses = buses
+        self.ducking = ducking
+        self.parameters = parameters
+        self.layers = layers
+        self.cues = cues
+    }
+
+    public func bus(named name: String) -> Bus? { buses.first { $0.name == name } }
+    public func layer(named name: String) -> Layer? { layers.first { $0.name == name } }
+    public func parameter(named name: String) -> Parameter? { parameters.first { $0.name == name } }
+
+    /// Marks in time order, as (time in seconds, name).
+    public var marks: [(time: Double, name: String)] {
+        cues.compactMap { cue in cue.mark.map { (cue.time, $0) } }
+    }
+}
+
+/// A mixing bus: its gain in dB.
+public struct Bus: Sendable, Equatable {
+    public var name: String
+    public var gain: Double
+    public init(name: String, gain: Double) {
+        self.name = name
+        self.gain = gain
+    }
+}
+
+/// While any voice sounds on `when`, the `duck` buses move to `by` dB, reaching it in
+/// `attack` seconds and returning in `release` seconds (ramps linear in dB).
+public struct DuckingRule: Sendable, Equatable {
+    public var when: String
+    public var duck: [String]
+    public var by: Double
+    public var attack: Double
+    public var release: Double
+    public init(when: String, duck: [String], by: Double = -12, attack: Double = 0.04, release: Double = 0.6) {
+        self.when = when
+        self.duck = duck
+        self.by = by
+        self.attack = attack
+        self.release = release
+    }
+}
+
+/// A named control value (e.g. `speed`) that layers follow through maps.
+public struct Parameter: Sendable, Equatable {
+    public var name: String
+    public var value: Double
+    public var min: Double
+    public var max: Double
+    public init(name: String, value: Double, min: Double, max: Double) {
+        self.name = name
+        self.value = value
+        self.min = min
+        self.max = max
+    }
+}
+
+/// A piecewise-linear map from a parameter's value to a pitch ratio or a gain in dB.
+public struct ParameterMap: Sendable, Equatable {
+    public var parameter: String
+    /// Points sorted by parameter value: (parameterValue, output).
+    public var points: [(Double, Double)]
+
+    public init(parameter: String, points: [(Double, Double)]) {
+        self.parameter = parameter
+        self.points = points
+    }
+
+    /// The output at `x`: linear between points, held flat beyond the ends.
+    public func value(at x: Double) -> Double {
+        guard let first = points.first, let last = points.last else { return 0 }
+        if x <= first.0 { return first.1 }
+        if x >= last.0 { return last.1 }
+        for i in 1..<points.count where x <= points[i].0 {
+            let (x0, y0) = points[i - 1], (x1, y1) = points[i]
+            return x1 == x0 ? y1 : y0 + (y1 - y0) * (x - x0) / (x1 - x0)
+        }
+        return last.1
+    }
+
+    public static func == (a: ParameterMap, b: ParameterMap) -> Bool {
+        a.parameter == b.parameter && a.points.count == b.points.count
+            && zip(a.points, b.points).allSatisfy { $0.0 == $1.0 && $0.1 == $1.1 }
+    }
+}
+
+/// A named sound slot on a bus that cues start, stop, fade and crossfade.
+public struct Layer: Sendable, Equatable {
+    public var name: String
+    public var bus: String
+    public var sound: SoundReference
+    public var isLooping: Bool
+    /// Gain relative to the bus, in dB.
+    public var gain: Double
+    /// Whether the sound's loudness trim from the library applies (`normalize: false`
+    /// plays a file at its own level).
+    public var normalize: Bool
+    public var pitch: ParameterMap?
+    public var gainMap: ParameterMap?
+    public init(name: String, bus: String, sound: SoundReference, isLooping: Bool = false, gain: Double = 0,
+                normalize: Bool = true, pitch: ParameterMap? = nil, gainMap: ParameterMap? = nil) {
+        self.name = name
+        self.bus = bus
+        self.sound = sound
+        self.isLooping = isLooping
+        self.gain = gain
+        self.normalize = normalize
+        self.pitch = pitch
+        self.gainMap = gainMap
+    }
+}

@@ -1,0 +1,84 @@
+import CabinJSON
+
+/// Reads and validates session documents: every problem at once, each with file,
+/// line:column, JSON path, the value and the rule. A document with any error yields no
+/// `SessionDocument` — nothing plays until it is valid.
+///
+/// Thread: pure; any thread except the render thread.
+public enum SessionReader {
+    /// The outcome: the document if valid, and every diagnostic (errors and warnings).
+    public struct Result: Sendable {
+        public var document: SessionDocument?
+        public var diagnostics: Diagnostics
+    }
+
+    /// Reads `bytes` (a JSON document) called `file` in messages.
+    public static func read(_ bytes: [UInt8], file: String) -> Result {
+        var diagnostics = Diagnostics(file: file)
+        guard let root = JSONParser.parse(bytes, options: .lenient, diagnostics: &diagnostics),
+              !diagnostics.hasErrors else {
+            return Result(document: nil, diagnostics: diagnostics)
+        }
+        var reader = DocumentReader(diagnostics: diagnostics)
+        let document = reader.read(root)
+        var sorted = Diagnostics(file: file)
+        sorted.append(contentsOf: reader.diagnostics.sortedByLocation)
+        return Result(document: sorted.hasErrors ? nil : document, diagnostics: sorted)
+    }
+
+    /// Reads UTF-8 text; see the byte overload.
+    public static func read(_ text: String, file: String) -> Result {
+        read(Array(text.utf8), file: file)
+    }
+}
+
+/// The reading pass: walks the tree once, converting and checking, collecting diagnostics.
+struct DocumentReader {
+    var diagnostics: Diagnostics
+
+    static let topLevelKeys: Set<String> = ["cabin", "title", "duration", "buses", "ducking", "parameters",
+                                            "layers", "cues", "description"]
+
+    mutating func read(_ root: JSONValue) -> SessionDocument? {
+        guard let object = root.object(at: .root, in: &diagnostics) else { return nil }
+        object.warnUnknownKeysAsErrors(known: Self.topLevelKeys, at: .root, in: &diagnostics)
+        readVersion(object, root: root)
+
+        let title = object["title"]?.string(at: JSONPath.root.key("title"), in: &diagnostics)
+        let duration = object["duration"].flatMap { time($0, at: JSONPath.root.key("duration")) }
+        let buses = readBuses(object["buses"])
+        let parameters = readParameters(object["parameters"])
+        let layers = readLayers(object["layers"], buses: buses, parameters: parameters)
+        let ducking = readDucking(object["ducking"], buses: buses)
+        let cues = readCues(object["cues"], buses: buses, layers: layers, parameters: parameters)
+
+        let lastCue = cues.map { $0.time + $0.tail }.max() ?? 0
+        if let duration {
+            for cue in cues where cue.time > duration {
+                let path = JSONPath.root.key("cues").index(cue.index).key("at")
+                diagnostics.error("cue at \(SessionTime.format(cue.time)) comes after the session ends (duration \(SessionTime.format(duration)))",
+                                  at: location(of: object["cues"]?.arrayValue?[cue.index].objectValue?["at"]) ?? root.location,
+                                  path: path, value: SessionTime.format(cue.time), rule: "session.cue-after-end")
+            }
+        }
+        return SessionDocument(
+            title: title, duration: duration ?? lastCue, durationIsExplicit: duration != nil,
+            buses: buses, ducking: ducking, parameters: parameters, layers: layers,
+            cues: cues.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }.map { $0.element })
+    }
+
+    private mutating func readVersion(_ object: JSONObject, root: JSONValue) {
+        guard let value = object.required("cabin", at: JSONPath.root.key("cabin"), objectLocation: root.location,
+                                          in: &diagnostics) else { return }
+        let supported = SessionDocument.supportedVersions.map(String.init).joined(separator: ", ")
+        guard case .number(let n) = value.kind, n.isIntegerLiteral,
+              SessionDocument.supportedVersions.contains(Int(n.value)) else {
+            diagnostics.error("unknown session format version \(value.excerpt): this Cabin reads version \(supported)",
+                              at: value.location, path: JSONPath.root.key("cabin"), value: value.excerpt,
+                              rule: "session.version")
+            return
+        }
+    }
+
+    func location(of value: JSONValue?) -> SourceLocation? { value?.location }
+}

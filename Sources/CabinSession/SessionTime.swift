@@ -1,0 +1,73 @@
+import Foundation
+
+/// Times in session documents: `"1h2m3.5s"`, `"90s"`, `"250ms"`, `"12:30"` (m:s),
+/// `"1:02:03"` (h:m:s), or a number of seconds.
+public enum SessionTime {
+    /// The rule quoted in errors.
+    public static let rule = "use 1h2m3s, 90s, 250ms or m:s"
+
+    /// Seconds for a time string, or `nil` if it is not one. Never negative.
+    public static func parse(_ text: String) -> Double? {
+        let s = text.trimmingCharacters(in: .whitespaces)
+        guard !s.isEmpty else { return nil }
+        if s.contains(":") { return parseClock(s) }
+        if let plain = Double(s), plain.isFinite, plain >= 0, s.allSatisfy({ $0.isNumber || $0 == "." }) {
+            return plain
+        }
+        return parseUnits(s)
+    }
+
+    /// `m:s` or `h:m:s`; minutes and seconds below 60 after the first field.
+    private static func parseClock(_ s: String) -> Double? {
+        let parts = s.split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count == 2 || parts.count == 3 else { return nil }
+        var fields: [Double] = []
+        for (i, part) in parts.enumerated() {
+            let isLast = i == parts.count - 1
+            guard !part.isEmpty, part.allSatisfy({ $0.isNumber || (isLast && $0 == ".") }),
+                  let v = Double(part), v.isFinite else { return nil }
+            if i > 0 && v >= 60 { return nil }
+            fields.append(v)
+        }
+        return fields.reduce(0) { $0 * 60 + $1 }
+    }
+
+    /// `1h2m3.5s`, `250ms`: units in descending order, each at most once.
+    private static func parseUnits(_ s: String) -> Double? {
+        let units: [(String, Double)] = [("h", 3600), ("m", 60), ("s", 1), ("ms", 0.001)]
+        var rest = Substring(s)
+        var total = 0.0
+        var lastRank = -1
+        while !rest.isEmpty {
+            let number = rest.prefix { $0.isNumber || $0 == "." }
+            guard !number.isEmpty, number.filter({ $0 == "." }).count <= 1, let v = Double(number) else { return nil }
+            rest = rest.dropFirst(number.count)
+            let unit = rest.prefix { $0.isLetter }
+            guard let rank = units.firstIndex(where: { $0.0 == unit }), rank > lastRank else { return nil }
+            lastRank = rank
+            total += v * units[rank].1
+            rest = rest.dropFirst(unit.count)
+        }
+        return total.isFinite ? total : nil
+    }
+
+    /// `1h2m3.5s` style text for seconds (for printing documents and errors).
+    public static func format(_ seconds: Double) -> String {
+        if seconds == 0 { return "0s" }
+        let ms = (seconds * 1000).rounded()
+        var rest = ms
+        let h = (rest / 3_600_000).rounded(.down); rest -= h * 3_600_000
+        let m = (rest / 60_000).rounded(.down); rest -= m * 60_000
+        let s = rest / 1000
+        var out = ""
+        if h > 0 { out += "\(Int(h))h" }
+        if m > 0 { out += "\(Int(m))m" }
+        if s > 0 { out += format(number: s) + "s" }
+        return out
+    }
+
+    /// A number without a trailing `.0`.
+    public static func format(number: Double) -> String {
+        number == number.rounded() && abs(number) < 1e15 ? String(Int(number)) : String(number)
+    }
+}

@@ -1,0 +1,23 @@
+import Foundation
+
+/// Reading the documents the CLI is given (the libraries take bytes, never paths).
+enum CLIInput {
+    /// The file's bytes, or `nil` after printing one line saying why not. `-` is stdin.
+    static func readDocument(_ path: String) -> [UInt8]? {
+        if path == "-" { return Array(FileHandle.standardInput.readDataToEndOfFile()) }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            CLIOutput.error("\(path): no such file")
+            return nil
+        }
+        if isDirectory.boolValue {
+            CLIOutput.error("\(path): is a directory, not a document")
+            return nil
+        }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            CLIOutput.error("\(path): cannot be read (permission denied?)")
+            return nil
+        }
+        return Array(data)
+    }
+}

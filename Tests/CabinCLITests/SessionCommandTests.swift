@@ -1,0 +1,29 @@
+import CabinTestSupport
+import Foundation
+import Testing
+
+@Suite struct SessionCommandTests {
+    @Test func validatePrintsEveryErrorAndExits1() throws {
+        let dir = try TestEnvironment.temporaryDirectory("cabin-cli")
+        let bad = dir.appendingPathComponent("bad.json").path
+        try Data("{\n  \"cabin\": 1,\n  \"cues\": [ { \"at\": \"3x\", \"start\": \"engine\" } ]\n}\n".utf8)
+            .write(to: URL(fileURLWithPath: bad))
+        let result = try ExternalTool.cabin(["session", "validate", bad])
+        #expect(result.status == 1)
+        #expect(result.stdout.split(separator: "\n").map(String.init) == [
+            "\(bad):3:21: error: cues[0].at: \"3x\" is not a duration: use 1h2m3s, 90s, 250ms or m:s",
+            "\(bad):3:36: error: cues[0].start: no layer named \"engine\"",
+        ])
+    }
+
+    @Test func validateSaysOk() throws {
+        let dir = try TestEnvironment.temporaryDirectory("cabin-cli")
+        let good = dir.appendingPathComponent("good.json").path
+        try Data(#"{ "cabin": 1, "duration": "25m", "layers": { "rain": { "bus": "ambient", "sound": "synth:pink-noise", "loop": true } }, "cues": [ { "at": 0, "start": "rain", "fadeIn": "5s" } ] }"#.utf8)
+            .write(to: URL(fileURLWithPath: good))
+        let result = try ExternalTool.cabin(["session", "validate", good, dir.appendingPathComponent("none.json").path])
+        #expect(result.status == 1)
+        #expect(result.stdout == "\(good): ok (25m, 1 layer, 1 cue)\n")
+        #expect(result.stderr.hasSuffix("none.json: no such file\n"))
+    }
+}

@@ -1,0 +1,105 @@
+import CabinJSON
+import CabinSession
+import CabinTestSupport
+import Foundation
+import Testing
+
+@Suite struct SessionReaderTests {
+    /// Every JSON example in SESSION-FORMAT.md reads without a diagnostic.
+    @Test func specExamplesAreValid() throws {
+        let spec = try String(contentsOf: TestEnvironment.packageRoot.deletingLastPathComponent()
+            .appendingPathComponent("shared/docs/SESSION-FORMAT.md"), encoding: .utf8)
+        let blocks = spec.components(separatedBy: "```json\n").dropFirst().map { $0.components(separatedBy: "```")[0] }
+        #expect(!blocks.isEmpty)
+        for block in blocks {
+            let result = SessionReader.read(block, file: "SESSION-FORMAT.md")
+            #expect(result.diagnostics.isEmpty, "\(result.diagnostics)")
+            let doc = try #require(result.document)
+            #expect(doc.title == "Drive to Yosemite")
+            #expect(doc.duration == 3000)
+            #expect(doc.buses.map(\.name) == ["engine", "ambient", "radio", "ui", "voice"])
+            #expect(doc.layers.map(\.name) == ["engine", "ambient", "radio"])
+            #expect(abs((doc.layer(named: "engine")?.pitch?.value(at: 40) ?? 0) - 1.05) < 1e-12)
+            #expect(doc.layer(named: "radio")?.sound == .synth(.brownNoise))
+            #expect(doc.ducking == [DuckingRule(when: "voice", duck: ["radio", "ambient", "engine"], by: -12,
+                                                attack: 0.04, release: 0.6)])
+            #expect(doc.cues.count == 8)
+            #expect(doc.marks.map(\.name) == ["halfway", "rest", "drive", "arrival"])
+            #expect(doc.marks.map(\.time) == [750, 1500, 1800, 2990])
+            let rest = try #require(doc.cues.first { $0.mark == "rest" })
+            #expect(rest.crossfade == Cue.Crossfade(layer: "ambient", to: .library("ambient/rest-area"), over: 3))
+            #expect(doc.cues[0].play == Cue.OneShot(sound: .library("ui/ignition"), bus: "ui", gain: 0))
+            #expect(doc.cues[0].haptic == "engine-start")
+        }
+    }
+
+    /// A broken document reports every problem at once, each with its exact place.
+    @Test func brokenDocumentYieldsEveryErrorWithLocation() {
+        let text = """
+            {
+              "cabin": 1,
+              "duration": "10m",
+              "buses": { "engine": -12, "rain": "loud" },
+              "parameters": { "speed": { "value": 62, "min": 0, "max": 80 } },
+              "layers": {
+                "engine": { "bus": "engnie", "sound": "engine/v6", "loop": true },
+                "rain":   { "sound": "../rain.flac", "fadein": "2s" }
+              },
+              "cues": [
+                { "at": "3x", "start": "engine" },
+                { "at": "1s", "start": "radio", "fadeIn": "2s" },
+                { "at": "2s", "set": "speed", "to": 120, "over": "4s" },
+                { "at": "11m", "mark": "late" },
+                { "at": "5s" }
+              ]
+            }
+            """
+        let result = SessionReader.read(text, file: "drive.json")
+        #expect(result.document == nil)
+        #expect(result.diagnostics.map(\.description) == [
+            "drive.json:4:37: error: buses.rain: expected a number, found a string \"loud\"",
+            "drive.json:7:24: error: layers.engine.bus: no bus named \"engnie\" (did you mean \"engine\"?)",
+            "drive.json:8:26: error: layers.rain.sound: \"../rain.flac\" leaves the document's folder: \"..\" is not allowed in sound paths",
+            "drive.json:8:42: error: layers.rain.fadein: unknown key \"fadein\" is not part of the session format",
+            "drive.json:11:13: error: cues[0].at: \"3x\" is not a duration: use 1h2m3s, 90s, 250ms or m:s",
+            "drive.json:12:28: error: cues[1].start: no layer named \"radio\"; layers: engine",
+            "drive.json:13:41: error: cues[2].to: 120 is outside speed's range 0…80",
+            "drive.json:14:13: error: cues[3].at: cue at 11m comes after the session ends (duration 10m)",
+            "drive.json:15:5: error: cues[4]: this cue does nothing: give it one of play, haptic, start, stop, fade, crossfade, set, mark",
+        ])
+    }
+
+    @Test func versionAndShape() {
+        let wrongVersion = SessionReader.read(#"{ "cabin": 2 }"#, file: "v.json")
+        #expect(wrongVersion.diagnostics.map(\.description) == [
+            "v.json:1:12: error: cabin: unknown session format version 2: this Cabin reads version 1",
+        ])
+        let missing = SessionReader.read(#"{ "title": "x" }"#, file: "m.json")
+        #expect(missing.diagnostics.map(\.description) == ["m.json:1:1: error: cabin: missing required key \"cabin\""])
+        let syntax = SessionReader.read("{ \"cabin\": 1,\n  \"cues\": [ } ", file: "s.json")
+        #expect(syntax.document == nil)
+        #expect(syntax.diagnostics.errors.first?.line == 2)
+    }
+
+    @Test func combinedRampVerbsAreRejected() {
+        let text = """
+            { "cabin": 1, "parameters": { "speed": { "value": 1 } },
+              "layers": { "a": { "bus": "ambient", "sound": "synth:pink-noise" } },
+              "cues": [ { "at": 0, "set": "speed", "fade": "a", "to": 0 } ] }
+            """
+        let result = SessionReader.read(text, file: "c.json")
+        #expect(result.diagnostics.map(\.description) == [
+            "c.json:3:40: error: cues[0].fade: fade and set share \"to\" and \"over\": put them in separate cues at the same time",
+        ])
+    }
+
+    @Test func defaultDurationIsLastCuePlusTail() throws {
+        let text = """
+            { "cabin": 1, "layers": { "a": { "bus": "ambient", "sound": "synth:pink-noise", "loop": true } },
+              "cues": [ { "at": "1m", "start": "a", "fadeIn": "5s" }, { "at": "2m", "stop": "a", "fadeOut": "8s" } ] }
+            """
+        let doc = try #require(SessionReader.read(text, file: "d.json").document)
+        #expect(doc.duration == 128)
+        #expect(doc.durationIsExplicit == false)
+    }
+}
