@@ -83,7 +83,7 @@ extension DocumentReader {
 
     /// `{ "parameter": "speed", "map": [[0, 0.7], [80, 1.4]] }`.
     mutating func parameterMap(_ value: JSONValue, at path: JSONPath, parameters: [Parameter],
-                               output: MapOutput) -> ParameterMap? {
+                               output: MapOutput) -> LayerMap? {
         guard let object = value.object(at: path, in: &diagnostics) else { return nil }
         object.warnUnknownKeysAsErrors(known: ["parameter", "map"], at: path, in: &diagnostics)
         guard let nameValue = object.required("parameter", at: path.key("parameter"), objectLocation: value.location, in: &diagnostics),
@@ -117,14 +117,14 @@ extension DocumentReader {
             diagnostics.error("a map needs at least one point", at: mapValue.location, path: path.key("map"), rule: "session.map")
             return nil
         }
-        return ParameterMap(parameter: name, points: points)
+        return LayerMap(parameter: name, points: points)
     }
 
-    mutating func readDucking(_ value: JSONValue?, buses: [Bus]) -> [DuckingRule] {
+    mutating func readDucking(_ value: JSONValue?, buses: [Bus]) -> [Ducking] {
         guard let value else { return [] }
         let path = JSONPath.root.key("ducking")
         guard let rows = value.array(at: path, in: &diagnostics) else { return [] }
-        var out: [DuckingRule] = []
+        var out: [Ducking] = []
         let busNames = buses.map(\.name)
         for (i, row) in rows.enumerated() {
             let p = path.index(i)
@@ -147,7 +147,7 @@ extension DocumentReader {
             let attack = rule["attack"].flatMap { time($0, at: p.key("attack")) } ?? 0.04
             let release = rule["release"].flatMap { time($0, at: p.key("release")) } ?? 0.6
             if let when, when != "" {
-                out.append(DuckingRule(when: when, duck: ducked, by: by, attack: attack, release: release))
+                out.append(Ducking(when: when, duck: ducked, by: by, attack: attack, release: release))
             }
         }
         return out

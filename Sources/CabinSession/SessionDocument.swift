@@ -15,7 +15,7 @@ public struct SessionDocument: Sendable, Equatable {
     public var durationIsExplicit: Bool
     /// Buses in a stable order (defaults first, then the document's new ones).
     public var buses: [Bus]
-    public var ducking: [DuckingRule]
+    public var ducking: [Ducking]
     public var parameters: [Parameter]
     public var layers: [Layer]
     /// Cues sorted by time (stable: document order for equal times).
@@ -28,7 +28,7 @@ public struct SessionDocument: Sendable, Equatable {
     ]
 
     public init(title: String? = nil, duration: Double, durationIsExplicit: Bool = true,
-                buses: [Bus] = SessionDocument.defaultBuses, ducking: [DuckingRule] = [],
+                buses: [Bus] = SessionDocument.defaultBuses, ducking: [Ducking] = [],
                 parameters: [Parameter] = [], layers: [Layer] = [], cues: [Cue] = []) {
         self.title = title
         self.duration = duration
@@ -62,7 +62,7 @@ public struct Bus: Sendable, Equatable {
 
 /// While any voice sounds on `when`, the `duck` buses move to `by` dB, reaching it in
 /// `attack` seconds and returning in `release` seconds (ramps linear in dB).
-public struct DuckingRule: Sendable, Equatable {
+public struct Ducking: Sendable, Equatable {
     public var when: String
     public var duck: [String]
     public var by: Double
@@ -92,7 +92,7 @@ public struct Parameter: Sendable, Equatable {
 }
 
 /// A piecewise-linear map from a parameter's value to a pitch ratio or a gain in dB.
-public struct ParameterMap: Sendable, Equatable {
+public struct LayerMap: Sendable, Equatable {
     public var parameter: String
     /// Points sorted by parameter value: (parameterValue, output).
     public var points: [(Double, Double)]
@@ -114,7 +114,7 @@ public struct ParameterMap: Sendable, Equatable {
         return last.1
     }
 
-    public static func == (a: ParameterMap, b: ParameterMap) -> Bool {
+    public static func == (a: LayerMap, b: LayerMap) -> Bool {
         a.parameter == b.parameter && a.points.count == b.points.count
             && zip(a.points, b.points).allSatisfy { $0.0 == $1.0 && $0.1 == $1.1 }
     }
@@ -131,10 +131,10 @@ public struct Layer: Sendable, Equatable {
     /// Whether the sound's loudness trim from the library applies (`normalize: false`
     /// plays a file at its own level).
     public var normalize: Bool
-    public var pitch: ParameterMap?
-    public var gainMap: ParameterMap?
+    public var pitch: LayerMap?
+    public var gainMap: LayerMap?
     public init(name: String, bus: String, sound: SoundReference, isLooping: Bool = false, gain: Double = 0,
-                normalize: Bool = true, pitch: ParameterMap? = nil, gainMap: ParameterMap? = nil) {
+                normalize: Bool = true, pitch: LayerMap? = nil, gainMap: LayerMap? = nil) {
         self.name = name
         self.bus = bus
         self.sound = sound

@@ -21,7 +21,7 @@ import Testing
             #expect(doc.layers.map(\.name) == ["engine", "ambient", "radio"])
             #expect(abs((doc.layer(named: "engine")?.pitch?.value(at: 40) ?? 0) - 1.05) < 1e-12)
             #expect(doc.layer(named: "radio")?.sound == .synth(.brownNoise))
-            #expect(doc.ducking == [DuckingRule(when: "voice", duck: ["radio", "ambient", "engine"], by: -12,
+            #expect(doc.ducking == [Ducking(when: "voice", duck: ["radio", "ambient", "engine"], by: -12,
                                                 attack: 0.04, release: 0.6)])
             #expect(doc.cues.count == 8)
             #expect(doc.marks.map(\.name) == ["halfway", "rest", "drive", "arrival"])
