@@ -1,0 +1,79 @@
+import CabinAudio
+import CabinSession
+import Foundation
+
+/// Loads every sound a session refers to: library names through the manifest, paths
+/// relative to the document's folder; decoded, resampled once to the session's rate with
+/// soxr, with their loudness trim and loop points.
+///
+/// A sound that cannot be loaded is recorded in `ResolvedSounds.failures` with one line
+/// naming the file and the cause; it stops the layers and cues that use it, not the session.
+///
+/// Thread: control thread only (file I/O, allocation).
+public enum SessionSoundLoader {
+    public static func load(_ document: SessionDocument, documentFolder: URL, library: SoundLibrary?,
+                            sampleRate: Double) -> ResolvedSounds {
+        var resolved = ResolvedSounds()
+        for reference in document.soundsToLoad {
+            let key = reference.description
+            do {
+                resolved.sounds[key] = try load(reference, documentFolder: documentFolder, library: library,
+                                                sampleRate: sampleRate)
+            } catch {
+                resolved.failures[key] = error.description
+            }
+        }
+        return resolved
+    }
+
+    static func load(_ reference: SoundReference, documentFolder: URL, library: SoundLibrary?,
+                     sampleRate: Double) throws(LoadError) -> LoadedSound {
+        switch reference {
+        case .synth:
+            throw LoadError(description: "\(reference): synthesized, nothing to load")
+        case .file(let path):
+            let url = documentFolder.appendingPathComponent(path)
+            return try decode(url.path, trim: 0, loop: nil, sampleRate: sampleRate)
+        case .library(let name):
+            guard let library else {
+                throw LoadError(description: "\(name): no sound library found (set CABIN_SOUNDS to the folder with manifest.json)")
+            }
+            guard let entry = library.manifest.entry(named: name) else {
+                let names = library.manifest.sounds.map(\.name)
+                let near = names.filter { $0.hasPrefix(name.split(separator: "/").first.map(String.init) ?? name) }
+                let hint = near.isEmpty ? "see 'cabin sounds list'" : "try \(near.prefix(6).joined(separator: ", "))"
+                throw LoadError(description: "\(name): not in the sound library (\(hint))")
+            }
+            var loop: (Int, Int)?
+            if let s = entry.loopStart, let e = entry.loopEnd { loop = (s, e) }
+            return try decode(library.url(for: entry).path, trim: entry.trim, loop: loop, sampleRate: sampleRate)
+        }
+    }
+
+    private static func decode(_ path: String, trim: Double, loop: (Int, Int)?,
+                               sampleRate: Double) throws(LoadError) -> LoadedSound {
+        let original: AudioBuffer
+        do { original = try SoundFile.read(path) } catch { throw LoadError(description: error.description) }
+        guard original.channelCount <= 2 else {
+            throw LoadError(description: "\(path): \(original.channelCount) channels; Cabin plays mono and stereo sounds")
+        }
+        guard original.frameCount > 0 else { throw LoadError(description: "\(path): holds no audio (0 frames)") }
+        let buffer: AudioBuffer
+        do { buffer = try Resampler.resample(original, to: sampleRate) } catch {
+            throw LoadError(description: "\(path): \(error.description)")
+        }
+        var sound = LoadedSound(buffer: buffer, trim: trim)
+        if let (start, end) = loop {
+            // Loop points are in the file's frames; move them to the session's rate.
+            let ratio = sampleRate / original.sampleRate
+            sound.loopStart = min(buffer.frameCount - 1, Int((Double(start) * ratio).rounded()))
+            sound.loopEnd = min(buffer.frameCount, Int((Double(end) * ratio).rounded()))
+        }
+        return sound
+    }
+
+    /// Why one sound could not be loaded (one line).
+    public struct LoadError: Error, Sendable, CustomStringConvertible {
+        public var description: String
+    }
+}

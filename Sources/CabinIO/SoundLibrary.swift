@@ -1,0 +1,59 @@
+import CabinSession
+import Foundation
+
+/// The built-in sound library: a folder with `manifest.json` (normally `Sounds/` in the
+/// package).
+///
+/// Thread: control thread only (file I/O).
+public struct SoundLibrary: Sendable {
+    /// The folder holding `manifest.json`.
+    public let root: URL
+    public let manifest: SoundManifest
+
+    /// Reads `root/manifest.json`. Throws one line per problem, joined.
+    public init(root: URL) throws(SoundLibraryError) {
+        let path = root.appendingPathComponent("manifest.json").path
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw SoundLibraryError(message: "\(path): no sound library manifest here")
+        }
+        let (manifest, diagnostics) = SoundManifest.read(Array(data), file: path)
+        guard let manifest else {
+            throw SoundLibraryError(message: diagnostics.errors.map(\.description).joined(separator: "\n"))
+        }
+        self.root = root
+        self.manifest = manifest
+    }
+
+    /// Where the library is: `$CABIN_SOUNDS`, else the nearest `Sounds/manifest.json` above
+    /// the running executable (a build inside the package), else `/usr/share/cabin/Sounds`.
+    public static func locate() -> URL? {
+        let fm = FileManager.default
+        if let env = ProcessInfo.processInfo.environment["CABIN_SOUNDS"], !env.isEmpty {
+            return URL(fileURLWithPath: env)
+        }
+        var dir = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
+        for _ in 0..<6 {
+            let candidate = dir.appendingPathComponent("Sounds")
+            if fm.fileExists(atPath: candidate.appendingPathComponent("manifest.json").path) { return candidate }
+            dir.deleteLastPathComponent()
+        }
+        let system = URL(fileURLWithPath: "/usr/share/cabin/Sounds")
+        return fm.fileExists(atPath: system.appendingPathComponent("manifest.json").path) ? system : nil
+    }
+
+    /// The library found by `locate()`, or `nil` (sessions that use only files and
+    /// synthesizers do not need it).
+    public static func standard() throws(SoundLibraryError) -> SoundLibrary? {
+        guard let root = locate() else { return nil }
+        return try SoundLibrary(root: root)
+    }
+
+    /// The file of a library sound.
+    public func url(for entry: SoundManifest.Entry) -> URL { root.appendingPathComponent(entry.file) }
+}
+
+/// The sound library's manifest is missing or broken.
+public struct SoundLibraryError: Error, Sendable, CustomStringConvertible {
+    public var message: String
+    public var description: String { message }
+}
