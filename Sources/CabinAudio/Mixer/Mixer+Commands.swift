@@ -81,7 +81,8 @@ extension Mixer {
             parameters[p].ramp.start(to: parameters[p].clamped(to), frames: ramp(over))
         case .playOneShot(let source, let bus, let gain):
             let b = Int(bus.index)
-            guard b >= 0 && b < busCount, isValid(source) else { invalidCount += 1; return }
+            guard b >= 0 && b < busCount else { invalidCount += 1; return }
+            guard isValid(source) else { return }
             guard let v = allocateVoice(bus: b) else { return }
             startVoice(v, bus: b, source: source, gain: gain.value, isLooping: false)
             voices[v].envelope.set(1)
