@@ -3,7 +3,7 @@ import Foundation
 /// A level or gain in decibels. `Decibels(-6).linearGain` ≈ 0.501.
 ///
 /// A unit type, so that a gain in dB is never multiplied into samples by mistake.
-public struct Decibels: Sendable, Hashable, Comparable, Codable,
+public struct Decibels: Sendable, Hashable, Comparable, Codable, BitwiseCopyable,
     ExpressibleByFloatLiteral, ExpressibleByIntegerLiteral, CustomStringConvertible
 {
     /// The value in dB.

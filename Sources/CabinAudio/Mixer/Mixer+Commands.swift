@@ -1,0 +1,135 @@
+import Synchronization
+
+/// Receiving commands and live parameters on the audio thread, and acting on them.
+extension Mixer {
+    /// Reads the live parameters if their generation moved, ramping each changed one.
+    ///
+    /// Render thread: safe.
+    func receiveLiveParameters() {
+        let generation = shared.live.generation
+        guard generation != liveGeneration else { return }
+        liveGeneration = generation
+        for p in 0..<parameterCount {
+            let value = parameters[p].clamped(shared.live.value(p))
+            if value != parameters[p].ramp.target {
+                parameters[p].ramp.start(to: value, frames: liveRampFrames)
+            }
+        }
+    }
+
+    /// Moves commands from the ring into the pending queue while it has room.
+    ///
+    /// Render thread: safe.
+    func receiveCommands() {
+        while !pending.isFull {
+            guard let command = shared.ring.pop() else { return }
+            _ = pending.push(command)
+        }
+        if shared.ring.count > 0 { deferredCount += 1 }
+    }
+
+    /// Applies every pending command due at or before the clock.
+    ///
+    /// Render thread: safe.
+    func applyDueCommands() {
+        while let time = pending.nextTime, time <= clock {
+            guard let command = pending.pop() else { return }
+            if time < clock { lateCount += 1 }
+            apply(command.action)
+        }
+    }
+
+    /// A ramp length: at least the minimum ramp (a step in gain is a click).
+    @inline(__always) func ramp(_ frames: Int64) -> Int64 { max(frames, minimumRampFrames) }
+
+    func apply(_ action: MixerCommand.Action) {
+        switch action {
+        case .startLayer(let id, let fadeIn):
+            guard let l = layerIndex(id) else { return }
+            let layer = layers[l]
+            startLayer(l, source: layer.source, gain: layer.gain, isLooping: layer.isLooping,
+                       fadeIn: ramp(fadeIn), shape: .linear)
+        case .startLayerWith(let id, let source, let gain, let isLooping, let fadeIn):
+            guard let l = layerIndex(id), isValid(source) else { return }
+            layers[l].source = source
+            layers[l].gain = gain.value
+            layers[l].isLooping = isLooping
+            startLayer(l, source: source, gain: gain.value, isLooping: isLooping,
+                       fadeIn: ramp(fadeIn), shape: .linear)
+        case .stopLayer(let id, let fadeOut):
+            guard let l = layerIndex(id) else { return }
+            let v = Int(layers[l].voice)
+            if v >= 0 { voices[v].release(frames: ramp(fadeOut)) }
+            layers[l].voice = -1
+        case .fadeLayer(let id, let to, let over):
+            guard let l = layerIndex(id) else { return }
+            let v = Int(layers[l].voice)
+            if v >= 0 { voices[v].level.start(to: to.value, frames: ramp(over)) }
+        case .crossfadeLayer(let id, let to, let over):
+            guard let l = layerIndex(id), isValid(to) else { return }
+            layers[l].source = to
+            let layer = layers[l]
+            let old = Int(layer.voice)
+            let level = old >= 0 ? voices[old].level.decibels : 0
+            if old >= 0 { voices[old].release(frames: ramp(over), shape: .equalPowerOut) }
+            layers[l].voice = -1
+            startLayer(l, source: to, gain: layer.gain, isLooping: layer.isLooping,
+                       fadeIn: ramp(over), shape: .equalPowerIn, level: level)
+        case .setParameter(let id, let to, let over):
+            let p = Int(id.index)
+            guard p >= 0 && p < parameterCount else { invalidCount += 1; return }
+            parameters[p].ramp.start(to: parameters[p].clamped(to), frames: ramp(over))
+        case .playOneShot(let source, let bus, let gain):
+            let b = Int(bus.index)
+            guard b >= 0 && b < busCount else { invalidCount += 1; return }
+            guard isValid(source) else { return }
+            guard let v = allocateVoice(bus: b) else { return }
+            startVoice(v, bus: b, source: source, gain: gain.value, isLooping: false)
+            voices[v].envelope.set(1)
+        case .setBusGain(let bus, let to, let over):
+            let b = Int(bus.index)
+            guard b >= 0 && b < busCount else { invalidCount += 1; return }
+            buses[b].gain.start(to: to.value, frames: ramp(over))
+        case .setMasterGain(let to, let over):
+            master.start(to: to.value, frames: ramp(over))
+        case .stopAll(let fadeOut):
+            for v in 0..<voiceCount where voices[v].phase == .playing {
+                voices[v].release(frames: ramp(fadeOut))
+            }
+            for l in 0..<layerCount { layers[l].voice = -1 }
+        }
+    }
+
+    private func layerIndex(_ id: LayerID) -> Int? {
+        let l = Int(id.index)
+        guard l >= 0 && l < layerCount, layers[l].bus >= 0, Int(layers[l].bus) < busCount else {
+            invalidCount += 1
+            return nil
+        }
+        return l
+    }
+
+    private func isValid(_ source: SoundSource) -> Bool {
+        if case .asset(let id) = source, id.index < 0 || Int(id.index) >= context.assetCount {
+            invalidCount += 1
+            return false
+        }
+        return true
+    }
+
+    /// (Re)starts layer `l`: a voice already playing it fades out as the new one fades in.
+    private func startLayer(_ l: Int, source: SoundSource, gain: Double, isLooping: Bool,
+                            fadeIn: Int64, shape: Ramp.Shape, level: Double = 0) {
+        let old = Int(layers[l].voice)
+        if old >= 0 { voices[old].release(frames: fadeIn, shape: shape == .linear ? .linear : .equalPowerOut) }
+        layers[l].voice = -1
+        let b = Int(layers[l].bus)
+        guard let v = allocateVoice(bus: b) else { return }
+        startVoice(v, bus: b, source: source, gain: gain, isLooping: isLooping)
+        voices[v].owner = Int32(l)
+        voices[v].mapLayer = Int32(l)
+        voices[v].level = DecibelRamp(level)
+        voices[v].envelope.start(to: 1, frames: fadeIn, shape: shape)
+        layers[l].voice = Int32(v)
+    }
+}

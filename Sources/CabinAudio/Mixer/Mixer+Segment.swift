@@ -1,0 +1,117 @@
+/// Rendering one segment: a run of frames with no command inside it.
+extension Mixer {
+    /// Renders `n` frames (≤ `maxBlockFrames`) of interleaved stereo into `out`.
+    ///
+    /// Order per segment: parameter rows, voices into bus buffers, duck gains, buses into
+    /// the mix with their gains, master gain and limiter into `out`. Every stage evolves
+    /// per sample, so where the segment starts and ends does not change any sample.
+    ///
+    /// Render thread: safe.
+    func renderSegment(into out: UnsafeMutablePointer<Float>, frameCount n: Int) {
+        renderParameters(frameCount: n)
+        renderVoices(frameCount: n)
+        renderDucking(frameCount: n)
+        renderBuses(frameCount: n)
+        renderMaster(into: out, frameCount: n)
+    }
+
+    /// Fills each moving parameter's row with its per-frame values.
+    private func renderParameters(frameCount n: Int) {
+        for p in 0..<parameterCount {
+            let row = parameterValues + p * maxBlockFrames
+            if parameters[p].ramp.isActive {
+                parameterMoving[p] = true
+                for i in 0..<n { row[i] = parameters[p].ramp.next() }
+            } else {
+                parameterMoving[p] = false
+                row[0] = parameters[p].ramp.value
+            }
+        }
+    }
+
+    /// Renders every voice into its bus buffer and notes how long each bus sounded.
+    private func renderVoices(frameCount n: Int) {
+        for b in 0..<busCount {
+            buses[b].soundingFrames = 0
+            (busBuffers + b * 2 * maxBlockFrames).update(repeating: 0, count: 2 * n)
+        }
+        for s in 0..<voiceCount where voices[s].phase != .idle {
+            let b = Int(voices[s].bus)
+            let owner = Int(voices[s].owner)
+            let sounded = voices[s].render(into: busBuffers + b * 2 * maxBlockFrames, frameCount: n,
+                                           context: context)
+            if voices[s].phase == .idle && owner >= 0 && layers[owner].voice == Int32(s) {
+                layers[owner].voice = -1
+            }
+            buses[b].soundingFrames = max(buses[b].soundingFrames, sounded)
+        }
+    }
+
+    /// Moves each ducking rule's dB per frame (towards its depth while its `when` bus
+    /// sounds, back towards 0 otherwise) and stores the per-frame linear gains.
+    private func renderDucking(frameCount n: Int) {
+        for r in 0..<duckCount {
+            let row = duckGains + r * maxBlockFrames
+            var d = ducks[r]
+            let sounding = buses[d.when].soundingFrames
+            for i in 0..<n {
+                let target = i < sounding ? d.depth : 0
+                if d.decibels != target {
+                    d.decibels = target < d.decibels
+                        ? max(target, d.decibels - d.attackStep)
+                        : min(target, d.decibels + d.releaseStep)
+                    d.gain = d.decibels == 0 ? 1 : d.decibels == d.depth ? d.depthGain
+                        : DecibelRamp.linear(d.decibels)
+                }
+                row[i] = Float(d.gain)
+            }
+            ducks[r] = d
+        }
+    }
+
+    /// Sums the buses into the mix buffer, each with its gain ramp and duck gains.
+    private func renderBuses(frameCount n: Int) {
+        mixBuffer.update(repeating: 0, count: 2 * n)
+        for b in 0..<busCount {
+            let buffer = busBuffers + b * 2 * maxBlockFrames
+            let silent = buses[b].soundingFrames == 0
+            var ducked = false
+            for r in 0..<duckCount where duckAffects[r * busCount + b] { ducked = true }
+            if silent {
+                buses[b].gain.advance(by: n)
+                continue
+            }
+            if !ducked && !buses[b].gain.isActive {
+                let g = Float(buses[b].gain.gain)
+                for i in 0..<(2 * n) { mixBuffer[i] += buffer[i] * g }
+                continue
+            }
+            for i in 0..<n {
+                var g = Float(buses[b].gain.next())
+                if ducked {
+                    for r in 0..<duckCount where duckAffects[r * busCount + b] {
+                        g *= duckGains[r * maxBlockFrames + i]
+                    }
+                }
+                mixBuffer[2 * i] += buffer[2 * i] * g
+                mixBuffer[2 * i + 1] += buffer[2 * i + 1] * g
+            }
+        }
+    }
+
+    /// Applies the master gain, then the limiter (or copies the plain sum).
+    private func renderMaster(into out: UnsafeMutablePointer<Float>, frameCount n: Int) {
+        if master.isActive || master.gain != 1 {
+            for i in 0..<n {
+                let g = Float(master.next())
+                mixBuffer[2 * i] *= g
+                mixBuffer[2 * i + 1] *= g
+            }
+        }
+        if isLimiterEnabled {
+            limiter.process(mixBuffer, into: out, frameCount: n)
+        } else {
+            out.update(from: mixBuffer, count: 2 * n)
+        }
+    }
+}

@@ -1,0 +1,90 @@
+import Synchronization
+
+/// Voice allocation with per-bus polyphony and stealing, and the counters the control side
+/// reads.
+extension Mixer {
+    /// A free voice slot on bus `b`, stealing if the bus is at its polyphony.
+    ///
+    /// The victim is the oldest voice not owned by a layer (one-shots go first), else the
+    /// oldest layer voice; ties go to the quietest. It fades out over `stealFadeDuration`
+    /// in a spare slot (each bus has twice its polyphony in slots). If every spare slot is
+    /// still fading, the quietest fading voice is cut. Nil only if the bus has no slots.
+    ///
+    /// Render thread: safe.
+    func allocateVoice(bus b: Int) -> Int? {
+        let bus = buses[b]
+        var playing = 0, free = -1, victim = -1, fading = -1
+        for s in bus.firstSlot..<(bus.firstSlot + bus.slotCount) {
+            let v = voices[s]
+            switch v.phase {
+            case .idle:
+                if free < 0 { free = s }
+            case .playing:
+                playing += 1
+                if victim < 0 || isBetterVictim(s, than: victim) { victim = s }
+            case .releasing:
+                if fading < 0 || v.lastGain < voices[fading].lastGain { fading = s }
+            }
+        }
+        if playing >= bus.polyphony && victim >= 0 {
+            let owner = Int(voices[victim].owner)
+            if owner >= 0 { layers[owner].voice = -1 }
+            voices[victim].release(frames: stealFrames)
+            stolenCount += 1
+        }
+        if free >= 0 { return free }
+        if fading >= 0 {
+            voices[fading].phase = .idle
+            return fading
+        }
+        droppedCount += 1
+        return nil
+    }
+
+    private func isBetterVictim(_ a: Int, than b: Int) -> Bool {
+        let x = voices[a], y = voices[b]
+        let xLayer = x.owner >= 0, yLayer = y.owner >= 0
+        if xLayer != yLayer { return !xLayer }
+        if x.serial != y.serial { return x.serial < y.serial }
+        return x.lastGain < y.lastGain
+    }
+
+    /// Resets slot `v` to play `source` on bus `b` from the beginning, envelope at 0.
+    ///
+    /// Render thread: safe.
+    func startVoice(_ v: Int, bus b: Int, source: SoundSource, gain: Double, isLooping: Bool) {
+        var voice = Voice()
+        voice.phase = .playing
+        voice.bus = Int32(b)
+        voice.serial = nextVoiceSerial
+        nextVoiceSerial += 1
+        voice.source = source
+        voice.isLooping = isLooping
+        var trim = 1.0
+        switch source {
+        case .asset(let id): trim = Double(context.assets[Int(id.index)].trim)
+        case .whiteNoise(let seed), .pinkNoise(let seed), .brownNoise(let seed):
+            voice.noise = NoiseGenerator(seed: seed)
+        case .sine, .binaural: break
+        }
+        voice.baseGain = DecibelRamp.linear(gain) * trim
+        voices[v] = voice
+    }
+
+    /// Publishes the engine clock and counters for the control side.
+    ///
+    /// Render thread: safe (atomic stores).
+    func publishCounters() {
+        let c = shared.counters
+        c.lateCommands.store(lateCount, ordering: .relaxed)
+        c.invalidCommands.store(invalidCount, ordering: .relaxed)
+        c.deferredCommands.store(deferredCount, ordering: .relaxed)
+        c.stolenVoices.store(stolenCount, ordering: .relaxed)
+        c.droppedVoices.store(droppedCount, ordering: .relaxed)
+        var active = 0
+        for v in 0..<voiceCount where voices[v].phase != .idle { active += 1 }
+        c.activeVoices.store(active, ordering: .relaxed)
+        c.limiterMinimumGainBits.store(limiter.minimumGain.bitPattern, ordering: .relaxed)
+        c.renderedFrames.store(clock, ordering: .releasing)
+    }
+}

@@ -1,0 +1,151 @@
+/// The real-time mixer: the audio-thread processor made by `MixerConfig.make()`.
+///
+/// `render(into:frameCount:)` produces interleaved stereo: every voice into its bus, bus
+/// gains and ducking, master gain, then the true-peak limiter (or the plain sum with the
+/// limiter off). It never allocates, locks, throws, prints or does I/O: voices, scratch
+/// buffers and queues were all allocated when the mixer was made.
+///
+/// Timing is sample-accurate and independent of block size: commands wait in a queue
+/// ordered by due frame and each block is split at their frames; every ramp, envelope,
+/// oscillator and noise generator advances per sample. The same scene rendered in blocks
+/// of 1, 7, 64 or 512 frames is bit-identical. (Live parameters set through
+/// `MixerHandle.setParameter` are the exception by nature: they are noticed at a block
+/// start.)
+///
+/// Thread: owned by one thread at a time — made on the control thread, then handed to the
+/// audio thread, which alone calls `render…`. Release it on the control thread after the
+/// audio thread has stopped (its `deinit` frees memory).
+public final class Mixer: @unchecked Sendable {
+    // @unchecked Sendable: the mixer is moved, not shared. Exactly one thread (the audio
+    // thread while it runs) calls its methods; all cross-thread traffic goes through
+    // `shared` (atomics and the SPSC ring).
+
+    let shared: MixerShared
+    /// Frames per second.
+    public let sampleRate: Double
+    /// Largest block rendered in one pass (longer requests are split internally).
+    public let maxBlockFrames: Int
+    /// True when the output runs through the true-peak limiter.
+    public let isLimiterEnabled: Bool
+    /// Frames by which the limiter delays the output (0 with the limiter off).
+    public var latencyFrames: Int { isLimiterEnabled ? limiter.latencyFrames : 0 }
+
+    let busCount: Int, voiceCount: Int, layerCount: Int, parameterCount: Int, duckCount: Int
+    let minimumRampFrames: Int64, liveRampFrames: Int64, stealFrames: Int64
+
+    let voices: UnsafeMutablePointer<Voice>
+    let buses: UnsafeMutablePointer<BusState>
+    let layers: UnsafeMutablePointer<LayerState>
+    let layerMaps: UnsafeMutablePointer<LayerMaps>
+    let mapPoints: UnsafeMutablePointer<Double>
+    let parameters: UnsafeMutablePointer<ParameterState>
+    let parameterValues: UnsafeMutablePointer<Double>
+    let parameterMoving: UnsafeMutablePointer<Bool>
+    let ducks: UnsafeMutablePointer<DuckState>
+    /// `duckAffects[r * busCount + b]`: rule `r` ducks bus `b`.
+    let duckAffects: UnsafeMutablePointer<Bool>
+    /// Per-rule duck gain for each frame of the segment: row `r` at `r * maxBlockFrames`.
+    let duckGains: UnsafeMutablePointer<Float>
+    /// Per-bus stereo scratch: bus `b` at `b * 2 * maxBlockFrames`.
+    let busBuffers: UnsafeMutablePointer<Float>
+    /// Stereo sum of the buses for one segment.
+    let mixBuffer: UnsafeMutablePointer<Float>
+    let context: VoiceRenderContext
+
+    var pending: PendingQueue
+    var limiter: TruePeakLimiter
+    var master: DecibelRamp
+    /// The engine clock: the frame the next rendered sample belongs to.
+    var clock: FrameTime = 0
+    var nextVoiceSerial: Int64 = 0
+    var liveGeneration: UInt64 = 0
+    var lateCount = 0, invalidCount = 0, deferredCount = 0, stolenCount = 0, droppedCount = 0
+
+    init(config: MixerConfig, shared: MixerShared) {
+        self.shared = shared
+        sampleRate = config.sampleRate
+        maxBlockFrames = config.maxBlockFrames
+        isLimiterEnabled = config.isLimiterEnabled
+        busCount = config.buses.count
+        layerCount = config.layers.count
+        parameterCount = config.parameters.count
+        duckCount = config.ducking.count
+        let rampFrames = { (seconds: Double) in max(1, Int64((seconds * config.sampleRate).rounded())) }
+        minimumRampFrames = rampFrames(config.minimumRampDuration)
+        liveRampFrames = rampFrames(config.liveParameterRampDuration)
+        stealFrames = rampFrames(config.stealFadeDuration)
+
+        buses = .allocate(capacity: max(1, busCount))
+        var slot = 0
+        for (b, bus) in config.buses.enumerated() {
+            (buses + b).initialize(to: BusState(firstSlot: slot, slotCount: 2 * bus.polyphony,
+                                                polyphony: bus.polyphony, gain: DecibelRamp(bus.gain.value)))
+            slot += 2 * bus.polyphony
+        }
+        voiceCount = slot
+        voices = .allocate(capacity: max(1, voiceCount))
+        voices.initialize(repeating: Voice(), count: max(1, voiceCount))
+
+        let setup = MixerSetup(config: config)
+        layers = setup.layers
+        layerMaps = setup.layerMaps
+        mapPoints = setup.mapPoints
+        parameters = setup.parameters
+        ducks = setup.ducks
+        duckAffects = setup.duckAffects
+
+        let block = maxBlockFrames
+        parameterValues = .allocate(capacity: max(1, parameterCount * block))
+        parameterValues.initialize(repeating: 0, count: max(1, parameterCount * block))
+        parameterMoving = .allocate(capacity: max(1, parameterCount))
+        parameterMoving.initialize(repeating: false, count: max(1, parameterCount))
+        duckGains = .allocate(capacity: max(1, duckCount * block))
+        duckGains.initialize(repeating: 1, count: max(1, duckCount * block))
+        busBuffers = .allocate(capacity: max(1, busCount * 2 * block))
+        busBuffers.initialize(repeating: 0, count: max(1, busCount * 2 * block))
+        mixBuffer = .allocate(capacity: 2 * block)
+        mixBuffer.initialize(repeating: 0, count: 2 * block)
+
+        context = VoiceRenderContext(
+            assets: shared.assets.slots.baseAddress!, assetCount: shared.assets.count,
+            parameterValues: parameterValues, parameterMoving: parameterMoving, stride: block,
+            layerMaps: layerMaps, mapPoints: mapPoints,
+            brown: BrownCoefficients(sampleRate: config.sampleRate),
+            radiansPerHertz: 2 * Double.pi / config.sampleRate)
+        pending = PendingQueue(capacity: config.pendingCapacity)
+        limiter = TruePeakLimiter(sampleRate: config.sampleRate)
+        master = DecibelRamp(config.masterGain.value)
+        liveGeneration = shared.live.generation
+    }
+
+    deinit {
+        busBuffers.deallocate(); mixBuffer.deallocate(); duckGains.deallocate()
+        parameterValues.deallocate()
+        voices.deallocate(); buses.deallocate(); layers.deallocate(); layerMaps.deallocate()
+        mapPoints.deallocate(); parameters.deallocate(); parameterMoving.deallocate()
+        ducks.deallocate(); duckAffects.deallocate()
+        pending.deallocate()
+        limiter.deallocate()
+    }
+
+    /// Renders `frameCount` frames of interleaved stereo into `output` (which must hold
+    /// `2 * frameCount` samples; a shorter buffer is filled as far as it goes).
+    ///
+    /// Render thread: safe — no allocation, locks, errors, printing or I/O.
+    public func render(into output: UnsafeMutableBufferPointer<Float>, frameCount: Int) {
+        guard let out = output.baseAddress else { return }
+        let total = min(frameCount, output.count / 2)
+        receiveLiveParameters()
+        receiveCommands()
+        var done = 0
+        while done < total {
+            applyDueCommands()
+            var n = min(total - done, maxBlockFrames)
+            if let next = pending.nextTime, next > clock { n = min(n, Int(next - clock)) }
+            renderSegment(into: out + 2 * done, frameCount: n)
+            clock += FrameTime(n)
+            done += n
+        }
+        publishCounters()
+    }
+}

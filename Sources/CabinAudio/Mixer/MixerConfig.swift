@@ -1,0 +1,124 @@
+/// Everything a `Mixer` needs to know before it renders: rate, block size, buses, layers,
+/// parameters, ducking rules, assets and the limiter switch.
+///
+/// Build one on the control thread (`MixerConfig()` gives the Focus Drive buses), register
+/// assets and declare layers, then call `make()` to get the audio-thread `Mixer` and the
+/// control-side `MixerHandle` (the kira pattern: Config → make() → processor + handle).
+///
+/// ```swift
+/// var config = MixerConfig(sampleRate: 48_000)
+/// let speed = config.addParameter("speed", value: 62, range: 0...80)
+/// let engine = config.addLayer(LayerConfig(name: "engine", bus: config.bus(named: "engine")!,
+///     source: .brownNoise(seed: 1), isLooping: true))
+/// let (mixer, handle) = config.make()
+/// _ = handle.send(.startLayer(engine, fadeInFrames: 96_000), at: 0)
+/// ```
+///
+/// Thread: a value; control thread only (it allocates).
+public struct MixerConfig: Sendable {
+    /// Frames per second of the output and of every asset (assets at another rate are
+    /// played through the interpolator; resample them at load time instead).
+    public var sampleRate: Double
+    /// Output channels; the mixer renders interleaved stereo.
+    public let outputChannelCount = 2
+    /// Largest block `render` processes in one pass; bigger requests are split.
+    public var maxBlockFrames: Int
+    /// The buses, in order; `BusID.index` points here.
+    public var buses: [BusConfig]
+    /// Ducking rules; several rules on one bus multiply (their dB add).
+    public var ducking: [DuckingRule] = []
+    /// Declared layers; `LayerID.index` points here.
+    public var layers: [LayerConfig] = []
+    /// Declared parameters; `ParameterID.index` points here.
+    public var parameters: [ParameterConfig] = []
+    /// True: the master runs through the true-peak limiter (≤ −1 dBTP). False: plain sum.
+    public var isLimiterEnabled = true
+    /// Master gain applied before the limiter.
+    public var masterGain: Decibels = 0
+    /// Shortest ramp for any gain or parameter change, in seconds (a step is a click).
+    public var minimumRampDuration: Double = 0.005
+    /// Ramp for live parameter values set through `MixerHandle.setParameter(_:to:)`.
+    public var liveParameterRampDuration: Double = 0.05
+    /// Fade given to a voice that is stolen to make room on a full bus, in seconds.
+    public var stealFadeDuration: Double = 0.005
+    /// Capacity of the control → audio command ring.
+    public var commandCapacity = 1024
+    /// Capacity of the audio thread's queue of commands waiting for their frame.
+    public var pendingCapacity = 1024
+    /// Registered assets; `AssetID.index` points here.
+    public private(set) var assets: [SoundAsset] = []
+
+    /// The Focus Drive buses: engine −12, ambient −18, radio −3, ui −6, voice 0 dB.
+    public static let defaultBuses: [BusConfig] = [
+        BusConfig(name: "engine", gain: -12), BusConfig(name: "ambient", gain: -18),
+        BusConfig(name: "radio", gain: -3), BusConfig(name: "ui", gain: -6, polyphony: 8),
+        BusConfig(name: "voice", gain: 0),
+    ]
+
+    public init(sampleRate: Double = 48_000, maxBlockFrames: Int = 512,
+                buses: [BusConfig] = MixerConfig.defaultBuses) {
+        precondition(sampleRate > 0 && maxBlockFrames > 0)
+        self.sampleRate = sampleRate
+        self.maxBlockFrames = maxBlockFrames
+        self.buses = buses
+    }
+
+    /// The bus called `name`, if declared.
+    public func bus(named name: String) -> BusID? {
+        buses.firstIndex { $0.name == name }.map { BusID(index: Int32($0)) }
+    }
+
+    /// The layer called `name`, if declared.
+    public func layer(named name: String) -> LayerID? {
+        layers.firstIndex { $0.name == name }.map { LayerID(index: Int32($0)) }
+    }
+
+    /// The parameter called `name`, if declared.
+    public func parameter(named name: String) -> ParameterID? {
+        parameters.firstIndex { $0.name == name }.map { ParameterID(index: Int32($0)) }
+    }
+
+    /// Adds a bus (documents may add buses beyond the defaults).
+    public mutating func addBus(_ bus: BusConfig) -> BusID {
+        buses.append(bus)
+        return BusID(index: Int32(buses.count - 1))
+    }
+
+    /// Declares a layer.
+    public mutating func addLayer(_ layer: LayerConfig) -> LayerID {
+        layers.append(layer)
+        return LayerID(index: Int32(layers.count - 1))
+    }
+
+    /// Declares a parameter with its initial value and range (values are clamped to it).
+    public mutating func addParameter(_ name: String, value: Double,
+                                      range: ClosedRange<Double> = -Double.greatestFiniteMagnitude...Double.greatestFiniteMagnitude)
+        -> ParameterID
+    {
+        parameters.append(ParameterConfig(name: name, value: value, range: range))
+        return ParameterID(index: Int32(parameters.count - 1))
+    }
+
+    /// Registers an immutable sound asset. `trim` is its loudness trim (from the sound
+    /// manifest); `loop` its loop points (default: the whole sound when it loops);
+    /// `seamCrossfadeFrames` bakes a linear crossfade across the loop seam into the copy the
+    /// mixer plays, for loops whose ends do not match.
+    public mutating func addAsset(_ buffer: AudioBuffer, trim: Decibels = 0, loop: LoopPoints? = nil,
+                                  seamCrossfadeFrames: Int = 0) -> AssetID {
+        assets.append(SoundAsset(buffer: buffer, trim: trim, loop: loop,
+                                 seamCrossfadeFrames: seamCrossfadeFrames))
+        return AssetID(index: Int32(assets.count - 1))
+    }
+
+    /// Frames in `seconds` at this config's rate (rounded to the nearest frame).
+    public func frames(_ seconds: Double) -> FrameTime { FrameTime((seconds * sampleRate).rounded()) }
+
+    /// Builds the audio-thread processor and the control-side handle that feeds it.
+    ///
+    /// Control thread only: this is where everything the renderer will ever use is allocated.
+    public func make() -> (mixer: Mixer, handle: MixerHandle) {
+        let shared = MixerShared(config: self)
+        let mixer = Mixer(config: self, shared: shared)
+        return (mixer, MixerHandle(shared: shared, config: self))
+    }
+}

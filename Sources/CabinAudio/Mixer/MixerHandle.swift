@@ -1,0 +1,96 @@
+import Synchronization
+
+/// The control side of a mixer: sends commands, sets live parameters, reads counters.
+///
+/// Commands travel through a fixed-capacity lock-free ring; `send` never blocks — when the
+/// ring is full it returns false (and throws in `sendOrThrow`) and counts the refusal.
+/// Parameters set with `setParameter(_:to:)` are latest-value-wins atomics that the audio
+/// thread notices once per block and ramps over `liveParameterRampDuration`.
+///
+/// Thread: control thread only, from one thread at a time (the ring has a single
+/// producer). It is `Sendable` so it can be handed to another thread, not shared by two.
+public final class MixerHandle: Sendable {
+    let shared: MixerShared
+    /// Frames per second of the mixer.
+    public let sampleRate: Double
+    private let names: Names
+
+    struct Names: Sendable {
+        var buses: [String]
+        var layers: [String]
+        var parameters: [(name: String, range: ClosedRange<Double>)]
+    }
+
+    init(shared: MixerShared, config: MixerConfig) {
+        self.shared = shared
+        sampleRate = config.sampleRate
+        names = Names(buses: config.buses.map(\.name), layers: config.layers.map(\.name),
+                      parameters: config.parameters.map { ($0.name, $0.range) })
+    }
+
+    /// Queues `command`; false if the ring is full (the command is not sent).
+    @discardableResult
+    public func send(_ command: MixerCommand) -> Bool {
+        if shared.ring.push(command) { return true }
+        shared.counters.rejectedCommands.add(1, ordering: .relaxed)
+        return false
+    }
+
+    /// Queues `action` due at frame `time`; false if the ring is full.
+    @discardableResult
+    public func send(_ action: MixerCommand.Action, at time: FrameTime) -> Bool {
+        send(MixerCommand(at: time, action))
+    }
+
+    /// Queues `command`, throwing `MixerError.commandRingFull` if the ring is full.
+    public func sendOrThrow(_ command: MixerCommand) throws(MixerError) {
+        guard send(command) else { throw .commandRingFull(capacity: shared.ring.capacity) }
+    }
+
+    /// Sets a live parameter (e.g. the user pressing + for speed). The newest value wins;
+    /// the audio thread ramps to it at its next block.
+    public func setParameter(_ parameter: ParameterID, to value: Double) {
+        let index = Int(parameter.index)
+        precondition(index >= 0 && index < names.parameters.count, "unknown \(parameter)")
+        let range = names.parameters[index].range
+        shared.live.store(index, min(max(value, range.lowerBound), range.upperBound))
+    }
+
+    /// Frames the engine has rendered: "now" on the engine clock, as of the last block.
+    public var currentFrame: FrameTime { shared.counters.renderedFrames.load(ordering: .acquiring) }
+
+    /// Frames in `seconds` at the mixer's rate.
+    public func frames(_ seconds: Double) -> FrameTime { FrameTime((seconds * sampleRate).rounded()) }
+
+    /// Commands waiting in the ring.
+    public var queuedCommandCount: Int { shared.ring.count }
+
+    /// A snapshot of the counters.
+    public var counters: MixerCounters {
+        let c = shared.counters
+        return MixerCounters(
+            rejectedCommands: c.rejectedCommands.load(ordering: .relaxed),
+            lateCommands: c.lateCommands.load(ordering: .relaxed),
+            invalidCommands: c.invalidCommands.load(ordering: .relaxed),
+            deferredCommands: c.deferredCommands.load(ordering: .relaxed),
+            stolenVoices: c.stolenVoices.load(ordering: .relaxed),
+            droppedVoices: c.droppedVoices.load(ordering: .relaxed),
+            activeVoices: c.activeVoices.load(ordering: .relaxed),
+            renderedFrames: c.renderedFrames.load(ordering: .acquiring),
+            limiterMinimumGain: Double(bitPattern: c.limiterMinimumGainBits.load(ordering: .relaxed)))
+    }
+}
+
+/// Errors the control side of the mixer reports.
+public enum MixerError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The command ring is full: the audio thread is not draining it (stalled or not
+    /// started), or commands are sent faster than blocks are rendered.
+    case commandRingFull(capacity: Int)
+
+    public var description: String {
+        switch self {
+        case .commandRingFull(let capacity):
+            "the mixer's command ring is full (\(capacity) commands); is the audio thread running?"
+        }
+    }
+}

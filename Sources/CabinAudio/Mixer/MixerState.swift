@@ -1,0 +1,106 @@
+/// The mixer's per-bus, per-layer, per-parameter and per-rule state, and the one-time
+/// setup that lays it out in preallocated memory.
+///
+/// Thread: built on the control thread when the mixer is made; then render thread only.
+
+/// A bus: its voice slots, gain ramp and how long it sounded in the current segment.
+struct BusState: BitwiseCopyable {
+    var firstSlot: Int
+    var slotCount: Int
+    var polyphony: Int
+    var gain: DecibelRamp
+    /// Frames of the current segment during which some voice on the bus sounded.
+    var soundingFrames = 0
+}
+
+/// A layer: what it plays and which voice currently plays it.
+struct LayerState: BitwiseCopyable {
+    var bus: Int32
+    var source: SoundSource
+    var gain: Double
+    var isLooping: Bool
+    /// The voice slot playing the layer, or −1.
+    var voice: Int32 = -1
+}
+
+/// A parameter: its ramp and range.
+struct ParameterState: BitwiseCopyable {
+    var ramp: Ramp
+    var lower: Double
+    var upper: Double
+
+    func clamped(_ x: Double) -> Double { min(max(x, lower), upper) }
+}
+
+/// A ducking rule in motion: its dB position moves towards `depth` at `attackStep` dB per
+/// frame while the `when` bus sounds, and back to 0 at `releaseStep` otherwise.
+struct DuckState: BitwiseCopyable {
+    var when: Int
+    var depth: Double
+    var depthGain: Double
+    var attackStep: Double
+    var releaseStep: Double
+    var decibels: Double = 0
+    var gain: Double = 1
+}
+
+/// Allocates and fills the layer, map, parameter and ducking tables from a config.
+struct MixerSetup {
+    let layers: UnsafeMutablePointer<LayerState>
+    let layerMaps: UnsafeMutablePointer<LayerMaps>
+    let mapPoints: UnsafeMutablePointer<Double>
+    let parameters: UnsafeMutablePointer<ParameterState>
+    let ducks: UnsafeMutablePointer<DuckState>
+    let duckAffects: UnsafeMutablePointer<Bool>
+
+    init(config: MixerConfig) {
+        let layerCount = max(1, config.layers.count)
+        layers = .allocate(capacity: layerCount)
+        layerMaps = .allocate(capacity: layerCount)
+        layerMaps.initialize(repeating: LayerMaps(), count: layerCount)
+        var flat: [Double] = []
+        for (l, layer) in config.layers.enumerated() {
+            (layers + l).initialize(to: LayerState(bus: layer.bus.index, source: layer.source,
+                                                    gain: layer.gain.value, isLooping: layer.isLooping))
+            if let map = layer.pitchMap {
+                layerMaps[l].pitchParameter = map.parameter.index
+                layerMaps[l].pitchOffset = Int32(flat.count)
+                layerMaps[l].pitchCount = Int32(map.points.count)
+                for (x, y) in map.points { flat += [x, y] }
+            }
+            if let map = layer.gainMap {
+                layerMaps[l].gainParameter = map.parameter.index
+                layerMaps[l].gainOffset = Int32(flat.count)
+                layerMaps[l].gainCount = Int32(map.points.count)
+                for (x, y) in map.points { flat += [x, y] }
+            }
+        }
+        mapPoints = .allocate(capacity: max(1, flat.count))
+        mapPoints.initialize(repeating: 0, count: max(1, flat.count))
+        for (i, v) in flat.enumerated() { mapPoints[i] = v }
+
+        parameters = .allocate(capacity: max(1, config.parameters.count))
+        for (p, parameter) in config.parameters.enumerated() {
+            let r = parameter.range
+            let value = min(max(parameter.value, r.lowerBound), r.upperBound)
+            (parameters + p).initialize(to: ParameterState(ramp: Ramp(value), lower: r.lowerBound,
+                                                           upper: r.upperBound))
+        }
+
+        let busCount = config.buses.count
+        ducks = .allocate(capacity: max(1, config.ducking.count))
+        duckAffects = .allocate(capacity: max(1, config.ducking.count * busCount))
+        duckAffects.initialize(repeating: false, count: max(1, config.ducking.count * busCount))
+        for (r, rule) in config.ducking.enumerated() {
+            let depth = min(0, rule.depth.value)
+            let attack = max(1, (rule.attackDuration * config.sampleRate).rounded())
+            let release = max(1, (rule.releaseDuration * config.sampleRate).rounded())
+            (ducks + r).initialize(to: DuckState(
+                when: Int(rule.when.index), depth: depth, depthGain: DecibelRamp.linear(depth),
+                attackStep: -depth / attack, releaseStep: -depth / release))
+            for b in rule.duck where b.index >= 0 && Int(b.index) < busCount {
+                duckAffects[r * busCount + Int(b.index)] = true
+            }
+        }
+    }
+}

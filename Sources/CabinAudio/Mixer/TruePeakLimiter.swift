@@ -1,0 +1,102 @@
+import Foundation
+
+/// A lookahead true-peak limiter holding the output at or below `ceiling` (−1.5 dBTP: the
+/// −1 dBTP target with 0.5 dB of margin for the estimate).
+///
+/// Detection: the true peak of each inter-sample interval is estimated by 4× oversampling
+/// (`TruePeakDetector`: a 48-tap windowed-sinc polyphase interpolator, as EBU R128 meters
+/// like libebur128 do below 96 kHz). Gain: the needed gain `min(1, ceiling / peak)` goes
+/// through an instant-attack, exponential-release follower (`releaseDuration`), then a
+/// running minimum over the lookahead window W and a moving average over the same W. The
+/// average of W minima that all include frame k never exceeds the gain frame k needs, so
+/// the gain is fully down on the peak yet moves smoothly (no clicks). The audio is delayed
+/// by W − 1 frames plus the detector's 6, which is `latencyFrames` (≈ 1.6 ms at 48 kHz).
+///
+/// Thread: render thread only after `init`; `deallocate()` on the control thread.
+struct TruePeakLimiter {
+    /// Output true-peak ceiling, linear.
+    let ceiling: Double
+    /// Lookahead window, frames.
+    let window: Int
+    let releaseCoefficient: Double
+    private(set) var minimumGain = 1.0
+
+    private var detector: TruePeakDetector
+    private var minima: SlidingMinimum
+    /// Last W held gains, for the moving average.
+    private let held: UnsafeMutablePointer<Double>
+    private var heldSum = 0.0
+    private var heldIndex = 0
+    /// Delayed stereo input.
+    private let delay: UnsafeMutablePointer<Float>
+    private let delayLength: Int
+    private var delayIndex = 0
+    private var follower = 1.0
+    private var previousPeak = 0.0
+
+    /// Frames of delay the limiter adds.
+    var latencyFrames: Int { delayLength }
+
+    init(sampleRate: Double, ceiling: Decibels = -1.5, lookaheadDuration: Double = 0.0015,
+         releaseDuration: Double = 0.08) {
+        self.ceiling = ceiling.linearGain
+        window = max(1, Int((lookaheadDuration * sampleRate).rounded()))
+        releaseCoefficient = 1 - exp(-1 / max(1, releaseDuration * sampleRate))
+        detector = TruePeakDetector()
+        minima = SlidingMinimum(window: window)
+        held = .allocate(capacity: window)
+        held.initialize(repeating: 1, count: window)
+        heldSum = Double(window)
+        delayLength = window - 1 + TruePeakDetector.delay
+        delay = .allocate(capacity: 2 * max(1, delayLength))
+        delay.initialize(repeating: 0, count: 2 * max(1, delayLength))
+    }
+
+    func deallocate() {
+        detector.deallocate()
+        minima.deallocate()
+        held.deallocate()
+        delay.deallocate()
+    }
+
+    /// Limits `frameCount` interleaved stereo frames from `input` into `output`.
+    ///
+    /// Render thread: safe.
+    mutating func process(_ input: UnsafePointer<Float>, into output: UnsafeMutablePointer<Float>,
+                          frameCount: Int) {
+        for i in 0..<frameCount {
+            let l = input[2 * i], r = input[2 * i + 1]
+            // Peak of the intervals either side of the frame the detector is centred on.
+            let peak = detector.push(l, r)
+            let cover = max(peak, previousPeak)
+            previousPeak = peak
+            let needed = cover > ceiling ? ceiling / cover : 1
+            follower = min(needed, follower + (1 - follower) * releaseCoefficient)
+            let hold = minima.push(follower)
+            heldSum += hold - held[heldIndex]
+            held[heldIndex] = hold
+            heldIndex += 1
+            if heldIndex == window {
+                heldIndex = 0
+                // Re-sum exactly once per window so rounding cannot drift over hours.
+                var s = 0.0
+                for k in 0..<window { s += held[k] }
+                heldSum = s
+            }
+            let gain = min(1, heldSum / Double(window))
+            if gain < minimumGain { minimumGain = gain }
+            // The frame leaving the delay line is the one all W held minima covered.
+            var outL = l, outR = r
+            if delayLength > 0 {
+                outL = delay[2 * delayIndex]
+                outR = delay[2 * delayIndex + 1]
+                delay[2 * delayIndex] = l
+                delay[2 * delayIndex + 1] = r
+                delayIndex += 1
+                if delayIndex == delayLength { delayIndex = 0 }
+            }
+            output[2 * i] = outL * Float(gain)
+            output[2 * i + 1] = outR * Float(gain)
+        }
+    }
+}

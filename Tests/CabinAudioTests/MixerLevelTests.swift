@@ -1,0 +1,66 @@
+import Testing
+import CabinAudio
+
+/// Levels: bus + layer gain + trim, synthesized sources at their reference RMS.
+@Suite struct MixerLevelTests {
+    @Test func eachLayerPlaysAtBusPlusLayerGain() throws {
+        var config = MixerConfig(sampleRate: 48_000)
+        config.isLimiterEnabled = false
+        let tone = config.addAsset(Render.sine(frequency: 1_000, sampleRate: 48_000, frameCount: 4_800, amplitude: 0.5))
+        let trimmed = config.addAsset(Render.sine(frequency: 1_000, sampleRate: 48_000, frameCount: 4_800, amplitude: 0.5),
+                                      trim: -4)
+        let toneDecibels = Render.rmsDecibels(Render.sine(frequency: 1_000, sampleRate: 48_000, frameCount: 4_800,
+                                                          amplitude: 0.5).samples)
+        let cases: [(bus: String, layerGain: Double, asset: AssetID, trim: Double)] = [
+            ("engine", 0, tone, 0), ("ambient", -2, tone, 0), ("radio", -2, tone, 0), ("ui", 3, trimmed, -4),
+            ("voice", -7.5, trimmed, -4),
+        ]
+        for c in cases {
+            var layerConfig = config
+            let bus = try #require(layerConfig.bus(named: c.bus))
+            let layer = layerConfig.addLayer(LayerConfig(name: "l", bus: bus, source: .asset(c.asset),
+                                                         gain: Decibels(c.layerGain), isLooping: true))
+            let out = Render.scene(layerConfig, commands: [MixerCommand(at: 0, .startLayer(layer, fadeInFrames: 0))],
+                                   frameCount: 9_600)
+            let busGain = config.buses[Int(bus.index)].gain.value
+            let measured = Render.rmsDecibels(Array(Render.left(out)[4_800...]))
+            #expect(abs(measured - (toneDecibels + busGain + c.layerGain + c.trim)) < 0.1, "\(c.bus)")
+        }
+    }
+
+    @Test(arguments: [SoundSource.whiteNoise(seed: 7), .pinkNoise(seed: 7), .brownNoise(seed: 7),
+                      .sine(frequency: 440), .binaural(carrier: 200, beat: 10)])
+    func synthesizedSourcesPlayAtTheReferenceLevel(source: SoundSource) {
+        var config = Render.config()
+        let layer = config.addLayer(LayerConfig(name: "s", bus: BusID(index: 0), source: source, isLooping: true))
+        let out = Render.scene(config, commands: [MixerCommand(at: 0, .startLayer(layer, fadeInFrames: 0))],
+                               frameCount: 480_000, blockSize: 512)
+        let left = Array(Render.left(out)[4_800...]), right = Array(Render.right(out)[4_800...])
+        let tolerance = source == .brownNoise(seed: 7) ? 1.0 : 0.2
+        #expect(abs(Render.rmsDecibels(left) - SoundSource.synthReferenceRMS.value) < tolerance)
+        #expect(abs(Render.rmsDecibels(right) - SoundSource.synthReferenceRMS.value) < tolerance)
+    }
+
+    @Test func binauralBeatsAreCarrierPlusMinusHalfTheBeat() throws {
+        var config = Render.config()
+        let layer = config.addLayer(LayerConfig(name: "b", bus: BusID(index: 0),
+                                                source: .binaural(carrier: 200, beat: 10), isLooping: true))
+        let out = Render.scene(config, commands: [MixerCommand(at: 0, .startLayer(layer, fadeInFrames: 0))],
+                               frameCount: 96_000)
+        let l = try #require(SignalAnalysis.zeroCrossingFrequency(Render.left(out), sampleRate: 48_000))
+        let r = try #require(SignalAnalysis.zeroCrossingFrequency(Render.right(out), sampleRate: 48_000))
+        #expect(abs(l - 195) < 0.05)
+        #expect(abs(r - 205) < 0.05)
+    }
+
+    @Test func noiseIsSeededAndDeterministic() {
+        var config = Render.config()
+        let a = config.addLayer(LayerConfig(name: "a", bus: BusID(index: 0), source: .pinkNoise(seed: 1)))
+        let commands = [MixerCommand(at: 0, .startLayer(a, fadeInFrames: 0))]
+        let first = Render.scene(config, commands: commands, frameCount: 1_000)
+        #expect(first == Render.scene(config, commands: commands, frameCount: 1_000))
+        var other = config
+        other.layers[0].source = .pinkNoise(seed: 2)
+        #expect(first != Render.scene(other, commands: commands, frameCount: 1_000))
+    }
+}
