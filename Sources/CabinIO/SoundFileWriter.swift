@@ -96,6 +96,9 @@ public final class SoundFileWriter {
             throw SoundFileError(.writeFailed, path: path, reason: "cannot create: \(String(cString: sf_strerror(nil)))")
         }
         handle = h
+        // libsndfile stamps float WAVs with a PEAK chunk holding the wall-clock time, which
+        // would make two renders of the same session differ: leave it out.
+        sf_command(h, Int32(SFC_SET_ADD_PEAK_CHUNK), nil, Int32(SF_FALSE))
     }
 
     deinit { if let handle { sf_close(handle) } }

@@ -15,7 +15,7 @@ struct Cabin: ParsableCommand {
               cabin session validate drive.json      every problem in a session document
             """,
         version: CabinVersion.string,
-        subcommands: [Info.self, Devices.self, SessionCommand.self]
+        subcommands: [Render.self, SessionCommand.self, Info.self, Devices.self]
     )
 }
 

@@ -1,0 +1,96 @@
+import CabinAudio
+import CabinSession
+import Foundation
+
+/// Renders a session to a sound file as fast as the machine goes.
+///
+/// The file is written to a temporary name in the same folder and renamed at the end, so
+/// an interrupted or failed render leaves nothing half-written at the destination. The
+/// output is the same bits on every run and for every block size.
+///
+/// Thread: control thread only (file I/O).
+public struct OfflineRenderer {
+    public var blockFrames = 512
+    /// Timeline range to write, in seconds (`nil`: from the start / to the end).
+    public var from: Double?
+    public var to: Double?
+    /// Polled between blocks; returning true abandons the render (the temp file is removed).
+    public var isCancelled: @Sendable () -> Bool = { false }
+    /// Called between blocks with (frames done, frames total).
+    public var progress: (Int64, Int64) -> Void = { _, _ in }
+
+    public init(blockFrames: Int = 512) { self.blockFrames = blockFrames }
+
+    /// What was written.
+    public struct Summary: Sendable {
+        public var frames: Int64
+        public var seconds: Double
+        public var wallSeconds: Double
+        public var speed: Double { wallSeconds > 0 ? seconds / wallSeconds : .infinity }
+    }
+
+    public enum RenderError: Error, Sendable, CustomStringConvertible {
+        case cancelled
+        case file(SoundFileError)
+        case range(String)
+        public var description: String {
+            switch self {
+            case .cancelled: "render interrupted; nothing was written"
+            case .file(let e): e.description
+            case .range(let s): s
+            }
+        }
+    }
+
+    /// Renders `runner`'s session into `path` in `format`.
+    public func render(_ runner: SessionRunner, to path: String, format: SoundFileFormat) throws(RenderError) -> Summary {
+        let rate = runner.session.sampleRate
+        let total = runner.session.durationFrames
+        let startFrame = from.map { FrameTime(($0 * rate).rounded()) } ?? 0
+        let endFrame = min(total, to.map { FrameTime(($0 * rate).rounded()) } ?? total)
+        guard startFrame >= 0, startFrame < endFrame else {
+            throw .range("nothing to render between \(SessionTime.format(Double(startFrame) / rate)) and \(SessionTime.format(Double(endFrame) / rate)) (the session lasts \(SessionTime.format(Double(total) / rate)))")
+        }
+        let url = URL(fileURLWithPath: path)
+        let temp = url.deletingLastPathComponent()
+            .appendingPathComponent(".\(url.lastPathComponent).\(getpid()).cabin-tmp").path
+        let clock = ContinuousClock.now
+        do {
+            let writer = try SoundFileWriter(path: temp, format: format, channelCount: 2, sampleRate: rate)
+            var block = [Float](repeating: 0, count: 2 * blockFrames)
+            var position: FrameTime = 0
+            while position < endFrame {
+                if isCancelled() { throw RenderError.cancelled }
+                let n = Int(min(FrameTime(blockFrames), endFrame - position))
+                let rendered = block.withUnsafeMutableBufferPointer { runner.render(into: $0, frameCount: n) }
+                // Frames before `from` are rendered (the mix must evolve) but not written.
+                let skip = Int(max(0, min(FrameTime(n), startFrame - position)))
+                if rendered > skip {
+                    try block.withUnsafeBufferPointer { (p) throws(SoundFileError) in
+                        try writer.write(UnsafeBufferPointer(rebasing: p[(2 * skip)..<(2 * rendered)]))
+                    }
+                }
+                position += FrameTime(n)
+                progress(position, endFrame)
+            }
+            try writer.close()
+            guard rename(temp, path) == 0 else {
+                throw RenderError.file(SoundFileError(.writeFailed, path: path,
+                                                      reason: "cannot move the finished render into place: \(SystemError.describe(errno: errno))"))
+            }
+        } catch let error as SoundFileError {
+            unlink(temp)
+            throw .file(error)
+        } catch let error as RenderError {
+            unlink(temp)
+            throw error
+        } catch {
+            unlink(temp)
+            throw .range("\(error)")
+        }
+        let elapsed = ContinuousClock.now - clock
+        let wall = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+        let frames = endFrame - startFrame
+        return Summary(frames: frames, seconds: Double(frames) / rate, wallSeconds: wall)
+    }
+}

@@ -1,0 +1,54 @@
+import CabinAudio
+import CabinJSON
+import CabinSession
+import Foundation
+
+/// From a session file to a compiled session: read, validate, load sounds (decode +
+/// resample once), compile to frames. Used by `cabin render` and `cabin play`.
+///
+/// Thread: control thread only (file I/O).
+public enum SessionLoader {
+    /// A session ready to run, and what was said on the way.
+    public struct Loaded: Sendable {
+        public var document: SessionDocument
+        public var compiled: CompiledSession
+        /// Warnings from the document (accepted quirks) — errors never get this far.
+        public var diagnostics: Diagnostics
+        /// Lines for parts of the session that are silent (a sound that did not load).
+        public var warnings: [String] { compiled.warnings }
+    }
+
+    /// Why a session cannot run: the document's errors (one line each) or an unreadable file.
+    public struct Failure: Error, Sendable, CustomStringConvertible {
+        public var lines: [String]
+        public var description: String { lines.joined(separator: "\n") }
+    }
+
+    public static func load(path: String, sampleRate: Double, maxBlockFrames: Int = 512,
+                            library: SoundLibrary? = nil) throws(Failure) -> Loaded {
+        let url = URL(fileURLWithPath: path)
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw Failure(lines: ["\(path): no such file"])
+        }
+        guard !isDirectory.boolValue else { throw Failure(lines: ["\(path): is a directory, not a session document"]) }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw Failure(lines: ["\(path): cannot be read (permission denied?)"])
+        }
+        return try load(bytes: Array(data), name: path, folder: url.deletingLastPathComponent(),
+                        sampleRate: sampleRate, maxBlockFrames: maxBlockFrames, library: library)
+    }
+
+    /// Loads a document given as bytes (a preset, stdin); `folder` resolves relative paths.
+    public static func load(bytes: [UInt8], name: String, folder: URL, sampleRate: Double, maxBlockFrames: Int = 512,
+                            library: SoundLibrary? = nil) throws(Failure) -> Loaded {
+        let result = SessionReader.read(bytes, file: name)
+        guard let document = result.document else {
+            throw Failure(lines: result.diagnostics.map(\.description))
+        }
+        let sounds = SessionSoundLoader.load(document, documentFolder: folder, library: library, sampleRate: sampleRate)
+        let compiled = SessionCompiler.compile(document, sounds: sounds, sampleRate: sampleRate,
+                                               maxBlockFrames: maxBlockFrames)
+        return Loaded(document: document, compiled: compiled, diagnostics: result.diagnostics)
+    }
+}

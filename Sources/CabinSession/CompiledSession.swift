@@ -1,0 +1,37 @@
+import CabinAudio
+
+/// A session made ready for the engine: the mixer's configuration (buses, layers,
+/// parameters, assets, ducking) and the timeline as frame-exact commands.
+///
+/// Thread: a value; build and read on the control thread.
+public struct CompiledSession: Sendable {
+    public var title: String?
+    public var sampleRate: Double
+    public var config: MixerConfig
+    /// Every command, sorted by frame (stable: document order at equal frames).
+    public var commands: [MixerCommand]
+    /// Marks on the timeline (drive, rest, arrival …).
+    public var marks: [Mark]
+    /// Haptic patterns started by cues, at the frame of their cue.
+    public var haptics: [HapticCue]
+    /// Where the session ends.
+    public var durationFrames: FrameTime
+    /// Problems that silenced part of the session (a sound that did not load stops the
+    /// layers and cues that use it), one line each.
+    public var warnings: [String]
+
+    /// A named point on the timeline.
+    public struct Mark: Sendable, Equatable {
+        public var frame: FrameTime
+        public var name: String
+    }
+
+    /// A `haptic` cue verb: a pattern (library name or path) due at `frame`.
+    public struct HapticCue: Sendable, Equatable {
+        public var frame: FrameTime
+        public var pattern: String
+    }
+
+    /// Seconds of the session.
+    public var duration: Double { Double(durationFrames) / sampleRate }
+}

@@ -1,0 +1,59 @@
+import CabinAudio
+
+extension SessionCompiler.Builder {
+    /// Every cue verb becomes commands at the cue's frame, in document order.
+    mutating func schedule() {
+        for cue in document.cues {
+            let at = frames(cue.time)
+            let who = "cues[\(cue.index)]"
+            if let mark = cue.mark { marks.append(.init(frame: at, name: mark)) }
+            if let pattern = cue.haptic { haptics.append(.init(frame: at, pattern: pattern)) }
+            for name in cue.start {
+                guard let id = layer(name, who) else { continue }
+                add(at, .startLayer(id, fadeInFrames: frames(cue.fadeIn ?? 0)))
+            }
+            for name in cue.stop {
+                guard let id = layer(name, who) else { continue }
+                add(at, .stopLayer(id, fadeOutFrames: frames(cue.fadeOut ?? 0)))
+            }
+            if let fade = cue.fade, let id = layer(fade.layer, who) {
+                add(at, .fadeLayer(id, to: Decibels(fade.to), overFrames: frames(fade.over)))
+            }
+            if let x = cue.crossfade, let id = layer(x.layer, who),
+               let source = source(x.to, normalize: true, seed: 1000 + UInt64(cue.index), user: "\(who).crossfade") {
+                add(at, .crossfadeLayer(id, to: source, overFrames: frames(x.over)))
+            }
+            if let set = cue.set, let id = config.parameter(named: set.parameter) {
+                add(at, .setParameter(id, to: set.to, overFrames: frames(set.over)))
+            }
+            if let play = cue.play, let bus = config.bus(named: play.bus),
+               let source = source(play.sound, normalize: true, seed: 2000 + UInt64(cue.index), user: "\(who).play") {
+                add(at, .playOneShot(source, bus: bus, gain: Decibels(play.gain)))
+                if case .asset(let id) = source {
+                    lastSoundEnd = max(lastSoundEnd, at + FrameTime(config.assets[Int(id.index)].buffer.frameCount))
+                }
+            }
+        }
+    }
+
+    /// The layer's ID, or a warning when the layer was silenced (its sound did not load).
+    mutating func layer(_ name: String, _ who: String) -> LayerID? {
+        layers[name]
+    }
+
+    mutating func add(_ frame: FrameTime, _ action: MixerCommand.Action) {
+        commands.append(MixerCommand(at: frame, action))
+    }
+
+    mutating func finish() -> CompiledSession {
+        var end = frames(document.duration)
+        if !document.durationIsExplicit { end = max(end, lastSoundEnd) }
+        let fade = min(frames(SessionCompiler.endFadeDuration), end)
+        add(end - fade, .stopAll(fadeOutFrames: fade))
+        // Stable sort by frame keeps document order for commands at the same frame.
+        let sorted = commands.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }
+            .map { $0.element }
+        return CompiledSession(title: document.title, sampleRate: config.sampleRate, config: config, commands: sorted,
+                               marks: marks, haptics: haptics, durationFrames: end, warnings: warnings)
+    }
+}

@@ -1,0 +1,100 @@
+import CabinAudio
+
+/// Turns a valid `SessionDocument` plus its loaded sounds into a `CompiledSession`: every
+/// time becomes a frame index at the session's rate, every name an ID.
+///
+/// Synthesized noises are seeded from the layer's position (or the cue's), so the same
+/// document always renders the same samples.
+///
+/// The end: at `duration` everything that still sounds is faded out over the last
+/// `endFadeDuration` (20 ms), so an explicit duration never ends in a click.
+///
+/// Thread: pure; control thread (allocates).
+public enum SessionCompiler {
+    public static let endFadeDuration = 0.02
+
+    public static func compile(_ document: SessionDocument, sounds: ResolvedSounds, sampleRate: Double,
+                               maxBlockFrames: Int = 512) -> CompiledSession {
+        var builder = Builder(document: document, sounds: sounds,
+                              config: MixerConfig(sampleRate: sampleRate, maxBlockFrames: maxBlockFrames, buses: []))
+        builder.declare()
+        builder.schedule()
+        return builder.finish()
+    }
+
+    struct Builder {
+        let document: SessionDocument
+        let sounds: ResolvedSounds
+        var config: MixerConfig
+        var commands: [MixerCommand] = []
+        var marks: [CompiledSession.Mark] = []
+        var haptics: [CompiledSession.HapticCue] = []
+        var warnings: [String] = []
+        var layers: [String: LayerID] = [:]
+        var assets: [String: AssetID] = [:]
+        var lastSoundEnd: FrameTime = 0
+
+        init(document: SessionDocument, sounds: ResolvedSounds, config: MixerConfig) {
+            self.document = document
+            self.sounds = sounds
+            self.config = config
+        }
+
+        func frames(_ seconds: Double) -> FrameTime { config.frames(seconds) }
+
+        mutating func declare() {
+            for bus in document.buses {
+                _ = config.addBus(BusConfig(name: bus.name, gain: Decibels(bus.gain), polyphony: bus.name == "ui" ? 8 : 4))
+            }
+            for p in document.parameters {
+                _ = config.addParameter(p.name, value: p.value, range: p.min...p.max)
+            }
+            for rule in document.ducking {
+                guard let when = config.bus(named: rule.when) else { continue }
+                config.ducking.append(DuckingRule(when: when, duck: rule.duck.compactMap { config.bus(named: $0) },
+                                                  depth: Decibels(rule.by), attackDuration: rule.attack,
+                                                  releaseDuration: rule.release))
+            }
+            for (index, layer) in document.layers.enumerated() {
+                guard let source = source(layer.sound, normalize: layer.normalize, seed: UInt64(index + 1),
+                                          user: "layer \"\(layer.name)\""),
+                      let bus = config.bus(named: layer.bus) else { continue }
+                layers[layer.name] = config.addLayer(LayerConfig(
+                    name: layer.name, bus: bus, source: source, gain: Decibels(layer.gain), isLooping: layer.isLooping,
+                    pitchMap: map(layer.pitch), gainMap: map(layer.gainMap)))
+            }
+        }
+
+        func map(_ m: LayerMap?) -> ParameterMap? {
+            guard let m, let id = config.parameter(named: m.parameter) else { return nil }
+            return ParameterMap(parameter: id, points: m.points)
+        }
+
+        /// The mixer source for a reference, registering its asset once per (sound, trim).
+        mutating func source(_ reference: SoundReference, normalize: Bool, seed: UInt64, user: String) -> SoundSource? {
+            switch reference {
+            case .synth(.whiteNoise): return .whiteNoise(seed: seed)
+            case .synth(.pinkNoise): return .pinkNoise(seed: seed)
+            case .synth(.brownNoise): return .brownNoise(seed: seed)
+            case .synth(.sine(let f)): return .sine(frequency: f)
+            case .synth(.binaural(let c, let b)): return .binaural(carrier: c, beat: b)
+            case .library, .file:
+                guard let sound = sounds[reference] else {
+                    let why = sounds.failures[reference.description] ?? "\(reference): not loaded"
+                    warnings.append("\(user) is silent: \(why)")
+                    return nil
+                }
+                let trim = normalize ? sound.trim : 0
+                let key = "\(reference.description)|\(trim)"
+                if let id = assets[key] { return .asset(id) }
+                var loop: LoopPoints?
+                if let s = sound.loopStart, let e = sound.loopEnd, e > s, e <= sound.buffer.frameCount {
+                    loop = LoopPoints(start: s, end: e)
+                }
+                let id = config.addAsset(sound.buffer, trim: Decibels(trim), loop: loop)
+                assets[key] = id
+                return .asset(id)
+            }
+        }
+    }
+}

@@ -1,0 +1,16 @@
+import Glibc
+import Synchronization
+
+/// Ctrl-C handling for long commands: the first SIGINT sets a flag the command polls (so it
+/// can clean up); a second one exits at once with status 130.
+enum Interrupt {
+    static let requested = Atomic<Int>(0)
+
+    static func install() {
+        signal(SIGINT) { _ in
+            if Interrupt.requested.add(1, ordering: .relaxed).newValue > 1 { _exit(130) }
+        }
+    }
+
+    static var isRequested: Bool { requested.load(ordering: .relaxed) > 0 }
+}

@@ -1,0 +1,40 @@
+import Foundation
+import Glibc
+
+/// A one-line progress bar on stderr (percent, speed, ETA), only when stderr is a
+/// terminal; silent otherwise so logs and pipes stay clean.
+final class ProgressBar {
+    private let enabled = isatty(STDERR_FILENO) == 1
+    private let start = Date()
+    private var lastDraw = Date.distantPast
+    private let label: String
+    private let secondsPerUnit: Double
+
+    /// `secondsPerUnit` converts progress units (frames) into media seconds for the speed.
+    init(label: String, secondsPerUnit: Double) {
+        self.label = label
+        self.secondsPerUnit = secondsPerUnit
+    }
+
+    func update(_ done: Int64, of total: Int64) {
+        guard enabled, total > 0 else { return }
+        let now = Date()
+        guard done == total || now.timeIntervalSince(lastDraw) >= 0.1 else { return }
+        lastDraw = now
+        let fraction = Double(done) / Double(total)
+        let elapsed = now.timeIntervalSince(start)
+        let speed = elapsed > 0 ? Double(done) * secondsPerUnit / elapsed : 0
+        let eta = fraction > 0 ? elapsed * (1 - fraction) / fraction : 0
+        let width = 30
+        let filled = Int(fraction * Double(width))
+        let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
+        let line = String(format: "\r%@ %@ %3d%%  %.0f× real time  ETA %@ ", label, bar, Int(fraction * 100), speed,
+                          CLIOutput.clock(eta).replacingOccurrences(of: ".000", with: ""))
+        FileHandle.standardError.write(Data(line.utf8))
+    }
+
+    func finish() {
+        guard enabled else { return }
+        FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8))
+    }
+}
