@@ -24,12 +24,20 @@ public struct CompiledSession: Sendable {
     public struct Mark: Sendable, Equatable {
         public var frame: FrameTime
         public var name: String
+        public init(frame: FrameTime, name: String) {
+            self.frame = frame
+            self.name = name
+        }
     }
 
     /// A `haptic` cue verb: a pattern (library name or path) due at `frame`.
     public struct HapticCue: Sendable, Equatable {
         public var frame: FrameTime
         public var pattern: String
+        public init(frame: FrameTime, pattern: String) {
+            self.frame = frame
+            self.pattern = pattern
+        }
     }
 
     /// Seconds of the session.

@@ -7,6 +7,11 @@ enum Interrupt {
     static let requested = Atomic<Int>(0)
 
     static func install() {
+        // A parent may have started us with SIGINT blocked (the mask is inherited): unblock it.
+        var set = sigset_t()
+        sigemptyset(&set)
+        sigaddset(&set, SIGINT)
+        pthread_sigmask(SIG_UNBLOCK, &set, nil)
         signal(SIGINT) { _ in
             if Interrupt.requested.add(1, ordering: .relaxed).newValue > 1 { _exit(130) }
         }

@@ -1,0 +1,110 @@
+import CabinTestSupport
+import Foundation
+import Testing
+
+@Suite struct RenderCommandTests {
+    static let session = """
+        { "cabin": 1, "title": "Rain test", "duration": "4s",
+          "parameters": { "speed": { "value": 62, "min": 0, "max": 80 } },
+          "layers": {
+            "engine": { "bus": "engine", "sound": "synth:brown-noise", "loop": true,
+                        "pitch": { "parameter": "speed", "map": [[0, 0.7], [80, 1.4]] } },
+            "rain": { "bus": "ambient", "sound": "synth:pink-noise", "loop": true }
+          },
+          "cues": [
+            { "at": 0, "start": ["engine", "rain"], "fadeIn": "1s" },
+            { "at": "1s", "set": "speed", "to": 20, "over": "2s" },
+            { "at": "3s", "stop": ["engine", "rain"], "fadeOut": "900ms" }
+          ] }
+        """
+
+    static func write(_ text: String, name: String = "s.json") throws -> (dir: URL, path: String) {
+        let dir = try TestEnvironment.temporaryDirectory("cabin-render")
+        let path = dir.appendingPathComponent(name).path
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        return (dir, path)
+    }
+
+    @Test func rendersBitIdenticalFilesAtEveryBlockSize() throws {
+        let (dir, session) = try Self.write(Self.session)
+        var files: [Data] = []
+        for block in [1, 7, 64, 512] {
+            let out = dir.appendingPathComponent("b\(block).wav").path
+            let result = try ExternalTool.cabin(["render", session, "-o", out, "--block-size", "\(block)", "--bits", "24"])
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(result.stderr.isEmpty, "no progress bar when stderr is not a terminal")
+            #expect(result.stdout.hasPrefix("\(out): 0:04.000 of Rain test at 48000 Hz (WAV 24-bit), rendered in "))
+            files.append(try Data(contentsOf: URL(fileURLWithPath: out)))
+        }
+        #expect(files.allSatisfy { $0 == files[0] })
+        let info = try ExternalTool.cabin(["info", "--json", dir.appendingPathComponent("b512.wav").path])
+        #expect(info.stdout.contains("\"frames\" : 192000"))
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasSuffix("cabin-tmp") }
+        #expect(leftovers.isEmpty)
+    }
+
+    @Test func fromAndToWriteAPart() throws {
+        let (dir, session) = try Self.write(Self.session)
+        let whole = dir.appendingPathComponent("whole.wav").path, part = dir.appendingPathComponent("part.wav").path
+        #expect(try ExternalTool.cabin(["render", session, "-o", whole, "--bits", "32f"]).status == 0)
+        #expect(try ExternalTool.cabin(["render", session, "-o", part, "--bits", "32f", "--from", "1.5s", "--to", "2500ms"]).status == 0)
+        let wholeData = try Data(contentsOf: URL(fileURLWithPath: whole)), partData = try Data(contentsOf: URL(fileURLWithPath: part))
+        // The sample data ends each file (2 channels × 4 bytes per frame): compare it.
+        let wholeSamples = wholeData.suffix(192000 * 8), partSamples = partData.suffix(48000 * 8)
+        let start = wholeSamples.startIndex + 72000 * 8
+        #expect(partSamples.elementsEqual(wholeSamples[start..<(start + 48000 * 8)]))
+    }
+
+    @Test func brokenSessionWritesNothingAndExits1() throws {
+        let (dir, session) = try Self.write(#"{ "cabin": 1, "cues": [ { "at": "soon", "mark": "x" } ] }"#)
+        let out = dir.appendingPathComponent("out.wav").path
+        let result = try ExternalTool.cabin(["render", session, "-o", out])
+        #expect(result.status == 1)
+        #expect(result.stderr == "\(session):1:33: error: cues[0].at: \"soon\" is not a duration: use 1h2m3s, 90s, 250ms or m:s\n")
+        #expect(!FileManager.default.fileExists(atPath: out))
+    }
+
+    @Test func missingSoundFileSilencesItsLayerWithAWarning() throws {
+        let (dir, session) = try Self.write("""
+            { "cabin": 1, "duration": "1s",
+              "layers": { "hum": { "bus": "engine", "sound": "sounds/hum.flac", "loop": true },
+                          "rain": { "bus": "ambient", "sound": "synth:pink-noise", "loop": true } },
+              "cues": [ { "at": 0, "start": ["hum", "rain"] } ] }
+            """)
+        let out = dir.appendingPathComponent("out.wav").path
+        let result = try ExternalTool.cabin(["render", session, "-o", out])
+        #expect(result.status == 0)
+        #expect(result.stderr == "cabin: warning: layer \"hum\" is silent: \(dir.path)/sounds/hum.flac: no such file\n")
+        #expect(FileManager.default.fileExists(atPath: out))
+    }
+
+    @Test func interruptedRenderLeavesNothing() throws {
+        let (dir, session) = try Self.write("""
+            { "cabin": 1, "duration": "1h",
+              "layers": { "rain": { "bus": "ambient", "sound": "synth:pink-noise", "loop": true } },
+              "cues": [ { "at": 0, "start": "rain" } ] }
+            """)
+        let out = dir.appendingPathComponent("long.wav").path
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: ExternalTool.cabinBinary)
+        process.arguments = ["render", session, "-o", out, "--block-size", "64"]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        Thread.sleep(forTimeInterval: 0.5)
+        let started = Date()
+        process.interrupt()
+        process.waitUntilExit()
+        #expect(Date().timeIntervalSince(started) < 1, "stops at once")
+        #expect(process.terminationStatus == 130)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["s.json"])
+    }
+
+    @Test func badOptionsAreOneLine() throws {
+        let (dir, session) = try Self.write(Self.session)
+        let out = dir.appendingPathComponent("x.flac").path
+        let result = try ExternalTool.cabin(["render", session, "-o", out, "--bits", "32f"])
+        #expect(result.status == 64)
+        #expect(result.stderr.hasPrefix("Error: FLAC has no float samples: use --bits 16 or 24, or write a .wav"))
+    }
+}
