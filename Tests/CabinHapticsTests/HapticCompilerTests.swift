@@ -128,3 +128,26 @@ struct HapticCompilerTests {
         #expect(compiled.value(at: 0.1).sharpness == 0.5)
     }
 }
+
+@Suite("Compiler: time controls and silence")
+struct HapticCompilerDetailTests {
+    @Test func releaseTimeControlLengthensTheTail() {
+        let pattern = ahap("""
+        {"Parameter": {"ParameterID": "HapticReleaseTimeControl", "Time": 0, "ParameterValue": 0.5}},
+        {"Event": {"Time": 0, "EventType": "HapticContinuous", "EventDuration": 1}}
+        """)
+        let compiled = HapticCompiler.compile(pattern)
+        #expect(near(compiled.endTime, 1 + 0.002 * 1000.0.squareRoot()))
+        #expect(compiled.duration == 1)
+    }
+
+    @Test func sharpnessIsHeldThroughSilenceBetweenEvents() {
+        let pattern = ahap("""
+        {"Event": {"Time": 0, "EventType": "HapticContinuous", "EventDuration": 0.1, "EventParameters": [{"ParameterID": "HapticSharpness", "ParameterValue": 0.2}]}},
+        {"Event": {"Time": 0.5, "EventType": "HapticContinuous", "EventDuration": 0.1, "EventParameters": [{"ParameterID": "HapticSharpness", "ParameterValue": 0.9}]}}
+        """)
+        let compiled = HapticCompiler.compile(pattern)
+        #expect(compiled.value(at: 0.3) == (intensity: 0, sharpness: 0.2))
+        #expect(compiled.value(at: 0.55).sharpness == 0.9)
+    }
+}
