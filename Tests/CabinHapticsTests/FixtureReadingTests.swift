@@ -46,6 +46,15 @@ struct FixtureReadingTests {
         #expect(pattern.events.map(\.time) == pattern.events.map(\.time).sorted())
     }
 
+    @Test func formatIsChosenByExtensionOrContent() throws {
+        let haptic = try SharedFixtures.bytes("haptic/Lofelt__NiceVibrations__valid_required_v1.haptic")
+        let ahap = try SharedFixtures.bytes("ahap/apple__unityplugins__Boing.ahap")
+        #expect(HapticReader.format(of: haptic, file: "x.haptic") == .haptic)
+        #expect(HapticReader.format(of: haptic, file: "pattern.json") == .haptic)
+        #expect(HapticReader.format(of: ahap, file: "pattern.json") == .ahap)
+        #expect(HapticReader.read(haptic, file: "pattern.json").pattern?.events.count == 1)
+    }
+
     @Test func spinFailsInStrictModeBecauseOfItsTrailingCommas() throws {
         let strict = try readFixture("ahap/apple__unityplugins__Spin.ahap", .strict)
         #expect(strict.pattern == nil)
