@@ -1,1 +1,34 @@
-// CabinHaptics: placeholder; see module overview.
+// CabinHaptics — haptic patterns: AHAP and Meta/Lofelt `.haptic` readers with located
+// diagnostics, a compiler to intensity/sharpness event streams, haptics rendered as audio,
+// and exports (normalized AHAP, Android waveform, SVG plot, terminal sparkline).
+//
+// A pure module: Foundation at most, no I/O. Readers take bytes plus a display file name.
+//
+// Example:
+//
+//     let result = HapticReader.read(bytes, file: "Boing.ahap")        // lenient by default
+//     for diagnostic in result.diagnostics { print(diagnostic) }       // FILE:LINE:COL: warning: PATH: …
+//     if let pattern = result.pattern {
+//         let compiled = HapticCompiler.compile(pattern)               // breakpoints + transients
+//         let stream = compiled.sampled(rate: 1000)                    // 1 kHz arrays for devices
+//         let audio = HapticAudioRenderer.render(compiled)             // Float samples, peak ≤ −1 dBFS
+//         print(HapticPreview.sparkline(compiled))
+//     }
+//
+// The documented choices, each explained where it is made:
+// - limits (`HapticLimits`): 100 000 events; 100 000 parameters+curves and control points;
+//   nothing later than 3600 s; continuous events capped at 30 s with a warning; more than 16
+//   points per curve is a warning (Apple's engine limit);
+// - envelope (`HapticEnvelopeShape`): time parameter v → 2 ms × 1000^v; sustained = linear
+//   attack, hold, linear release after the end; not sustained = attack then decay inside;
+// - controls (`HapticCompiler`): intensity control multiplies, sharpness control adds then
+//   clamps, for the continuous track and every transient; the latest-started step or curve
+//   decides; overlapping events add, sharpness is their intensity-weighted mean;
+// - tail: the last release, or a transient's 20 ms, whichever ends later;
+// - `.haptic` (`LofeltHapticReader`): intensity = √amplitude, sharpness = √frequency, each
+//   emphasis → a transient; event-local envelopes so transients keep their own intensity;
+// - audio (`HapticAudioRenderer`): sharpness → 60…300 Hz (log), amplitude ∝ intensity,
+//   6 ms one-pole smoothing, 20 ms bursts, one normalisation gain to −1 dBFS.
+//
+// Thread safety: every type is a `Sendable` value; every function is pure and may be called
+// from any thread except the real-time render thread (they allocate).

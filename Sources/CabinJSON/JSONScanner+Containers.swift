@@ -2,7 +2,7 @@ extension JSONScanner {
     /// Parses any value at `pos` (whitespace already skipped).
     mutating func parseValue() throws(JSONStop) -> JSONValue {
         guard let byte = peek else {
-            throw fail("unexpected end of the document: expected a value", at: pos, value: nil)
+            throw fail("unexpected end of the document: expected a value", at: pos, value: .some(nil))
         }
         switch byte {
         case UInt8(ascii: "{"): return try parseObject()
@@ -23,7 +23,7 @@ extension JSONScanner {
     private mutating func enterContainer() throws(JSONStop) {
         if depth >= options.maxDepth {
             throw fail("nesting is deeper than \(options.maxDepth) levels", at: pos,
-                       rule: "json.depth", value: nil)
+                       rule: "json.depth", value: .some(nil))
         }
         depth += 1
     }

@@ -15,7 +15,7 @@ extension JSONScanner {
             if b < 0x20 {
                 let hint = (b == 0x0A || b == 0x0D) ? "; strings cannot span lines (unterminated string?)" : ""
                 throw fail("unescaped control character U+\(hex4(UInt32(b))) in a string\(hint)", at: pos,
-                           value: nil)
+                           value: .some(nil))
             }
             if b == UInt8(ascii: "\\") {
                 if !escaped { buffer.reserveCapacity(pos - segmentStart + 16) }
@@ -35,7 +35,7 @@ extension JSONScanner {
             text = String(validating: bytes[segmentStart..<pos], as: UTF8.self)
         }
         guard let text else {
-            throw fail("invalid UTF-8 in a string", at: start, rule: "json.encoding", value: nil)
+            throw fail("invalid UTF-8 in a string", at: start, rule: "json.encoding", value: .some(nil))
         }
         pos += 1
         return text
@@ -79,12 +79,12 @@ extension JSONScanner {
                            rule: "json.encoding", value: "\\u\(hex4(scalar))")
             }
             guard let unicode = Unicode.Scalar(scalar) else {
-                throw fail("invalid escape \\u\(hex4(scalar))", at: escapeStart, value: nil)
+                throw fail("invalid escape \\u\(hex4(scalar))", at: escapeStart, value: .some(nil))
             }
             buffer.append(contentsOf: Array(String(Character(unicode)).utf8))
         default:
             throw fail("invalid escape sequence \\\(describe(byteAt: escapeStart + 1)) in a string; "
-                       + "use \\\", \\\\, \\/, \\b, \\f, \\n, \\r, \\t or \\uXXXX", at: escapeStart, value: nil)
+                       + "use \\\", \\\\, \\/, \\b, \\f, \\n, \\r, \\t or \\uXXXX", at: escapeStart, value: .some(nil))
         }
     }
 
@@ -93,7 +93,7 @@ extension JSONScanner {
         var value: UInt32 = 0
         for _ in 0..<4 {
             guard pos < bytes.count, let digit = hexValue(bytes[pos]) else {
-                throw fail("\\u must be followed by four hexadecimal digits", at: escapeStart, value: nil)
+                throw fail("\\u must be followed by four hexadecimal digits", at: escapeStart, value: .some(nil))
             }
             value = value * 16 + digit
             pos += 1

@@ -42,11 +42,15 @@ struct JSONScanner {
 
     var currentPath: JSONPath { JSONPath(path) }
 
-    /// Records an error at `offset` and returns the error that stops parsing.
+    /// Records an error at `offset` and returns the error that stops parsing. `value` is the
+    /// excerpt to record: by default the token at `offset`; pass `.some(nil)` for none.
     mutating func fail(_ message: String, at offset: Int, rule: String = "json.syntax",
-                       value: String? = nil) -> JSONStop {
-        diagnostics.error(message, at: location(offset), path: currentPath,
-                          value: value ?? token(at: offset), rule: rule)
+                       value: String?? = .none) -> JSONStop {
+        let excerpt: String? = switch value {
+        case .none: token(at: offset)
+        case .some(let given): given
+        }
+        diagnostics.error(message, at: location(offset), path: currentPath, value: excerpt, rule: rule)
         return JSONStop()
     }
 
@@ -120,11 +124,11 @@ struct JSONScanner {
     private mutating func parseDocumentThrowing() throws(JSONStop) -> JSONValue {
         if bytes.count > options.maxDocumentBytes {
             throw fail("document is \(bytes.count) bytes; the limit is \(options.maxDocumentBytes) bytes",
-                       at: 0, rule: "json.size", value: nil)
+                       at: 0, rule: "json.size", value: .some(nil))
         }
         if bytes.count >= 2, (bytes[0] == 0xFE && bytes[1] == 0xFF) || (bytes[0] == 0xFF && bytes[1] == 0xFE) {
             throw fail("document is UTF-16 (it starts with a UTF-16 byte-order mark); JSON must be UTF-8",
-                       at: 0, rule: "json.encoding", value: nil)
+                       at: 0, rule: "json.encoding", value: .some(nil))
         }
         if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF {
             if options.isLenient {
@@ -132,7 +136,7 @@ struct JSONScanner {
                      at: 0, rule: "json.bom")
             } else {
                 throw fail("UTF-8 byte-order mark is not allowed in strict JSON", at: 0,
-                           rule: "json.bom", value: nil)
+                           rule: "json.bom", value: .some(nil))
             }
             pos = 3
             lineStart = 3
@@ -141,7 +145,7 @@ struct JSONScanner {
         let contentStart = pos
         skipWhitespace()
         if atEnd {
-            throw fail("empty document: expected a JSON value", at: pos, rule: "json.empty", value: nil)
+            throw fail("empty document: expected a JSON value", at: pos, rule: "json.empty", value: .some(nil))
         }
         if pos > contentStart, options.isLenient {
             diagnostics.warning("leading whitespace before the document (accepted in lenient mode)",

@@ -61,4 +61,11 @@ struct JSONErrorTests {
         let result = JSONParser.parse([0xFF, 0xFE, 0x7B, 0x00, 0x7D, 0x00], file: "e.json")
         #expect(result.diagnostics.errors.first?.rule == "json.encoding")
     }
+
+    @Test func diagnosticExcerptsAreTheOffendingToken() {
+        let result = JSONParser.parse("[1, 3x]", file: "x.json")
+        #expect(result.diagnostics.errors.first?.value == "x")
+        let empty = JSONParser.parse("", file: "x.json")
+        #expect(empty.diagnostics.errors.first?.value == nil)
+    }
 }

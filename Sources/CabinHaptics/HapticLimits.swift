@@ -1,0 +1,56 @@
+/// Hard limits the readers enforce, so an absurd file is an error, not a hang.
+///
+/// Thread: a value type; any thread.
+public struct HapticLimits: Sendable, Hashable {
+    /// Most events in one pattern (default 100 000); more is an error.
+    public var maxEvents: Int
+    /// Most `Parameter` + `ParameterCurve` entries, and most control points over all
+    /// curves or `.haptic` breakpoints (default 100 000 each); more is an error.
+    public var maxControls: Int
+    /// Latest time anything may start or end, in seconds (default 3600: one hour); later is
+    /// an error.
+    public var maxTime: Double
+    /// Longest continuous event (default 30 s, as Core Haptics); longer is capped with a
+    /// warning.
+    public var maxContinuousDuration: Double
+    /// Most control points per curve Apple's engine plays (16); more is a warning.
+    public var appleMaxControlPoints: Int
+
+    public init(
+        maxEvents: Int = 100_000, maxControls: Int = 100_000, maxTime: Double = 3600,
+        maxContinuousDuration: Double = 30, appleMaxControlPoints: Int = 16
+    ) {
+        self.maxEvents = maxEvents
+        self.maxControls = maxControls
+        self.maxTime = maxTime
+        self.maxContinuousDuration = maxContinuousDuration
+        self.appleMaxControlPoints = appleMaxControlPoints
+    }
+
+    public static let `default` = HapticLimits()
+}
+
+/// How a haptic reader treats what Core Haptics would accept.
+///
+/// Lenient (the default) follows Core Haptics' loading rules — missing keys take defaults,
+/// out-of-range values are clamped, unknown keys are ignored, file quirks are accepted —
+/// and reports each as a warning. Strict turns every warning into an error.
+///
+/// Thread: a value type; any thread.
+public struct HapticReadOptions: Sendable, Hashable {
+    public enum Mode: Sendable, Hashable {
+        case lenient
+        case strict
+    }
+
+    public var mode: Mode
+    public var limits: HapticLimits
+
+    public init(mode: Mode = .lenient, limits: HapticLimits = .default) {
+        self.mode = mode
+        self.limits = limits
+    }
+
+    public static let lenient = HapticReadOptions(mode: .lenient)
+    public static let strict = HapticReadOptions(mode: .strict)
+}

@@ -1,0 +1,35 @@
+/// A haptic pattern, whichever format it came from: events, dynamic parameters and curves.
+///
+/// Readers sort events, parameters and curves by time (stable, so document order breaks
+/// ties). The compiler reads only the haptic events and the haptic controls; audio events
+/// and audio controls are kept for writers.
+///
+/// Thread: a value type; any thread.
+public struct HapticPattern: Sendable, Hashable {
+    /// `Version` as read (AHAP), or `major` (`.haptic`); `nil` when the file had none.
+    public var version: Double?
+    public var events: [HapticEvent]
+    public var dynamicParameters: [HapticDynamicParameter]
+    public var parameterCurves: [HapticParameterCurve]
+
+    public init(
+        version: Double? = 1, events: [HapticEvent] = [], dynamicParameters: [HapticDynamicParameter] = [],
+        parameterCurves: [HapticParameterCurve] = []
+    ) {
+        self.version = version
+        self.events = events
+        self.dynamicParameters = dynamicParameters
+        self.parameterCurves = parameterCurves
+    }
+
+    /// The latest event end (continuous: `time + duration`; transient: `time`), in seconds.
+    /// Curves and parameters do not lengthen a pattern: without an event they are not felt.
+    public var duration: Double {
+        events.map(\.endTime).max() ?? 0
+    }
+
+    /// Events of `type`.
+    public func events(ofType type: HapticEventType) -> [HapticEvent] {
+        events.filter { $0.type == type }
+    }
+}

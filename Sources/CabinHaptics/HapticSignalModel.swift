@@ -1,0 +1,80 @@
+/// A continuous event ready to evaluate: its intensity envelope (already × intensity, 0
+/// outside) and its sharpness (held at the ends), in absolute time.
+struct HapticContinuousSource: Sendable {
+    var start: Double
+    var end: Double
+    var intensity: PiecewiseLinear
+    var sharpness: PiecewiseLinear
+}
+
+/// The exact continuous-track model: sources summed, then the pattern-wide controls.
+struct HapticSignalModel: Sendable {
+    let sources: [HapticContinuousSource]  // sorted by start
+    let intensityControl: HapticControlTrack
+    let sharpnessControl: HapticControlTrack
+
+    func sweeper() -> Sweeper { Sweeper(model: self) }
+
+    /// Breakpoints at every knot in 0…endTime; a step gives two breakpoints at one time.
+    func breakpoints(until endTime: Double) -> [HapticBreakpoint] {
+        guard !sources.isEmpty else { return [] }
+        var times = [0, endTime]
+        for s in sources { times += s.intensity.points.map(\.time) + s.sharpness.points.map(\.time) }
+        times += intensityControl.knotTimes + sharpnessControl.knotTimes
+        let sorted = Array(Set(times.filter { $0 >= 0 && $0 <= endTime })).sorted()
+        var result: [HapticBreakpoint] = []
+        var sweep = sweeper()
+        for t in sorted {
+            let right = sweep.evaluate(t)
+            if t > 0 {
+                let left = sweep.evaluate(t, left: true)
+                if abs(left.intensity - right.intensity) > 1e-12 || abs(left.sharpness - right.sharpness) > 1e-12 {
+                    result.append(HapticBreakpoint(time: t, intensity: left.intensity, sharpness: left.sharpness))
+                }
+            }
+            result.append(HapticBreakpoint(time: t, intensity: right.intensity, sharpness: right.sharpness))
+        }
+        return result
+    }
+
+    /// Evaluates the model at non-decreasing times, keeping only the sounding sources.
+    struct Sweeper {
+        let model: HapticSignalModel
+        var next = 0
+        var active: [Int] = []
+        var lastTime = -Double.infinity
+
+        init(model: HapticSignalModel) { self.model = model }
+
+        mutating func evaluate(_ t: Double, left: Bool = false) -> (intensity: Double, sharpness: Double) {
+            let sources = model.sources
+            if t < lastTime {  // time went back: start the sweep again
+                next = 0
+                active = []
+            }
+            lastTime = t
+            while next < sources.count, sources[next].start <= t {
+                active.append(next)
+                next += 1
+            }
+            active.removeAll { sources[$0].end < t }
+            var sum = 0.0
+            var weighted = 0.0
+            for i in active {
+                let level = sources[i].intensity.value(at: t, left: left)
+                sum += level
+                weighted += level * sources[i].sharpness.value(at: t, left: left)
+            }
+            let baseSharpness: Double
+            if sum > 0 {
+                baseSharpness = weighted / sum
+            } else if next > 0 {
+                baseSharpness = sources[next - 1].sharpness.value(at: t, left: left)
+            } else {
+                baseSharpness = sources.first?.sharpness.value(at: t, left: left) ?? 0
+            }
+            return (clamp01(min(sum, 1) * model.intensityControl.value(at: t, left: left)),
+                    clamp01(baseSharpness + model.sharpnessControl.value(at: t, left: left)))
+        }
+    }
+}

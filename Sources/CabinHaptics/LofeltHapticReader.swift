@@ -1,0 +1,90 @@
+import CabinJSON
+
+/// Reads Meta / Lofelt `.haptic` documents (Meta Haptics Studio, Nice Vibrations) and maps
+/// them onto a ``HapticPattern``.
+///
+/// Format: `version` {`major` (must be 1), `minor`, `patch`}, `metadata` (ignored),
+/// `signals.continuous.envelopes.amplitude` (required, non-empty) `[{time, amplitude,
+/// emphasis?: {amplitude, frequency}}]`, optional `frequency` `[{time, frequency}]`; values
+/// 0…1 (clamped with a warning), times ≥ 0 and ascending (sorted with a warning).
+///
+/// Mapping (after Lofelt's open-source converter):
+/// - the amplitude envelope becomes continuous events spanning first…last breakpoint, split
+///   into pieces of at most 30 s (Core Haptics' cap), each carrying an event-local intensity
+///   envelope of √amplitude at the breakpoints, linear between them;
+/// - the frequency envelope becomes an event-local sharpness envelope of √frequency (held
+///   at its ends); without one, sharpness is 0.5;
+/// - each emphasis becomes a HapticTransient at its breakpoint's time with intensity
+///   √emphasis.amplitude and sharpness √emphasis.frequency.
+/// Event-local envelopes (not pattern-wide curves) keep transients at their own intensity.
+///
+/// Thread: pure; any thread except the render thread.
+public enum LofeltHapticReader {
+    /// Reads `.haptic` `bytes`; `file` is only used in diagnostics.
+    public static func read(_ bytes: [UInt8], file: String, options: HapticReadOptions = .lenient) -> HapticReadResult {
+        var walk = LofeltWalk(walker: DocumentWalker(file: file, limits: options.limits, format: "haptic"))
+        let pattern = walk.read(bytes)
+        return walk.walker.finish(pattern, mode: options.mode)
+    }
+
+    /// Reads `.haptic` text; see ``read(_:file:options:)``.
+    public static func read(_ text: String, file: String, options: HapticReadOptions = .lenient) -> HapticReadResult {
+        read(Array(text.utf8), file: file, options: options)
+    }
+}
+
+/// The walk over one `.haptic` document.
+struct LofeltWalk {
+    var walker: DocumentWalker
+
+    struct Breakpoint {
+        var time: Double
+        var value: Double
+        var emphasis: (amplitude: Double, frequency: Double)?
+    }
+
+    mutating func read(_ bytes: [UInt8]) -> HapticPattern? {
+        guard let root = JSONParser.parse(bytes, options: .lenient, diagnostics: &walker.diagnostics),
+              let object = walker.object(root, .root)
+        else { return nil }
+        walker.warnUnknownKeys(object, known: ["version", "metadata", "signals"], .root)
+        let version = readVersion(object, root)
+        let signalsPath = JSONPath.root.key("signals")
+        guard let signalsValue = walker.required("signals", in: object, objectValue: root, .root),
+              let signals = walker.object(signalsValue, signalsPath) else { return nil }
+        walker.warnUnknownKeys(signals, known: ["continuous"], signalsPath)
+        let continuousPath = signalsPath.key("continuous")
+        guard let continuousValue = walker.required("continuous", in: signals, objectValue: signalsValue, signalsPath),
+              let continuous = walker.object(continuousValue, continuousPath) else { return nil }
+        walker.warnUnknownKeys(continuous, known: ["envelopes"], continuousPath)
+        let path = continuousPath.key("envelopes")
+        guard let envelopesValue = walker.required("envelopes", in: continuous, objectValue: continuousValue,
+                                                   continuousPath),
+              let envelopes = walker.object(envelopesValue, path) else { return nil }
+        walker.warnUnknownKeys(envelopes, known: ["amplitude", "frequency"], path)
+        guard let amplitudeValue = walker.required("amplitude", in: envelopes, objectValue: envelopesValue, path),
+              let amplitude = readBreakpoints(amplitudeValue, path.key("amplitude"), valueKey: "amplitude")
+        else { return nil }
+        var frequency: [Breakpoint]?
+        if let frequencyValue = envelopes["frequency"] {
+            frequency = readBreakpoints(frequencyValue, path.key("frequency"), valueKey: "frequency")
+        }
+        guard !walker.diagnostics.hasErrors else { return nil }
+        return LofeltMapping.pattern(amplitude: amplitude, frequency: frequency, version: version,
+                                     maxContinuousDuration: walker.limits.maxContinuousDuration)
+    }
+
+    private mutating func readVersion(_ object: JSONObject, _ root: JSONValue) -> Double? {
+        let path = JSONPath.root.key("version")
+        guard let value = walker.required("version", in: object, objectValue: root, .root),
+              let version = walker.object(value, path) else { return nil }
+        walker.warnUnknownKeys(version, known: ["major", "minor", "patch"], path)
+        guard let majorValue = walker.required("major", in: version, objectValue: value, path),
+              let major = majorValue.integer(at: path.key("major"), in: &walker.diagnostics) else { return nil }
+        if major != 1 {
+            walker.error("unsupported version major \(majorValue.excerpt): the supported major version is 1",
+                         at: majorValue, path: path.key("major"), rule: "version")
+        }
+        return Double(major)
+    }
+}
