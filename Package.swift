@@ -19,6 +19,8 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        // Counts every malloc/free (LD_PRELOADed) for the zero-allocation proof.
+        .package(url: "https://github.com/ordo-one/malloc-interposer", from: "1.6.1"),
     ],
     targets: [
         // MARK: C libraries (Debian packages, found through pkg-config)
@@ -53,6 +55,19 @@ let package = Package(
                 "CabinAudio", "CabinHaptics", "CabinSession", "CabinIO",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
+        ),
+
+        /// Renders a session with the allocator hooked and prints the allocation counts of
+        /// steady-state rendering; run with LD_PRELOAD of libMallocInterposerSwift.so (the
+        /// allocation test does). Not part of `cabin`: linking the interposer would replace
+        /// malloc in the product binary.
+        .executableTarget(
+            name: "cabin-alloc-check",
+            dependencies: [
+                "CabinAudio", "CabinSession", "CabinIO",
+                .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
+            ],
+            path: "Sources/CabinAllocationCheck"
         ),
 
         // MARK: tests

@@ -1,0 +1,77 @@
+import CabinAudio
+import CabinSession
+
+/// A session that exercises every mixer feature, with its assets made in memory (so the
+/// check needs no sound library): loops with loop points, a pitch map following a speed
+/// ramp, ducking under a voice one-shot, UI one-shots, a crossfade, fades and stops, and
+/// every synthesized source.
+enum AllocationScene {
+    static func compile(seconds: Double, blockFrames: Int) throws -> CompiledSession {
+        let total = seconds + 2
+        let json = """
+            { "cabin": 1, "duration": \(total),
+              "ducking": [ { "when": "voice", "duck": ["engine", "ambient", "radio"], "by": -12 } ],
+              "parameters": { "speed": { "value": 62, "min": 0, "max": 80 } },
+              "layers": {
+                "engine": { "bus": "engine", "sound": "engine.wav", "loop": true,
+                            "pitch": { "parameter": "speed", "map": [[0, 0.7], [80, 1.4]] } },
+                "ambient": { "bus": "ambient", "sound": "synth:pink-noise", "loop": true },
+                "radio": { "bus": "radio", "sound": "synth:binaural?carrier=200&beat=8", "gain": -6 },
+                "hum": { "bus": "radio", "sound": "synth:brown-noise", "loop": true, "gain": -10 }
+              },
+              "cues": [
+                { "at": 0, "start": ["engine", "ambient", "radio", "hum"], "fadeIn": "500ms" },
+                \(periodicCues(until: total))
+                { "at": \(total - 1), "stop": ["engine", "ambient", "radio", "hum"], "fadeOut": "800ms" }
+              ] }
+            """
+        let result = SessionReader.read(json, file: "allocation-scene.json")
+        guard let document = result.document else { throw SceneError(lines: result.diagnostics.map(\.description)) }
+        let sounds = ResolvedSounds(sounds: [
+            "engine.wav": LoadedSound(buffer: harmonicLoop(frames: 48000, fundamental: 55), trim: 0,
+                                      loopStart: 0, loopEnd: 48000),
+            "click.wav": LoadedSound(buffer: click()),
+            "voice.wav": LoadedSound(buffer: harmonicLoop(frames: 72000, fundamental: 180)),
+        ])
+        return SessionCompiler.compile(document, sounds: sounds, sampleRate: 48000, maxBlockFrames: blockFrames)
+    }
+
+    /// Every 5 s: a speed ramp, a UI click, a voice prompt (ducking), a crossfade, a fade.
+    static func periodicCues(until total: Double) -> String {
+        var cues: [String] = []
+        var t = 1.5
+        var toggle = false
+        while t + 3 < total - 1.5 {
+            toggle.toggle()
+            cues.append(#"{ "at": \#(t), "set": "speed", "to": \#(toggle ? 20 : 70), "over": "3s" }"#)
+            cues.append(#"{ "at": \#(t + 0.5), "play": "click.wav", "bus": "ui" }"#)
+            cues.append(#"{ "at": \#(t + 1), "play": "voice.wav", "bus": "voice", "mark": "voice" }"#)
+            cues.append(#"{ "at": \#(t + 2), "crossfade": "ambient", "to": "\#(toggle ? "synth:white-noise" : "synth:pink-noise")", "over": "2s" }"#)
+            cues.append(#"{ "at": \#(t + 3), "fade": "hum", "to": \#(toggle ? -6 : 0), "over": "1s" }"#)
+            t += 5
+        }
+        return cues.map { $0 + "," }.joined(separator: "\n")
+    }
+
+    static func harmonicLoop(frames: Int, fundamental: Double) -> AudioBuffer {
+        var samples = [Float](repeating: 0, count: frames)
+        for i in 0..<frames {
+            var v = 0.0
+            for h in 1...6 { v += sin(2 * .pi * fundamental * Double(h) * Double(i) / 48000) / Double(h) }
+            samples[i] = Float(0.2 * v)
+        }
+        return AudioBuffer(samples: samples, channelCount: 1, sampleRate: 48000)
+    }
+
+    static func click() -> AudioBuffer {
+        let samples = (0..<960).map { i in Float(0.5 * exp(-Double(i) / 80) * sin(Double(i) * 0.9)) }
+        return AudioBuffer(samples: samples, channelCount: 1, sampleRate: 48000)
+    }
+
+    struct SceneError: Error, CustomStringConvertible {
+        var lines: [String]
+        var description: String { lines.joined(separator: "\n") }
+    }
+}
+
+import Foundation

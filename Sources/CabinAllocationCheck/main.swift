@@ -1,0 +1,95 @@
+// cabin-alloc-check: proves the render path does not allocate.
+//
+// Usage (the allocation test runs it like this, in release):
+//   LD_PRELOAD=.build/release/libMallocInterposerSwift.so .build/release/cabin-alloc-check [SESSION.json] [--seconds 60] [--block 256]
+// (It links the interposer, so its malloc/free are counted even without LD_PRELOAD; the
+// preload makes sure no other library resolved malloc first.)
+//
+// It loads a session (the file given, or a built-in scene that uses every mixer feature:
+// looping assets with loop points, synthesized noises and tones, a pitch map following a
+// parameter ramp, ducking, one-shots, crossfades, fades, stops), renders one second to warm
+// up, then hooks malloc/free and renders the rest block by block the way a playback thread
+// does, and prints the counts. Exit status 0 only when nothing was allocated or freed.
+import CabinAudio
+import CabinIO
+import CabinSession
+import Foundation
+import MallocInterposerSwift
+
+var arguments = Array(CommandLine.arguments.dropFirst())
+var seconds = 60.0
+var blockFrames = 256
+// For the checker's own test: allocate once per block, to show a leak of allocations is caught.
+let injectAllocation = arguments.contains("--inject-allocation")
+arguments.removeAll { $0 == "--inject-allocation" }
+if let i = arguments.firstIndex(of: "--seconds"), i + 1 < arguments.count {
+    seconds = Double(arguments[i + 1]) ?? seconds
+    arguments.removeSubrange(i...(i + 1))
+}
+if let i = arguments.firstIndex(of: "--block"), i + 1 < arguments.count {
+    blockFrames = Int(arguments[i + 1]) ?? blockFrames
+    arguments.removeSubrange(i...(i + 1))
+}
+
+let compiled: CompiledSession
+let label: String
+do {
+    if let path = arguments.first {
+        let loaded = try SessionLoader.load(path: path, sampleRate: 48000, maxBlockFrames: blockFrames,
+                                            library: try? SoundLibrary.standard())
+        for warning in loaded.warnings { print("warning: \(warning)") }
+        compiled = loaded.compiled
+        label = path
+    } else {
+        compiled = try AllocationScene.compile(seconds: seconds, blockFrames: blockFrames)
+        label = "built-in scene"
+    }
+} catch {
+    print("cabin-alloc-check: \(error)")
+    exit(2)
+}
+
+let runner = SessionRunner(compiled)
+let block = UnsafeMutableBufferPointer<Float>.allocate(capacity: 2 * blockFrames)
+block.initialize(repeating: 0)
+let warmupFrames = Int(48000 * 1.0)
+var rendered = 0
+while rendered < warmupFrames && !runner.isFinished {
+    rendered += runner.render(into: block, frameCount: blockFrames)
+}
+
+MallocInterposerSwift.initialize()
+// Self-test: a counted allocation must show up, or the interposer is not preloaded and a
+// "0" below would prove nothing.
+MallocInterposerSwift.hook()
+let probe = UnsafeMutableRawPointer.allocate(byteCount: 64, alignment: 16)
+probe.deallocate()
+MallocInterposerSwift.unhook()
+guard MallocInterposerSwift.getStatistics().mallocCount >= 1 else {
+    print("cabin-alloc-check: the allocator is not hooked: run with LD_PRELOAD=<build dir>/libMallocInterposerSwift.so")
+    exit(2)
+}
+MallocInterposerSwift.reset()
+
+MallocInterposerSwift.hook()
+var measured = 0
+var peak: Float = 0
+let target = Int(seconds * 48000)
+while measured < target && !runner.isFinished {
+    let n = runner.render(into: block, frameCount: blockFrames)
+    measured += n
+    if injectAllocation {
+        let leak = UnsafeMutableRawPointer.allocate(byteCount: 32, alignment: 8)
+        leak.deallocate()
+    }
+    // Touch the output so the work cannot be optimised away (no allocation here).
+    for i in 0..<(2 * n) { peak = max(peak, abs(block[i])) }
+}
+MallocInterposerSwift.unhook()
+let stats = MallocInterposerSwift.getStatistics()
+
+print("session: \(label)")
+print(String(format: "rendered: %.1f s in blocks of %d frames after 1 s warm-up (peak %.3f)",
+             Double(measured) / 48000, blockFrames, peak))
+print("allocations: \(stats.mallocCount) (\(stats.mallocBytesCount) bytes), frees: \(stats.freeCount)")
+exit(stats.mallocCount == 0 && stats.freeCount == 0 && measured >= min(target, 10 * 48000) ? 0 : 1)

@@ -1,0 +1,43 @@
+import CabinTestSupport
+import Foundation
+import Testing
+
+/// The render path allocates nothing in steady state: `cabin-alloc-check` renders with
+/// malloc/free counted by ordo-one/malloc-interposer (LD_PRELOADed into its own process).
+@Suite struct AllocationTests {
+    static var buildDirectory: URL { URL(fileURLWithPath: ExternalTool.cabinBinary).deletingLastPathComponent() }
+    static var checker: String { buildDirectory.appendingPathComponent("cabin-alloc-check").path }
+    static var interposer: String { buildDirectory.appendingPathComponent("libMallocInterposerSwift.so").path }
+
+    @Test(arguments: [64, 512])
+    func steadyStateRenderingAllocatesNothing(block: Int) throws {
+        let result = try ExternalTool.run(Self.checker, ["--seconds", "30", "--block", "\(block)"],
+                                          environment: ["LD_PRELOAD": Self.interposer])
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.contains("rendered: 30.0 s in blocks of \(block) frames"))
+        #expect(result.stdout.contains("allocations: 0 (0 bytes), frees: 0"))
+    }
+
+    /// The example session of SESSION-FORMAT.md, with whatever sounds the library has.
+    @Test func specExampleSessionAllocatesNothing() throws {
+        let spec = try String(contentsOf: TestEnvironment.packageRoot.deletingLastPathComponent()
+            .appendingPathComponent("shared/docs/SESSION-FORMAT.md"), encoding: .utf8)
+        let json = spec.components(separatedBy: "```json\n")[1].components(separatedBy: "```")[0]
+        let dir = try TestEnvironment.temporaryDirectory("cabin-alloc")
+        let path = dir.appendingPathComponent("example.json").path
+        try Data(json.utf8).write(to: URL(fileURLWithPath: path))
+        let result = try ExternalTool.run(Self.checker, [path, "--seconds", "20"],
+                                          environment: ["LD_PRELOAD": Self.interposer])
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.contains("allocations: 0 (0 bytes), frees: 0"))
+    }
+
+    /// The checker does catch allocations: one injected per block is counted and fails it.
+    @Test func catchesAnAllocationInTheRenderLoop() throws {
+        let result = try ExternalTool.run(Self.checker, ["--seconds", "1", "--block", "480", "--inject-allocation"],
+                                          environment: ["LD_PRELOAD": Self.interposer])
+        #expect(result.status == 1)
+        #expect(result.stdout.contains("allocations: 100 ("), "\(result.stdout)")
+        #expect(result.stdout.contains("frees: 100"))
+    }
+}
