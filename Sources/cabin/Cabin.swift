@@ -9,10 +9,10 @@ struct Cabin: ParsableCommand {
         abstract: "Sound and touch for focus sessions: a low-latency mixer on ALSA, haptic patterns, session timelines.",
         discussion: """
             Examples:
-              cabin info rain.flac engine.wav        format, length and loudness of sound files
-              cabin info --json *.ogg                the same as JSON, for scripts
-              cabin devices                          ALSA playback devices to pass to -D
-              cabin session validate drive.json      every problem in a session document
+              cabin render drive.json -o drive.wav   a session to a file, fast
+              cabin session validate drive.json      every problem in a document
+              cabin info rain.flac engine.wav        format, length and loudness
+              cabin devices                          where Cabin can play (-D)
             """,
         version: CabinVersion.string,
         subcommands: [Render.self, SessionCommand.self, Info.self, Devices.self]

@@ -6,10 +6,7 @@ struct Info: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Show format, channels, rate, length and loudness (EBU R128) of sound files.",
         discussion: """
-            Reads WAV, FLAC, Ogg Vorbis and Ogg Opus (anything libsndfile reads). Loudness is
-            integrated LUFS, true peak in dBTP (4x oversampled) and loudness range in LU,
-            measured with libebur128. A file that cannot be read gives one line on stderr;
-            the others are still shown, and the exit status is 1.
+            Reads WAV, FLAC, Ogg Vorbis and Ogg Opus (anything libsndfile reads). Loudness is integrated LUFS, true peak in dBTP (4x oversampled) and loudness range in LU, measured with libebur128. A file that cannot be read gives one line on stderr; the others are still shown, and the exit status is 1.
 
             Examples:
               cabin info Sounds/ambient/rain.opus

@@ -8,9 +8,7 @@ struct Render: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Render a session to a WAV or FLAC file, far faster than real time.",
         discussion: """
-            The file is written under a temporary name and renamed at the end: an interrupted
-            or failed render leaves nothing at OUT. The same session gives the same bits on
-            every run and with every --block-size.
+            The file is written under a temporary name and renamed at the end: an interrupted or failed render leaves nothing at OUT. The same session gives the same bits on every run and with every --block-size.
 
             Examples:
               cabin render drive.json -o drive.wav

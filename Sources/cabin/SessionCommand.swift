@@ -8,8 +8,7 @@ struct SessionCommand: ParsableCommand {
         commandName: "session",
         abstract: "Check session documents.",
         discussion: """
-            A session document is a JSON file that says what to play, on which bus, and when
-            (see SESSION-FORMAT.md).
+            A session document is a JSON file that says what to play, on which bus, and when (see SESSION-FORMAT.md).
 
             Examples:
               cabin session validate drive.json
@@ -21,8 +20,7 @@ struct SessionCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Report every problem in session documents (exit 1 if any has an error).",
             discussion: """
-                Each problem is one line: FILE:LINE:COL: error: JSON.PATH: what is wrong.
-                A valid document prints 'FILE: ok' (with its length, layers and cues).
+                Each problem is one line: FILE:LINE:COL: error: JSON.PATH: what is wrong. A valid document prints 'FILE: ok' (with its length, layers and cues).
                 """)
 
         @Argument(help: "Session documents (JSON).")
