@@ -1,0 +1,111 @@
+import CabinAudio
+
+extension CompiledSession {
+    /// The same session from `frame` on, as a session of its own that starts there: the
+    /// state the timeline had reached at `frame` (which layers play, with which sound and
+    /// fade level, parameter, bus and master values) is set up at its frame 0 with a short
+    /// fade-in, and every later command, mark and haptic cue moves back by `frame`.
+    ///
+    /// This is how a player seeks without rendering everything before the target. What it
+    /// does not carry over: one-shots still ringing at `frame`, ramps still moving (their
+    /// end value is used), and where inside its loop a layer was (loops restart).
+    ///
+    /// Thread: pure; control thread (allocates).
+    public func starting(at frame: FrameTime, fadeIn seconds: Double = 0.05) -> CompiledSession {
+        let target = max(0, min(frame, durationFrames))
+        var state = TimelineState(config: config)
+        var later: [MixerCommand] = []
+        for command in commands {
+            if command.time < target { state.apply(command.action, at: command.time, until: target) } else {
+                later.append(MixerCommand(at: command.time - target, command.action))
+            }
+        }
+        var copy = self
+        copy.commands = state.restoringCommands(fadeIn: config.frames(seconds)) + later
+        copy.marks = marks.filter { $0.frame >= target }.map { Mark(frame: $0.frame - target, name: $0.name) }
+        copy.haptics = haptics.filter { $0.frame >= target }.map { HapticCue(frame: $0.frame - target, pattern: $0.pattern) }
+        copy.durationFrames = durationFrames - target
+        return copy
+    }
+
+    /// The name of the last mark at or before `frame` (the segment the session is in).
+    public func mark(at frame: FrameTime) -> String? {
+        marks.last { $0.frame <= frame }?.name
+    }
+}
+
+/// What the timeline's commands have set up by some frame, tracked on the control side.
+struct TimelineState {
+    struct LayerState {
+        var isPlaying = false
+        var source: SoundSource
+        var gain: Decibels
+        var isLooping: Bool
+        var level: Decibels = 0
+    }
+
+    var layers: [LayerState]
+    var parameters: [Double]
+    var busGains: [Decibels]
+    var masterGain: Decibels
+    var touchedBuses = Set<Int>()
+    var masterTouched = false
+
+    init(config: MixerConfig) {
+        layers = config.layers.map { LayerState(source: $0.source, gain: $0.gain, isLooping: $0.isLooping) }
+        parameters = config.parameters.map(\.value)
+        busGains = config.buses.map(\.gain)
+        masterGain = config.masterGain
+    }
+
+    /// Applies an action issued at `time`; a ramp still running at `until` counts at the
+    /// value it has reached by then.
+    mutating func apply(_ action: MixerCommand.Action, at time: FrameTime, until: FrameTime) {
+        switch action {
+        case .startLayer(let id, _):
+            layers[Int(id.index)].isPlaying = true
+            layers[Int(id.index)].level = 0
+        case .startLayerWith(let id, let source, let gain, let isLooping, _):
+            layers[Int(id.index)] = LayerState(isPlaying: true, source: source, gain: gain, isLooping: isLooping)
+        case .stopLayer(let id, _):
+            layers[Int(id.index)].isPlaying = false
+        case .fadeLayer(let id, let to, _):
+            layers[Int(id.index)].level = to
+        case .crossfadeLayer(let id, let to, _):
+            layers[Int(id.index)].source = to
+        case .setParameter(let id, let to, let over):
+            let from = parameters[Int(id.index)]
+            let progress = over <= 0 ? 1 : min(1, Double(until - time) / Double(over))
+            parameters[Int(id.index)] = from + (to - from) * progress
+        case .playOneShot:
+            break
+        case .setBusGain(let bus, let to, _):
+            busGains[Int(bus.index)] = to
+            touchedBuses.insert(Int(bus.index))
+        case .setMasterGain(let to, _):
+            masterGain = to
+            masterTouched = true
+        case .stopAll:
+            for i in layers.indices { layers[i].isPlaying = false }
+        }
+    }
+
+    /// Commands at frame 0 that recreate this state.
+    func restoringCommands(fadeIn: FrameTime) -> [MixerCommand] {
+        var out: [MixerCommand] = []
+        for (i, value) in parameters.enumerated() {
+            out.append(MixerCommand(at: 0, .setParameter(ParameterID(index: Int32(i)), to: value, overFrames: 0)))
+        }
+        for bus in touchedBuses.sorted() {
+            out.append(MixerCommand(at: 0, .setBusGain(BusID(index: Int32(bus)), to: busGains[bus], overFrames: 0)))
+        }
+        if masterTouched { out.append(MixerCommand(at: 0, .setMasterGain(to: masterGain, overFrames: 0))) }
+        for (i, layer) in layers.enumerated() where layer.isPlaying {
+            let id = LayerID(index: Int32(i))
+            out.append(MixerCommand(at: 0, .startLayerWith(id, source: layer.source, gain: layer.gain,
+                                                           isLooping: layer.isLooping, fadeInFrames: fadeIn)))
+            if layer.level != 0 { out.append(MixerCommand(at: 0, .fadeLayer(id, to: layer.level, overFrames: 0))) }
+        }
+        return out
+    }
+}
