@@ -1,3 +1,5 @@
+#define _GNU_SOURCE
+#include <pthread.h>
 #include "CCabinShims.h"
 #include <alsa/asoundlib.h>
 #include <stdarg.h>
@@ -24,4 +26,11 @@ const char *cabin_alsa_take_last_error(void) {
     memcpy(taken, last_error, sizeof taken);
     last_error[0] = 0;
     return taken;
+}
+
+void cabin_set_thread_name(const char *name) {
+    char buf[16];
+    strncpy(buf, name, sizeof buf - 1);
+    buf[sizeof buf - 1] = 0;
+    pthread_setname_np(pthread_self(), buf);
 }

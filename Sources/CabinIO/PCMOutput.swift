@@ -60,6 +60,9 @@ public struct PCMNegotiated: Sendable, Equatable {
 /// ```
 public final class PCMOutput {
     private var pcm: OpaquePointer?
+    var handle: OpaquePointer? { pcm }
+    /// poll descriptors: slot 0 for the caller's extra descriptor, then ALSA's.
+    var pollStorage = [pollfd](repeating: pollfd(), count: 16)
     public let device: String
     public let negotiated: PCMNegotiated
     /// Underruns and suspends recovered so far.
@@ -68,11 +71,12 @@ public final class PCMOutput {
 
     /// Opens and configures `device` for playback. The corresponding C functions are
     /// `snd_pcm_open`, `snd_pcm_hw_params_*` and `snd_pcm_sw_params_*`.
-    public init(device: String = "default", configuration: PCMConfiguration = PCMConfiguration()) throws(AudioDeviceError) {
+    public init(device: String = "default", configuration: PCMConfiguration = PCMConfiguration(),
+                nonBlocking: Bool = false) throws(AudioDeviceError) {
         _ = ALSA.captureErrors
         self.device = device
         var handle: OpaquePointer?
-        let err = snd_pcm_open(&handle, device, SND_PCM_STREAM_PLAYBACK, 0)
+        let err = snd_pcm_open(&handle, device, SND_PCM_STREAM_PLAYBACK, nonBlocking ? SND_PCM_NONBLOCK : 0)
         guard err >= 0, let handle else { throw ALSA.error(err, device: device, operation: "snd_pcm_open") }
         do {
             negotiated = try PCMOutput.configure(handle, device: device, configuration)
@@ -81,7 +85,7 @@ public final class PCMOutput {
             throw error
         }
         pcm = handle
-        scratch = .allocate(byteCount: negotiated.periodFrames * negotiated.channelCount * 4,
+        scratch = .allocate(byteCount: negotiated.bufferFrames * negotiated.channelCount * 4,
                             alignment: 16)
     }
 
@@ -138,6 +142,10 @@ public final class PCMOutput {
     /// Handles a negative return from a write: xruns and suspends are recovered and counted,
     /// `-EAGAIN`/`-EINTR` retried, anything else thrown.
     /// The corresponding C functions are `snd_pcm_recover` and `snd_pcm_wait`.
+    func recoverFromUnderrun(_ err: Int32, operation: String) throws(AudioDeviceError) {
+        try recover(err, operation: operation)
+    }
+
     private func recover(_ err: Int32, operation: String) throws(AudioDeviceError) {
         guard let pcm else { return }
         switch -err {
@@ -153,7 +161,7 @@ public final class PCMOutput {
     }
 
     /// Converts float frames to the negotiated format in the preallocated scratch buffer.
-    private func convert(_ source: UnsafeBufferPointer<Float>) -> UnsafeRawPointer {
+    func convert(_ source: UnsafeBufferPointer<Float>) -> UnsafeRawPointer {
         switch negotiated.format {
         case .float32:
             return UnsafeRawPointer(source.baseAddress!)

@@ -28,6 +28,15 @@ extension CompiledSession {
         return copy
     }
 
+    /// A parameter's value on the timeline at `frame` (a ramp still moving counts at the
+    /// value it has reached).
+    public func parameterValue(_ name: String, at frame: FrameTime) -> Double? {
+        guard let id = config.parameter(named: name) else { return nil }
+        var state = TimelineState(config: config)
+        for command in commands where command.time < frame { state.apply(command.action, at: command.time, until: frame) }
+        return state.parameters[Int(id.index)]
+    }
+
     /// The name of the last mark at or before `frame` (the segment the session is in).
     public func mark(at frame: FrameTime) -> String? {
         marks.last { $0.frame <= frame }?.name

@@ -70,6 +70,29 @@ public final class SessionRunner: @unchecked Sendable {
         return n
     }
 
+    /// Acts on the mixer now (at the current frame), from the render thread: transport
+    /// fades (pause, quit) that must not wait for the control ring.
+    ///
+    /// Render thread: safe. Call it only from the thread that calls `render`.
+    public func perform(_ action: MixerCommand.Action) {
+        _ = mixer.schedule(MixerCommand(at: mixer.currentFrame, action))
+    }
+
+    /// Advances the session by `frameCount` frames without output (catching up after an
+    /// underrun or an outage, so the timeline stays on the wall clock). Uses `scratch` for
+    /// the discarded audio.
+    ///
+    /// Render thread: safe.
+    public func skip(_ frameCount: Int, scratch: UnsafeMutableBufferPointer<Float>) {
+        var left = frameCount
+        let chunk = scratch.count / 2
+        while left > 0 && !isFinished {
+            let n = min(left, chunk)
+            _ = render(into: scratch, frameCount: n)
+            left -= n
+        }
+    }
+
     /// Schedules the commands due before the mixer clock passes `limit`, then renders.
     private func renderMixer(into output: UnsafeMutableBufferPointer<Float>, frameCount: Int) {
         var done = 0

@@ -19,6 +19,9 @@ enum CLIOutput {
         print(String(decoding: try encoder.encode(value), as: UTF8.self))
     }
 
+    /// Flushes stdout (status lines and JSON events must not wait in a buffer).
+    static func flush() { fflush(nil) }
+
     /// `1:02:03.500` or `2:03.500`.
     static func clock(_ seconds: Double) -> String {
         let ms = Int((seconds * 1000).rounded())

@@ -1,0 +1,29 @@
+import CCabinShims
+import Glibc
+
+/// A Linux eventfd: one thread signals, another wakes from `poll`. Used to shut the
+/// render thread down cleanly (it sits in `poll`, never in a blocking write).
+///
+/// Thread: `signal` from any thread; `drain` from the polling thread.
+public final class EventFD: @unchecked Sendable {
+    public let descriptor: Int32
+
+    /// The corresponding C function is `eventfd`.
+    public init() throws(SystemError) {
+        descriptor = try checkedCall("eventfd") { eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC)) }
+    }
+
+    deinit { close(descriptor) }
+
+    /// Wakes the poller. Render thread: safe (one `write` syscall, no allocation).
+    /// The corresponding C function is `eventfd_write`.
+    public func signal() {
+        _ = eventfd_write(descriptor, 1)
+    }
+
+    /// Clears pending signals. The corresponding C function is `eventfd_read`.
+    public func drain() {
+        var value: eventfd_t = 0
+        _ = eventfd_read(descriptor, &value)
+    }
+}

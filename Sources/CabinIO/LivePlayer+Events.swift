@@ -1,0 +1,133 @@
+import CabinAudio
+import CabinSession
+
+/// A snapshot of playback for a status line.
+public struct PlayerStatus: Sendable, Equatable {
+    public enum State: String, Sendable { case starting, playing, paused, reconnecting, finished, stopped, failed }
+    public var state: State
+    /// Seconds into the session that the listener hears now.
+    public var position: Double
+    public var duration: Double
+    public var remaining: Double { max(0, duration - position) }
+    /// The segment the session is in (the last mark passed).
+    public var mark: String?
+    public var xruns: Int
+    /// Seconds skipped to stay on time after underruns.
+    public var lostSeconds: Double
+    /// Output latency: what is queued in the device (`snd_pcm_delay`) plus one period, in ms.
+    public var latencyMilliseconds: Double
+    /// The last device error, while reconnecting.
+    public var deviceProblem: String?
+}
+
+extension LivePlayer {
+    var positionFrames: FrameTime { shared.position.load(ordering: .acquiring) }
+
+    /// Seconds into the session that the listener hears now.
+    public var position: Double { Double(positionFrames) / session.sampleRate }
+
+    public var status: PlayerStatus {
+        let rawState = shared.state.load(ordering: .acquiring)
+        let state: PlayerStatus.State = switch PlayerShared.State(rawValue: rawState) ?? .starting {
+        case .starting: .starting
+        case .playing: .playing
+        case .paused: .paused
+        case .reconnecting: .reconnecting
+        case .finished: .finished
+        case .stopped: .stopped
+        case .failed: .failed
+        }
+        let delay = Double(shared.delayFrames.load(ordering: .relaxed))
+        return PlayerStatus(
+            state: state, position: position, duration: session.duration, mark: session.mark(at: positionFrames),
+            xruns: shared.xruns.load(ordering: .relaxed),
+            lostSeconds: Double(shared.lostFrames.load(ordering: .relaxed)) / session.sampleRate,
+            latencyMilliseconds: (delay + Double(output.negotiated.periodFrames)) / session.sampleRate * 1000,
+            deviceProblem: state == .reconnecting || state == .failed ? shared.lastDeviceError.withLock { $0 } : nil)
+    }
+
+    /// Events since the last call, in order; also frees runners retired by seeks.
+    ///
+    /// Control thread only; call it a few times a second.
+    public func poll() -> [PlayerEvent] {
+        RunnerSlot.release(shared.retired.exchange(0, ordering: .acquiringAndReleasing))
+        return monitorEvents()
+    }
+}
+
+/// Turns the shared counters into events (control side).
+struct PlayerMonitor {
+    var started = false
+    var lastPosition: FrameTime = 0
+    var xruns = 0
+    var lostFrames: Int64 = 0
+    var deviceErrors = 0
+    var restores = 0
+    var pauses = 0
+    var resumes = 0
+    var seeks = 0
+    var ended = false
+}
+
+extension LivePlayer {
+    func monitorEvents() -> [PlayerEvent] {
+        var events: [PlayerEvent] = []
+        var m = monitorState
+        let rate = session.sampleRate
+        if !m.started && shared.started.load(ordering: .acquiring) {
+            m.started = true
+            let scheduling = shared.scheduling.withLock { $0 }
+            let n = output.negotiated
+            let text: String, isRT: Bool
+            switch scheduling {
+            case .realtime(let p): (text, isRT) = ("SCHED_FIFO \(p)", true)
+            case .normal(let why): (text, isRT) = ("normal (\(why))", false)
+            }
+            events.append(.started(PlaybackInfo(device: options.device, sampleRate: n.sampleRate, periodFrames: n.periodFrames,
+                                                bufferFrames: n.bufferFrames, format: n.format, scheduling: text,
+                                                isRealtime: isRT)))
+        }
+        let seeks = shared.seeks.load(ordering: .acquiring)
+        let position = positionFrames
+        if seeks != m.seeks {
+            m.seeks = seeks
+            events.append(.seeked(time: Double(position) / rate))
+            m.lastPosition = position
+        }
+        for mark in session.marks where mark.frame >= m.lastPosition && mark.frame < position {
+            events.append(.mark(name: mark.name, time: Double(mark.frame) / rate))
+        }
+        if position > m.lastPosition { m.lastPosition = position }
+        let xruns = shared.xruns.load(ordering: .acquiring)
+        if xruns != m.xruns {
+            let lost = shared.lostFrames.load(ordering: .acquiring)
+            events.append(.xrun(count: xruns, time: Double(position) / rate, lostSeconds: Double(lost - m.lostFrames) / rate))
+            m.xruns = xruns
+            m.lostFrames = lost
+        }
+        let errors = shared.deviceErrors.load(ordering: .acquiring)
+        if errors != m.deviceErrors {
+            m.deviceErrors = errors
+            events.append(.deviceError(shared.lastDeviceError.withLock { $0 }))
+        }
+        let restores = shared.restores.load(ordering: .acquiring)
+        if restores != m.restores {
+            m.restores = restores
+            events.append(.deviceRestored(time: Double(position) / rate))
+        }
+        let pauses = shared.pauses.load(ordering: .acquiring), resumes = shared.resumes.load(ordering: .acquiring)
+        if pauses != m.pauses { m.pauses = pauses; events.append(.paused(time: Double(position) / rate)) }
+        if resumes != m.resumes { m.resumes = resumes; events.append(.resumed(time: Double(position) / rate)) }
+        if !m.ended && isFinished {
+            m.ended = true
+            let reason: PlayerEvent.EndReason = switch PlayerShared.State(rawValue: shared.state.load(ordering: .acquiring)) {
+            case .stopped: .stopped
+            case .failed: .failed
+            default: .finished
+            }
+            events.append(.ended(reason: reason, time: Double(positionFrames) / rate, xruns: xruns))
+        }
+        monitorState = m
+        return events
+    }
+}

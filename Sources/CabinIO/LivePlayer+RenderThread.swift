@@ -1,0 +1,163 @@
+import CabinAudio
+import CabinSession
+import Glibc
+
+extension LivePlayer {
+    func renderThreadMain(scheduling: RealtimeThread.Scheduling) {
+        shared.scheduling.withLock { $0 = scheduling }
+        var loop = RenderLoop(player: self)
+        loop.run()
+    }
+}
+
+/// The render thread: poll, render one period, write; recover underruns and keep the
+/// timeline on the wall clock; apply transport requests; reconnect a lost device.
+///
+/// Everything it needs is allocated in `init`, before audio starts. The steady state
+/// (`stream`) allocates nothing; the reconnect path does, while no audio flows.
+struct RenderLoop {
+    unowned let player: LivePlayer
+    let rate: Double
+    var period: Int
+    let capacity: Int
+    let block: UnsafeMutableBufferPointer<Float>
+    let scratch: UnsafeMutableBufferPointer<Float>
+    var slot: Unmanaged<RunnerSlot>
+    /// Device-timeline frames since `startTime`: written audio and silence, plus time lost
+    /// in underruns.
+    var framesWritten: Int64 = 0
+    var startTime: Double = 0
+    var knownXruns = 0
+    var phase = Phase.playing
+    let fadeFrames: Int
+    let seekFadeFrames: Int
+
+    enum Phase: Equatable {
+        case playing
+        /// Fading the master out before `then` happens.
+        case fading(then: FadeAction, framesLeft: Int)
+        case paused
+        /// Silence while the buffer plays out, then the end.
+        case draining(framesLeft: Int, outcome: Int)
+    }
+
+    enum FadeAction: Equatable { case pause, quit, swap }
+
+    init(player: LivePlayer) {
+        self.player = player
+        rate = player.session.sampleRate
+        period = player.output.negotiated.periodFrames
+        capacity = max(8192, player.output.negotiated.bufferFrames)
+        block = .allocate(capacity: 2 * capacity)
+        block.initialize(repeating: 0)
+        scratch = .allocate(capacity: 2 * 4096)
+        scratch.initialize(repeating: 0)
+        slot = RunnerSlot.borrow(player.shared.slot.load(ordering: .acquiring))!
+        fadeFrames = max(1, Int(player.options.transportFade * rate))
+        seekFadeFrames = Int(0.03 * rate)
+    }
+
+    var shared: PlayerShared { player.shared }
+    var runner: SessionRunner { slot.takeUnretainedValue().runner }
+    var absolutePosition: FrameTime { slot.takeUnretainedValue().base + runner.position }
+
+    mutating func run() {
+        defer { block.deallocate(); scratch.deallocate() }
+        shared.state.store(PlayerShared.State.playing.rawValue, ordering: .releasing)
+        var outcome = PlayerShared.State.finished.rawValue
+        while true {
+            do {
+                try prefillAndStart()
+                shared.started.store(true, ordering: .releasing)
+                outcome = try stream()
+                break
+            } catch {
+                if shared.stopRequested.load(ordering: .acquiring) { outcome = PlayerShared.State.stopped.rawValue; break }
+                guard reconnect(after: error) else { outcome = PlayerShared.State.failed.rawValue; break }
+            }
+        }
+        publish()
+        shared.state.store(outcome, ordering: .releasing)
+        player.output.close()
+    }
+
+    /// Fills the buffer and starts the device; the stream's wall clock starts here.
+    mutating func prefillAndStart() throws(AudioDeviceError) {
+        framesWritten = 0
+        knownXruns = player.output.xrunCount
+        period = min(player.output.negotiated.periodFrames, capacity)
+        let buffer = player.output.negotiated.bufferFrames
+        var filled = 0
+        while filled < buffer {
+            let n = min(period, buffer - filled)
+            renderPeriod(n)
+            let written = try player.output.writeAvailable(UnsafeBufferPointer(block), frameCount: n)
+            if written == 0 { break }
+            filled += written
+            framesWritten += Int64(written)
+        }
+        try player.output.start()
+        startTime = monotonicSeconds()
+        publish()
+    }
+
+    /// The steady state; returns the outcome (a `PlayerShared.State` raw value).
+    mutating func stream() throws(AudioDeviceError) -> Int {
+        while true {
+            if shared.stopRequested.load(ordering: .acquiring) { return PlayerShared.State.stopped.rawValue }
+            if case .draining(let left, let outcome) = phase, left <= 0 { return outcome }
+            applyTransport()
+            let stall = shared.stallMilliseconds.exchange(0, ordering: .acquiringAndReleasing)
+            if stall > 0 { usleep(UInt32(stall * 1000)) }
+            let avail = try player.output.availableFrames()
+            catchUpAfterUnderrun()
+            if avail < period {
+                if try player.output.wait(extraDescriptor: player.wakeup.descriptor, timeoutMilliseconds: 200) == .wakeup {
+                    player.wakeup.drain()
+                }
+                continue
+            }
+            renderPeriod(period)
+            let written = try player.output.writeAvailable(UnsafeBufferPointer(block), frameCount: period)
+            framesWritten += Int64(written)
+            publish()
+        }
+    }
+
+    /// Renders `n` frames into `block`: the session, or silence while paused or draining.
+    mutating func renderPeriod(_ n: Int) {
+        let out = UnsafeMutableBufferPointer(rebasing: block[0..<(2 * n)])
+        switch phase {
+        case .paused:
+            out.update(repeating: 0)
+        case .draining(let left, let outcome):
+            out.update(repeating: 0)
+            phase = .draining(framesLeft: left - n, outcome: outcome)
+        case .playing:
+            if runner.render(into: out, frameCount: n) < n { drain(.finished) }
+        case .fading(let action, let left):
+            if runner.render(into: out, frameCount: n) < n { drain(.finished); return }
+            if left - n > 0 { phase = .fading(then: action, framesLeft: left - n); return }
+            switch action {
+            case .pause:
+                phase = .paused
+                shared.state.store(PlayerShared.State.paused.rawValue, ordering: .releasing)
+            case .quit:
+                drain(.stopped)
+            case .swap:
+                swapRunner()
+                phase = .playing
+            }
+        }
+    }
+
+    mutating func drain(_ outcome: PlayerShared.State) {
+        phase = .draining(framesLeft: player.output.negotiated.bufferFrames, outcome: outcome.rawValue)
+    }
+}
+
+func monotonicSeconds() -> Double {
+    var ts = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return Double(ts.tv_sec) + Double(ts.tv_nsec) * 1e-9
+}

@@ -1,0 +1,148 @@
+import CabinAudio
+import CabinSession
+import Foundation
+import Synchronization
+
+/// Plays a compiled session live on an ALSA device, from a dedicated render thread, with
+/// transport controls and events for a terminal UI or an embedding app.
+///
+/// The render thread (SCHED_FIFO when allowed) waits in `poll` on the device and an
+/// eventfd, renders one period per wake-up and writes it; underruns are recovered, counted,
+/// and the timeline skips the lost time so the session stays on the wall clock and ends on
+/// time. If the device goes away (a sound server dies) the player reports it, retries with
+/// backoff for `reconnectTimeout`, and resumes where the session clock stands.
+///
+/// ```swift
+/// let player = try LivePlayer(session: compiled, options: .init(device: "default"))
+/// try player.start()
+/// while !player.isFinished { for event in player.poll() { print(event) }; usleep(100_000) }
+/// ```
+///
+/// Thread: every method is for the control thread (one at a time); the render thread is
+/// internal.
+public final class LivePlayer: @unchecked Sendable {
+    public struct Options: Sendable {
+        public var device: String
+        public var configuration: PCMConfiguration
+        /// Ask for SCHED_FIFO (playing on without it if refused, with a `started` note).
+        public var realtime = true
+        public var realtimePriority: Int32 = 70
+        /// Fade used by pause, resume, seek and quit.
+        public var transportFade = 0.2
+        /// How long to keep retrying a lost device before giving up.
+        public var reconnectTimeout = 30.0
+
+        public init(device: String = "default", configuration: PCMConfiguration = PCMConfiguration()) {
+            self.device = device
+            self.configuration = configuration
+        }
+    }
+
+    public let session: CompiledSession
+    public let options: Options
+    let shared = PlayerShared()
+    let wakeup: EventFD
+    var output: PCMOutput
+    private var thread: RealtimeThread?
+    /// The runner the control side last handed over, and its timeline offset.
+    private var currentSlot: RunnerSlot
+    var monitorState = PlayerMonitor()
+    private var userParameters: [String: Double] = [:]
+
+    /// Opens the device now, so a missing or busy device fails here with a clear error.
+    public init(session: CompiledSession, options: Options) throws(AudioDeviceError) {
+        self.session = session
+        self.options = options
+        var configuration = options.configuration
+        configuration.sampleRate = Int(session.sampleRate)
+        output = try PCMOutput(device: options.device, configuration: configuration, nonBlocking: true)
+        do { wakeup = try EventFD() } catch {
+            throw AudioDeviceError(.failed, device: options.device, operation: "eventfd", code: error.code, detail: error.reason)
+        }
+        currentSlot = RunnerSlot(runner: SessionRunner(session), base: 0)
+        shared.slot.store(currentSlot.retainedBits(), ordering: .releasing)
+    }
+
+    deinit {
+        stopNow()
+        RunnerSlot.release(shared.slot.exchange(0, ordering: .acquiringAndReleasing))
+        RunnerSlot.release(shared.pending.exchange(0, ordering: .acquiringAndReleasing))
+        RunnerSlot.release(shared.retired.exchange(0, ordering: .acquiringAndReleasing))
+    }
+
+    /// Starts the render thread.
+    public func start() throws(SystemError) {
+        let thread = RealtimeThread(name: "cabin-audio", priority: options.realtimePriority) { [unowned self] scheduling in
+            self.renderThreadMain(scheduling: options.realtime ? scheduling : .normal(reason: "--no-realtime"))
+        }
+        try thread.start()
+        self.thread = thread
+    }
+
+    /// Whether playback has ended (finished, stopped or failed).
+    public var isFinished: Bool { shared.state.load(ordering: .acquiring) >= PlayerShared.State.finished.rawValue }
+
+    /// Blocks until the render thread has ended.
+    public func waitUntilFinished() { thread?.join() }
+
+    /// Fades out and pauses the session clock ("pull over"); `resume` fades back in.
+    public func pause() { request(.pause) }
+    public func resume() { request(.resume) }
+    public func togglePause() { request(isPaused ? .resume : .pause) }
+    public var isPaused: Bool { shared.state.load(ordering: .acquiring) == PlayerShared.State.paused.rawValue }
+
+    /// Fades out (over `transportFade`) and ends playback with reason `stopped`.
+    public func stop() { request(.quit) }
+
+    /// Ends at once, no fade (a second Ctrl-C).
+    public func stopNow() {
+        shared.stopRequested.store(true, ordering: .releasing)
+        wakeup.signal()
+        thread?.join()
+        thread = nil
+    }
+
+    /// Moves to `seconds` on the session's timeline (clamped to it).
+    public func seek(to seconds: Double) {
+        let frame = FrameTime((min(max(0, seconds), session.duration) * session.sampleRate).rounded())
+        let slot = RunnerSlot(runner: SessionRunner(session.starting(at: frame)), base: frame)
+        for (name, value) in userParameters { setParameter(name, to: value, on: slot) }
+        RunnerSlot.release(shared.pending.exchange(slot.retainedBits(), ordering: .acquiringAndReleasing))
+        currentSlot = slot
+        wakeup.signal()
+    }
+
+    /// Moves by `seconds` (negative: back).
+    public func seek(by seconds: Double) { seek(to: position + seconds) }
+
+    /// Sets a live parameter (e.g. `speed`) to `value`, clamped to its range; the engine
+    /// ramps to it. Timeline `set` cues later in the session still apply.
+    public func setParameter(_ name: String, to value: Double) {
+        userParameters[name] = value
+        setParameter(name, to: value, on: currentSlot)
+    }
+
+    private func setParameter(_ name: String, to value: Double, on slot: RunnerSlot) {
+        guard let id = session.config.parameter(named: name) else { return }
+        slot.runner.handle.setParameter(id, to: value)
+    }
+
+    /// The parameter's value now: the last value set live, else what the timeline has
+    /// reached.
+    public func parameterValue(_ name: String) -> Double? {
+        if let v = userParameters[name] { return v }
+        return session.parameterValue(name, at: positionFrames)
+    }
+
+    /// For tests of underrun recovery: makes the render thread stall once for
+    /// `milliseconds` (as a preempted or overloaded thread would).
+    public func injectStall(milliseconds: Int) {
+        shared.stallMilliseconds.store(milliseconds, ordering: .releasing)
+        wakeup.signal()
+    }
+
+    func request(_ transport: PlayerShared.Transport) {
+        shared.transport.store(transport.rawValue, ordering: .releasing)
+        wakeup.signal()
+    }
+}

@@ -1,0 +1,33 @@
+/// What happens while a session plays, for the CLI's status line, `--json` and embedders.
+public enum PlayerEvent: Sendable, Equatable {
+    /// Playback began on `device`.
+    case started(PlaybackInfo)
+    /// The timeline passed a mark (drive, rest, arrival …) at `time` seconds.
+    case mark(name: String, time: Double)
+    /// The device ran dry (`count` so far); the session skipped `lostSeconds` to stay on time.
+    case xrun(count: Int, time: Double, lostSeconds: Double)
+    /// The device failed or went away; the player keeps retrying.
+    case deviceError(String)
+    /// The device is back; playback resumed at `time`.
+    case deviceRestored(time: Double)
+    case paused(time: Double)
+    case resumed(time: Double)
+    case seeked(time: Double)
+    /// The session ended: `finished` (its end), `stopped` (asked to), or `failed` (the device
+    /// never came back).
+    case ended(reason: EndReason, time: Double, xruns: Int)
+
+    public enum EndReason: String, Sendable, Equatable { case finished, stopped, failed }
+}
+
+/// The negotiated stream, as the player opened it.
+public struct PlaybackInfo: Sendable, Equatable {
+    public var device: String
+    public var sampleRate: Int
+    public var periodFrames: Int
+    public var bufferFrames: Int
+    public var format: PCMSampleFormat
+    /// "SCHED_FIFO 70" or "normal (reason)".
+    public var scheduling: String
+    public var isRealtime: Bool
+}

@@ -1,0 +1,59 @@
+import CabinAudio
+import CabinSession
+import Synchronization
+
+/// The state the control thread and the render thread share: atomics only (plus one
+/// mutex-guarded message used only when the device has failed).
+final class PlayerShared: Sendable {
+    enum State: Int { case starting = 0, playing, paused, reconnecting, finished, stopped, failed }
+    enum Transport: Int { case none = 0, pause, resume, quit }
+
+    let state = Atomic<Int>(State.starting.rawValue)
+    let transport = Atomic<Int>(Transport.none.rawValue)
+    let stopRequested = Atomic<Bool>(false)
+    /// `RunnerSlot` pointers (Unmanaged bits; 0 = none): playing, waiting to be swapped in,
+    /// swapped out and waiting for the control thread to release it.
+    let slot = Atomic<UInt>(0)
+    let pending = Atomic<UInt>(0)
+    let retired = Atomic<UInt>(0)
+    /// Absolute timeline frame of the next frame the device will play.
+    let position = Atomic<Int64>(0)
+    let xruns = Atomic<Int>(0)
+    let lostFrames = Atomic<Int64>(0)
+    let delayFrames = Atomic<Int>(0)
+    let deviceErrors = Atomic<Int>(0)
+    let restores = Atomic<Int>(0)
+    let pauses = Atomic<Int>(0)
+    let resumes = Atomic<Int>(0)
+    let seeks = Atomic<Int>(0)
+    let started = Atomic<Bool>(false)
+    /// Test hook: the render thread sleeps this many milliseconds once (a forced stall).
+    let stallMilliseconds = Atomic<Int>(0)
+    let lastDeviceError = Mutex<String>("")
+    let scheduling = Mutex<RealtimeThread.Scheduling>(.normal(reason: "not started"))
+}
+
+/// A runner and where its frame 0 sits on the session's timeline (after a seek).
+final class RunnerSlot {
+    let runner: SessionRunner
+    let base: FrameTime
+
+    init(runner: SessionRunner, base: FrameTime) {
+        self.runner = runner
+        self.base = base
+    }
+
+    /// +1 reference as bits for an atomic.
+    func retainedBits() -> UInt { UInt(bitPattern: Unmanaged.passRetained(self).toOpaque()) }
+
+    /// The slot behind `bits` without touching its reference count (render thread).
+    static func borrow(_ bits: UInt) -> Unmanaged<RunnerSlot>? {
+        guard let p = UnsafeRawPointer(bitPattern: bits) else { return nil }
+        return Unmanaged.fromOpaque(p)
+    }
+
+    /// Drops the +1 reference behind `bits` (control thread only: may free).
+    static func release(_ bits: UInt) {
+        borrow(bits)?.release()
+    }
+}

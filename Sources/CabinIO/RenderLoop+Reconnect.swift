@@ -1,0 +1,42 @@
+import CabinAudio
+import CabinSession
+import Glibc
+
+extension RenderLoop {
+    /// The device failed: report it, then retry opening it with backoff (0.25 s doubling to
+    /// 2 s) until `reconnectTimeout`. On success the session skips the outage (it kept time
+    /// while the device was away) and playback resumes. False: give up.
+    ///
+    /// This path allocates (error text, a new PCM): no audio flows while it runs.
+    mutating func reconnect(after error: AudioDeviceError) -> Bool {
+        shared.lastDeviceError.withLock { $0 = error.description }
+        shared.deviceErrors.add(1, ordering: .releasing)
+        shared.state.store(PlayerShared.State.reconnecting.rawValue, ordering: .releasing)
+        player.output.close()
+        let outageStart = monotonicSeconds()
+        var delay = 0.25
+        let negotiated = player.output.negotiated
+        while monotonicSeconds() - outageStart < player.options.reconnectTimeout {
+            var pfd = pollfd(fd: player.wakeup.descriptor, events: Int16(POLLIN), revents: 0)
+            if poll(&pfd, 1, Int32(delay * 1000)) > 0 {
+                player.wakeup.drain()
+                if shared.stopRequested.load(ordering: .acquiring) { return false }
+                if PlayerShared.Transport(rawValue: shared.transport.load(ordering: .acquiring)) == .quit { return false }
+            }
+            delay = min(2, delay * 2)
+            var configuration = PCMConfiguration(sampleRate: negotiated.sampleRate, channelCount: negotiated.channelCount,
+                                                 periodFrames: negotiated.periodFrames,
+                                                 periodCount: max(2, negotiated.bufferFrames / max(1, negotiated.periodFrames)))
+            configuration.formats = [negotiated.format] + PCMSampleFormat.allCases.filter { $0 != negotiated.format }
+            guard let fresh = try? PCMOutput(device: player.options.device, configuration: configuration, nonBlocking: true),
+                  fresh.negotiated.sampleRate == negotiated.sampleRate else { continue }
+            player.output = fresh
+            let outage = Int((monotonicSeconds() - outageStart) * rate)
+            if phase != .paused { runner.skip(outage, scratch: scratch) }
+            shared.restores.add(1, ordering: .releasing)
+            shared.state.store((phase == .paused ? PlayerShared.State.paused : .playing).rawValue, ordering: .releasing)
+            return true
+        }
+        return false
+    }
+}

@@ -1,0 +1,74 @@
+import ArgumentParser
+import CabinIO
+import CabinSession
+import Foundation
+
+/// `cabin play SESSION.json`: a session live on an ALSA device.
+struct Play: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Play a session live through ALSA, with a status line and keyboard control.",
+        discussion: """
+            Keys while playing: space pulls over (fades out and pauses the clock) and resumes, ←/→ seek 30 s, +/− change the speed parameter, q or Ctrl-C fade out and quit (a second Ctrl-C quits at once).
+
+            When stdout is a terminal a status line is redrawn in place; otherwise one plain line is printed per event. --json prints events (start, mark, xrun, device error, end) as JSON lines for scripts.
+
+            Examples:
+              cabin play drive.json
+              cabin play drive.json -D pulse --period 512
+              cabin play drive.json --json | jq -c 'select(.event == "mark")'
+            """)
+
+    @Argument(help: "The session document (JSON).")
+    var session: String
+
+    @Option(name: [.customShort("D"), .long], help: "ALSA device: default, pulse, hw:0,0, plughw:…, jack (see 'cabin devices').")
+    var device = "default"
+
+    @Option(help: "Frames per period (a power of two; 128–1024).")
+    var period = 256
+
+    @Option(help: "Periods per buffer (2–8).")
+    var periods = 3
+
+    @Option(name: .long, help: "Sample rate in Hz.")
+    var sampleRate = 48000
+
+    @Flag(help: "No status line or event lines (errors only).")
+    var quiet = false
+
+    @Flag(help: "Print events as JSON lines.")
+    var json = false
+
+    @Flag(help: "Do not ask for real-time (SCHED_FIFO) scheduling.")
+    var noRealtime = false
+
+    func validate() throws {
+        guard period >= 16, period <= 8192, period & (period - 1) == 0 else {
+            throw ValidationError("--period must be a power of two between 16 and 8192 frames, not \(period)")
+        }
+        guard (2...8).contains(periods) else { throw ValidationError("--periods must be 2…8, not \(periods)") }
+        guard (8000...192_000).contains(sampleRate) else { throw ValidationError("--sample-rate must be 8000…192000 Hz") }
+        if quiet && json { throw ValidationError("--quiet and --json cannot be used together") }
+    }
+
+    func run() throws {
+        let loaded = try CLISession.load(session, sampleRate: Double(sampleRate), maxBlockFrames: period)
+        var options = LivePlayer.Options(device: device, configuration: PCMConfiguration(
+            sampleRate: sampleRate, channelCount: 2, periodFrames: period, periodCount: periods))
+        options.realtime = !noRealtime
+        let player: LivePlayer
+        do {
+            player = try LivePlayer(session: loaded.compiled, options: options)
+        } catch {
+            CLIOutput.error("\(error)")
+            if error.kind == .notFound || ALSADevices.playback().allSatisfy({ $0.name == "null" }) {
+                FileHandle.standardError.write(Data("cabin: no sound device here? render it instead: cabin render \(session) -o session.wav\n".utf8))
+            }
+            throw ExitCode.failure
+        }
+        let view = PlayView(mode: json ? .json : quiet ? .quiet : (isatty(STDOUT_FILENO) == 1 ? .terminal : .lines),
+                            title: loaded.compiled.title ?? session)
+        let status = try PlaySession(player: player, view: view).run()
+        throw ExitCode(status)
+    }
+}

@@ -1,0 +1,49 @@
+import CabinIO
+import CabinSession
+import Foundation
+import Glibc
+
+/// The control loop of `cabin play`: keys, Ctrl-C, events, status; returns the exit status.
+struct PlaySession {
+    let player: LivePlayer
+    let view: PlayView
+
+    func run() throws -> Int32 {
+        let terminal = TerminalInput()
+        Interrupt.install(restoringTerminal: true)
+        if view.mode == .terminal { terminal.enableRawMode() }
+        defer { terminal.restore(); view.finish() }
+        try player.start()
+        var quitting = false
+        var lastDraw = Date.distantPast
+        while true {
+            for event in player.poll() { view.show(event) }
+            if player.isFinished { break }
+            if Interrupt.isRequested && !quitting { quitting = true; player.stop() }
+            for key in terminal.readKeys(timeoutMilliseconds: 50) {
+                switch key {
+                case .space: player.togglePause()
+                case .left: player.seek(by: -30)
+                case .right: player.seek(by: 30)
+                case .plus, .up: nudge("speed", by: 5)
+                case .minus, .down: nudge("speed", by: -5)
+                case .quit: if !quitting { quitting = true; player.stop() }
+                case .other: break
+                }
+            }
+            if Date().timeIntervalSince(lastDraw) >= 0.1 {
+                view.draw(player.status, speed: player.parameterValue("speed"))
+                lastDraw = Date()
+            }
+        }
+        player.waitUntilFinished()
+        for event in player.poll() { view.show(event) }
+        return player.status.state == .failed ? 1 : 0
+    }
+
+    private func nudge(_ name: String, by delta: Double) {
+        guard let value = player.parameterValue(name),
+              let spec = player.session.config.parameters.first(where: { $0.name == name }) else { return }
+        player.setParameter(name, to: min(spec.range.upperBound, max(spec.range.lowerBound, value + delta)))
+    }
+}

@@ -1,0 +1,108 @@
+import CabinIO
+import CabinSession
+import Foundation
+
+/// What `cabin play` prints: a status block redrawn in place (terminal), one line per
+/// event (pipes), JSON lines (`--json`) or nothing (`--quiet`).
+final class PlayView {
+    enum Mode { case terminal, lines, json, quiet }
+    let mode: Mode
+    let title: String
+    private var drawnLines = 0
+    private var realtimeNote: String?
+    private var info: PlaybackInfo?
+
+    init(mode: Mode, title: String) {
+        self.mode = mode
+        self.title = title
+    }
+
+    func show(_ event: PlayerEvent) {
+        if case .started(let i) = event { info = i }
+        switch mode {
+        case .quiet:
+            if case .deviceError(let message) = event { CLIOutput.warning(message) }
+            if case .ended(.failed, _, _) = event { CLIOutput.error("the audio device did not come back; playback stopped") }
+        case .json:
+            print(PlayEventJSON.line(event, title: title))
+            CLIOutput.flush()
+        case .lines, .terminal:
+            clear()
+            print(PlayView.describe(event, title: title))
+            CLIOutput.flush()
+        }
+    }
+
+    /// Redraws the status block (terminal mode only).
+    func draw(_ status: PlayerStatus, speed: Double?) {
+        guard mode == .terminal else { return }
+        clear()
+        let icon = status.state == .paused ? "⏸" : status.state == .reconnecting ? "⚠" : "▶"
+        var lines = [
+            "\(icon) \(title)  \(CLIOutput.clock(status.position).dropLast(4)) / \(CLIOutput.clock(status.duration).dropLast(4))  (\(CLIOutput.clock(status.remaining).dropLast(4)) left)",
+            String(format: "  %@%@  xruns %d  latency %.1f ms%@", status.mark.map { "segment: \($0)  " } ?? "",
+                   speed.map { String(format: "speed %.0f", $0) } ?? "", status.xruns, status.latencyMilliseconds,
+                   info.map { "  \($0.isRealtime ? $0.scheduling : "normal priority")" } ?? ""),
+        ]
+        if let problem = status.deviceProblem { lines.append("  device lost, retrying: \(problem)") }
+        lines.append("  [space] pull over  [←/→] ±30 s  [+/−] speed  [q] quit")
+        for line in lines { print("\u{1B}[2K" + line) }
+        drawnLines = lines.count
+        CLIOutput.flush()
+    }
+
+    /// Removes the status block so a log line can go above it.
+    private func clear() {
+        guard mode == .terminal, drawnLines > 0 else { return }
+        print("\u{1B}[\(drawnLines)A\u{1B}[J", terminator: "")
+        drawnLines = 0
+    }
+
+    func finish() {
+        if mode == .terminal { clear() }
+        CLIOutput.flush()
+    }
+
+    static func describe(_ event: PlayerEvent, title: String) -> String {
+        func t(_ s: Double) -> String { String(CLIOutput.clock(s).dropLast(4)) }
+        switch event {
+        case .started(let i):
+            var line = "playing \"\(title)\" on \(i.device): \(i.sampleRate) Hz, \(i.periodFrames)×\(i.bufferFrames / max(1, i.periodFrames)) frames, \(i.format.rawValue), "
+            line += i.isRealtime ? i.scheduling : "normal priority (\(i.scheduling.replacingOccurrences(of: "normal (", with: "").dropLast()))"
+            return line
+        case .mark(let name, let time): return "\(t(time))  \(name)"
+        case .xrun(let count, let time, let lost):
+            return String(format: "%@  underrun #%d: recovered, skipped %.0f ms to stay on time", t(time), count, lost * 1000)
+        case .deviceError(let message): return "device error: \(message); retrying"
+        case .deviceRestored(let time): return "\(t(time))  device back, playing on"
+        case .paused(let time): return "\(t(time))  pulled over (space to resume)"
+        case .resumed(let time): return "\(t(time))  back on the road"
+        case .seeked(let time): return "\(t(time))  seek"
+        case .ended(let reason, let time, let xruns):
+            let how = reason == .finished ? "finished" : reason == .stopped ? "stopped" : "failed: the device did not come back"
+            return "\(t(time))  \(how) (\(xruns) underrun\(xruns == 1 ? "" : "s"))"
+        }
+    }
+}
+
+/// `--json` lines: `{"event":"mark","name":"rest","time":1500}`.
+enum PlayEventJSON {
+    static func line(_ event: PlayerEvent, title: String) -> String {
+        var o: [String: Any]
+        switch event {
+        case .started(let i):
+            o = ["event": "start", "title": title, "device": i.device, "sampleRate": i.sampleRate, "period": i.periodFrames,
+                 "buffer": i.bufferFrames, "format": i.format.rawValue, "realtime": i.isRealtime, "scheduling": i.scheduling]
+        case .mark(let name, let time): o = ["event": "mark", "name": name, "time": time]
+        case .xrun(let count, let time, let lost): o = ["event": "xrun", "count": count, "time": time, "lost": lost]
+        case .deviceError(let message): o = ["event": "device-error", "message": message]
+        case .deviceRestored(let time): o = ["event": "device-restored", "time": time]
+        case .paused(let time): o = ["event": "pause", "time": time]
+        case .resumed(let time): o = ["event": "resume", "time": time]
+        case .seeked(let time): o = ["event": "seek", "time": time]
+        case .ended(let reason, let time, let xruns): o = ["event": "end", "reason": reason.rawValue, "time": time, "xruns": xruns]
+        }
+        let data = (try? JSONSerialization.data(withJSONObject: o, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
+        return String(decoding: data, as: UTF8.self)
+    }
+}

@@ -1,0 +1,113 @@
+import CabinAudio
+import CabinIO
+import CabinSession
+import CabinTestSupport
+import Foundation
+import Testing
+
+/// Live playback on the paced rtsink sink: real time, real content, underruns recovered.
+@Suite(.serialized, .enabled(if: TestEnvironment.rtsinkRunning,
+                             "needs the paced ALSA sink: ../shared/tools/audio-sink start rtsink"))
+struct LivePlayerTests {
+    static let json = """
+        { "cabin": 1, "title": "live", "duration": "10s",
+          "parameters": { "speed": { "value": 62, "min": 0, "max": 80 } },
+          "layers": {
+            "engine": { "bus": "engine", "sound": "synth:brown-noise", "loop": true,
+                        "pitch": { "parameter": "speed", "map": [[0, 0.7], [80, 1.4]] } },
+            "rain": { "bus": "ambient", "sound": "synth:pink-noise", "loop": true },
+            "tone": { "bus": "radio", "sound": "synth:sine?frequency=330", "gain": -12 }
+          },
+          "cues": [
+            { "at": 0, "start": ["engine", "rain", "tone"], "fadeIn": "300ms", "mark": "drive" },
+            { "at": "4s", "set": "speed", "to": 20, "over": "3s", "mark": "slow" },
+            { "at": "9s", "stop": ["engine", "rain", "tone"], "fadeOut": "800ms", "mark": "arrival" }
+          ] }
+        """
+
+    static func compile() throws -> CompiledSession {
+        let doc = try #require(SessionReader.read(json, file: "live.json").document)
+        return SessionCompiler.compile(doc, sounds: ResolvedSounds(), sampleRate: 48000, maxBlockFrames: 256)
+    }
+
+    /// Plays to the end, collecting events; returns (events, wall seconds).
+    static func play(_ player: LivePlayer, during: (Double) -> Void = { _ in }) throws -> ([PlayerEvent], Double) {
+        let start = Date()
+        try player.start()
+        var events: [PlayerEvent] = []
+        while !player.isFinished {
+            events += player.poll()
+            during(Date().timeIntervalSince(start))
+            usleep(20_000)
+        }
+        player.waitUntilFinished()
+        events += player.poll()
+        return (events, Date().timeIntervalSince(start))
+    }
+
+    @Test func tenSecondsPlayInTenSecondsAndMatchTheOfflineRender() throws {
+        let dir = try TestEnvironment.temporaryDirectory()
+        let capture = dir.appendingPathComponent("played.wav").path
+        setenv("RTSINK_FILE", capture, 1)
+        defer { unsetenv("RTSINK_FILE") }
+        let compiled = try Self.compile()
+        let player = try LivePlayer(session: compiled, options: .init(device: "default"))
+        let (events, wall) = try Self.play(player)
+
+        #expect(abs(wall - 10) < 0.3, "10 s took \(wall) s")
+        #expect(events.first.map { if case .started = $0 { true } else { false } } == true)
+        #expect(events.compactMap { if case .mark(let n, _) = $0 { n } else { nil } } == ["drive", "slow", "arrival"])
+        #expect(events.last.map { if case .ended(.finished, _, 0) = $0 { true } else { false } } == true, "\(events)")
+
+        // What reached the sink is the offline render of the same session.
+        let played = try SoundFile.read(capture)
+        let runner = SessionRunner(compiled)
+        var offline = [Float](repeating: 0, count: 2 * 480000)
+        _ = offline.withUnsafeMutableBufferPointer { runner.render(into: $0, frameCount: 480000) }
+        #expect(played.frameCount >= 480000)
+        var worst = 0.0
+        for i in 0..<offline.count { worst = max(worst, abs(Double(played.samples[i] - offline[i]))) }
+        let db = 20 * log10(max(worst, 1e-12) / SignalAnalysis.peak(offline))
+        #expect(db < -60, "capture differs from the offline render by \(db) dB")
+    }
+
+    @Test func stallsCauseRecoveredXrunsAndTheSessionEndsOnTime() throws {
+        let player = try LivePlayer(session: try Self.compile(), options: .init(device: "default"))
+        var stalled = Set<Int>()
+        let (events, wall) = try Self.play(player) { t in
+            for at in [2, 5] where t > Double(at) && !stalled.contains(at) {
+                stalled.insert(at)
+                player.injectStall(milliseconds: 120)
+            }
+        }
+        let xruns = events.compactMap { if case .xrun(let c, _, let lost) = $0 { (c, lost) } else { nil } }
+        #expect(xruns.count >= 2, "\(events)")
+        #expect(xruns.allSatisfy { $0.1 > 0.05 && $0.1 < 0.3 }, "each stall skipped about its length: \(xruns)")
+        #expect(abs(wall - 10) < 0.3, "session ended after \(wall) s")
+        #expect(events.last.map { if case .ended(.finished, _, let n) = $0 { n >= 2 } else { false } } == true)
+    }
+
+    @Test func pauseStopsTheClockAndResumeGoesOn() throws {
+        let player = try LivePlayer(session: try Self.compile(), options: .init(device: "default"))
+        var paused = false, resumed = false
+        let (events, wall) = try Self.play(player) { t in
+            if t > 2 && !paused { paused = true; player.pause() }
+            if t > 4 && !resumed { resumed = true; player.resume() }
+        }
+        #expect(events.contains { if case .paused = $0 { true } else { false } })
+        #expect(events.contains { if case .resumed = $0 { true } else { false } })
+        // ≈ 2 s paused (minus the fade, which plays): the session takes ≈ 12 s.
+        #expect(wall > 11.5 && wall < 12.4, "took \(wall) s")
+    }
+
+    @Test func seekJumpsAndReportsIt() throws {
+        let player = try LivePlayer(session: try Self.compile(), options: .init(device: "default"))
+        var sought = false
+        let (events, wall) = try Self.play(player) { t in
+            if t > 1 && !sought { sought = true; player.seek(to: 8) }
+        }
+        #expect(events.contains { if case .seeked(let at) = $0 { abs(at - 8) < 0.1 } else { false } }, "\(events)")
+        #expect(events.compactMap { if case .mark(let n, _) = $0 { n } else { nil } } == ["drive", "arrival"])
+        #expect(wall > 2.7 && wall < 3.4, "1 s, then the last 2 s: took \(wall) s")
+    }
+}
