@@ -23,7 +23,7 @@ enum ALSA {
         case EBUSY, EAGAIN: .busy
         case EACCES, EPERM: .permissionDenied
         case EINVAL: .unsupportedConfiguration
-        case ENODEV, ESHUTDOWN, EBADFD, EPIPE, ECONNREFUSED, ECONNRESET: .disconnected
+        case ENODEV, ESHUTDOWN, EBADFD, EPIPE, ECONNREFUSED, ECONNRESET, EIO, ENOTCONN: .disconnected
         default: .failed
         }
     }
