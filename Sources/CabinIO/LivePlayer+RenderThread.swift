@@ -77,6 +77,9 @@ struct RenderLoop {
             }
         }
         publish()
+        var cpu = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu)
+        shared.renderCPUNanoseconds.store(Int64(cpu.tv_sec) * 1_000_000_000 + Int64(cpu.tv_nsec), ordering: .releasing)
         shared.state.store(outcome, ordering: .releasing)
         player.output.close()
     }

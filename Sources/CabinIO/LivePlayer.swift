@@ -82,6 +82,9 @@ public final class LivePlayer: @unchecked Sendable {
     /// Whether playback has ended (finished, stopped or failed).
     public var isFinished: Bool { shared.state.load(ordering: .acquiring) >= PlayerShared.State.finished.rawValue }
 
+    /// CPU seconds the render thread used, once playback has ended.
+    public var renderThreadCPUSeconds: Double { Double(shared.renderCPUNanoseconds.load(ordering: .acquiring)) / 1e9 }
+
     /// Blocks until the render thread has ended.
     public func waitUntilFinished() { thread?.join() }
 

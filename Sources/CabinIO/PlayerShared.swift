@@ -27,6 +27,8 @@ final class PlayerShared: Sendable {
     let resumes = Atomic<Int>(0)
     let seeks = Atomic<Int>(0)
     let started = Atomic<Bool>(false)
+    /// CPU time the render thread has used (nanoseconds), published at its end.
+    let renderCPUNanoseconds = Atomic<Int64>(0)
     /// Test hook: the render thread sleeps this many milliseconds once (a forced stall).
     let stallMilliseconds = Atomic<Int>(0)
     let lastDeviceError = Mutex<String>("")

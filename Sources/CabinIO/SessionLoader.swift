@@ -12,6 +12,8 @@ public enum SessionLoader {
     public struct Loaded: Sendable {
         public var document: SessionDocument
         public var compiled: CompiledSession
+        /// The sounds as loaded (to compile the document again, e.g. at another block size).
+        public var sounds: ResolvedSounds
         /// Warnings from the document (accepted quirks) — errors never get this far.
         public var diagnostics: Diagnostics
         /// Lines for parts of the session that are silent (a sound that did not load).
@@ -49,6 +51,6 @@ public enum SessionLoader {
         let sounds = SessionSoundLoader.load(document, documentFolder: folder, library: library, sampleRate: sampleRate)
         let compiled = SessionCompiler.compile(document, sounds: sounds, sampleRate: sampleRate,
                                                maxBlockFrames: maxBlockFrames)
-        return Loaded(document: document, compiled: compiled, diagnostics: result.diagnostics)
+        return Loaded(document: document, compiled: compiled, sounds: sounds, diagnostics: result.diagnostics)
     }
 }

@@ -15,7 +15,7 @@ struct Cabin: ParsableCommand {
               cabin devices                          where Cabin can play (-D)
             """,
         version: CabinVersion.string,
-        subcommands: [Play.self, Render.self, SessionCommand.self, Info.self, Devices.self]
+        subcommands: [Play.self, Render.self, SessionCommand.self, Info.self, Devices.self, Bench.self]
     )
 }
 

@@ -1,0 +1,78 @@
+import CabinAudio
+import CabinSession
+import Foundation
+import Glibc
+
+/// Measurements for `cabin bench`: offline render speed, live playback at several period
+/// sizes with and without real-time priority, peak memory.
+///
+/// Thread: control thread only.
+public enum PlaybackBenchmark {
+    /// Offline: seconds of session rendered per second of CPU, at a block size.
+    public struct RenderFigure: Sendable {
+        public var blockFrames: Int
+        public var speed: Double
+        /// CPU share of one core needed to play in real time, in percent.
+        public var cpuPercentAtRealTime: Double { 100 / speed }
+    }
+
+    public static func render(_ session: CompiledSession, seconds: Double, blockFrames: Int) -> RenderFigure {
+        let runner = SessionRunner(session)
+        let frames = Int(min(seconds, session.duration) * session.sampleRate)
+        let block = UnsafeMutableBufferPointer<Float>.allocate(capacity: 2 * blockFrames)
+        defer { block.deallocate() }
+        let start = threadCPUSeconds()
+        var done = 0
+        while done < frames {
+            done += max(1, runner.render(into: block, frameCount: min(blockFrames, frames - done)))
+        }
+        let cpu = max(1e-9, threadCPUSeconds() - start)
+        return RenderFigure(blockFrames: blockFrames, speed: Double(frames) / session.sampleRate / cpu)
+    }
+
+    /// Live: one run on a device.
+    public struct PlayFigure: Sendable {
+        public var periodFrames: Int
+        public var periods: Int
+        public var realtime: Bool
+        public var scheduling: String
+        public var seconds: Double
+        public var xruns: Int
+        /// Render-thread CPU as a percentage of one core.
+        public var renderCPUPercent: Double
+    }
+
+    public static func play(_ session: CompiledSession, device: String, periodFrames: Int, periods: Int,
+                            realtime: Bool, seconds: Double) throws -> PlayFigure {
+        var options = LivePlayer.Options(device: device, configuration: PCMConfiguration(
+            sampleRate: Int(session.sampleRate), periodFrames: periodFrames, periodCount: periods))
+        options.realtime = realtime
+        let player = try LivePlayer(session: session, options: options)
+        var scheduling = ""
+        let start = monotonicSeconds()
+        try player.start()
+        while !player.isFinished && monotonicSeconds() - start < seconds {
+            for event in player.poll() { if case .started(let info) = event { scheduling = info.scheduling } }
+            usleep(50_000)
+        }
+        let wall = monotonicSeconds() - start
+        player.stopNow()
+        for event in player.poll() { if case .started(let info) = event { scheduling = info.scheduling } }
+        return PlayFigure(periodFrames: periodFrames, periods: periods, realtime: realtime, scheduling: scheduling,
+                          seconds: wall, xruns: player.status.xruns,
+                          renderCPUPercent: player.renderThreadCPUSeconds / wall * 100)
+    }
+
+    /// Peak resident memory of this process in MB. The corresponding C function is `getrusage`.
+    public static func peakResidentMegabytes() -> Double {
+        var usage = rusage()
+        getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
+        return Double(usage.ru_maxrss) / 1024
+    }
+
+    static func threadCPUSeconds() -> Double {
+        var ts = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
+        return Double(ts.tv_sec) + Double(ts.tv_nsec) * 1e-9
+    }
+}

@@ -1,0 +1,103 @@
+import ArgumentParser
+import CabinIO
+import CabinSession
+import Foundation
+
+/// `cabin bench`: performance figures (benchmarks print figures; tests never time things).
+struct Bench: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Measure render speed, live playback per period size, memory and launch time.",
+        discussion: """
+            Offline: seconds of session rendered per CPU second at several block sizes, and the share of one core that real-time playback needs. With --live: plays the session on a device at each period size, with and without SCHED_FIFO, and counts underruns (use the paced sink: ../shared/tools/audio-sink start rtsink). With --launch: the time from starting 'cabin play' to its first audio.
+
+            Examples:
+              cabin bench Patterns/sessions/example.json
+              cabin bench Patterns/sessions/example.json --live --seconds 60 --periods 64,128,256
+            """)
+
+    @Argument(help: "The session to measure (default: Patterns/sessions/example.json).")
+    var session: String?
+
+    @Option(help: "Seconds of session per measurement.")
+    var seconds = 60.0
+
+    @Flag(help: "Also play live on the device at each period size.")
+    var live = false
+
+    @Flag(help: "Also measure launch to first audio of 'cabin play'.")
+    var launch = false
+
+    @Option(name: [.customShort("D"), .long], help: "ALSA device for --live and --launch.")
+    var device = "default"
+
+    @Option(help: "Period sizes for --live, comma-separated.")
+    var periods = "64,128,256"
+
+    @Option(help: "Periods per buffer for --live.")
+    var bufferPeriods = 3
+
+    func run() throws {
+        let path = session ?? CLIPaths.packageFile("Patterns/sessions/example.json")
+        let loaded = try CLISession.load(path, sampleRate: 48000, maxBlockFrames: 512)
+        print("session: \(path) (\(CLIOutput.clock(loaded.compiled.duration).dropLast(4)), \(loaded.compiled.config.layers.count) layers)")
+        print("render, offline (\(Int(min(seconds, loaded.compiled.duration))) s):")
+        for block in [64, 256, 512] {
+            let compiled = SessionCompiler.compile(loaded.document, sounds: loaded.sounds, sampleRate: 48000,
+                                                   maxBlockFrames: block)
+            let f = PlaybackBenchmark.render(compiled, seconds: seconds, blockFrames: block)
+            print(String(format: "  block %4d: %6.0f× real time = %.3f %% of one core", block, f.speed, f.cpuPercentAtRealTime))
+        }
+        if live {
+            print("live on \(device), \(Int(seconds)) s each:")
+            var lowest: [Bool: Int] = [:]
+            for period in periods.split(separator: ",").compactMap({ Int($0) }) {
+                for rt in [true, false] {
+                    let f = try PlaybackBenchmark.play(loaded.compiled, device: device, periodFrames: period,
+                                                       periods: bufferPeriods, realtime: rt, seconds: seconds)
+                    print(String(format: "  period %4d×%d (%.1f ms)  %-34@ xruns %3d  render thread %.3f %% of one core",
+                                 period, bufferPeriods, Double(period) / 48, f.scheduling, f.xruns, f.renderCPUPercent))
+                    if f.xruns == 0 && lowest[rt].map({ period < $0 }) ?? true { lowest[rt] = period }
+                }
+            }
+            print("  lowest period with 0 xruns: \(lowest[true].map(String.init) ?? "none") with SCHED_FIFO, \(lowest[false].map(String.init) ?? "none") without")
+        }
+        if launch { try measureLaunch(path) }
+        print(String(format: "peak RSS: %.1f MB", PlaybackBenchmark.peakResidentMegabytes()))
+    }
+
+    /// Spawns `cabin play --json` and times the first event line (`start`, sent once the
+    /// device has been filled and started).
+    private func measureLaunch(_ path: String) throws {
+        var times: [Double] = []
+        for _ in 0..<5 {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL
+            process.arguments = ["play", path, "--json", "-D", device]
+            let out = Pipe()
+            process.standardOutput = out
+            process.standardError = FileHandle.nullDevice
+            let start = Date()
+            try process.run()
+            _ = out.fileHandleForReading.availableData
+            times.append(Date().timeIntervalSince(start) * 1000)
+            process.interrupt()
+            process.waitUntilExit()
+        }
+        times.sort()
+        print(String(format: "launch to first audio ('cabin play', 5 runs): median %.0f ms, best %.0f ms", times[2], times[0]))
+    }
+}
+
+/// Files that ship with the package (presets, example sessions, patterns).
+enum CLIPaths {
+    /// `relative` inside the package: found above the running executable.
+    static func packageFile(_ relative: String) -> String {
+        var dir = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
+        for _ in 0..<6 {
+            let candidate = dir.appendingPathComponent(relative)
+            if FileManager.default.fileExists(atPath: candidate.path) { return candidate.path }
+            dir.deleteLastPathComponent()
+        }
+        return relative
+    }
+}
