@@ -103,3 +103,24 @@ import Testing
         #expect(doc.durationIsExplicit == false)
     }
 }
+
+@Suite struct SessionWriterTests {
+    @Test func writtenDocumentsReadBackTheSame() throws {
+        let spec = try String(contentsOf: TestEnvironment.packageRoot.deletingLastPathComponent()
+            .appendingPathComponent("shared/docs/SESSION-FORMAT.md"), encoding: .utf8)
+        let json = spec.components(separatedBy: "```json\n")[1].components(separatedBy: "```")[0]
+        let doc = try #require(SessionReader.read(json, file: "spec").document)
+        let written = doc.json()
+        let again = SessionReader.read(written, file: "written")
+        #expect(again.diagnostics.isEmpty, "\(again.diagnostics)")
+        #expect(again.document == doc)
+        #expect(written.contains(#""at": "12m30s""#))
+        #expect(written.contains(#""sound": "synth:brown-noise""#))
+    }
+
+    @Test func pathsWithoutAnExtensionKeepTheirDotSlash() throws {
+        let doc = SessionDocument(duration: 1, layers: [Layer(name: "a", bus: "ambient", sound: .file("hum"))])
+        let back = try #require(SessionReader.read(doc.json(), file: "x").document)
+        #expect(back.layers[0].sound == .file("hum"))
+    }
+}

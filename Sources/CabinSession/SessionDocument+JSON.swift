@@ -1,0 +1,85 @@
+import CabinJSON
+
+extension SessionDocument {
+    /// The document as session-format JSON (what `cabin session --preset …` prints): times
+    /// as `12m30s`, buses that differ from the defaults, cues one object each. Reading it
+    /// back gives the same document.
+    public func json() -> String { jsonValue().serialized(pretty: true) }
+
+    public func jsonValue() -> JSONValue {
+        var members: [(String, JSONValue)] = [("cabin", .number(version))]
+        if let title { members.append(("title", .string(title))) }
+        if durationIsExplicit { members.append(("duration", .string(SessionTime.format(duration)))) }
+        let defaults = SessionDocument.defaultBuses
+        let changed = buses.filter { bus in defaults.first { $0.name == bus.name }?.gain != bus.gain }
+        if !changed.isEmpty { members.append(("buses", .object(changed.map { ($0.name, .number($0.gain)) }))) }
+        if !ducking.isEmpty {
+            members.append(("ducking", .array(ducking.map { rule in
+                .object([("when", .string(rule.when)), ("duck", .array(rule.duck.map { .string($0) })),
+                         ("by", .number(rule.by)), ("attack", .string(SessionTime.format(rule.attack))),
+                         ("release", .string(SessionTime.format(rule.release)))])
+            })))
+        }
+        if !parameters.isEmpty {
+            members.append(("parameters", .object(parameters.map { p in
+                (p.name, .object([("value", .number(p.value)), ("min", .number(p.min)), ("max", .number(p.max))]))
+            })))
+        }
+        if !layers.isEmpty { members.append(("layers", .object(layers.map { ($0.name, Self.layerJSON($0)) }))) }
+        if !cues.isEmpty { members.append(("cues", .array(cues.map(Self.cueJSON)))) }
+        return .object(members)
+    }
+
+    static func layerJSON(_ layer: Layer) -> JSONValue {
+        var m: [(String, JSONValue)] = [("bus", .string(layer.bus)), ("sound", .string(layer.sound.documentText))]
+        if layer.isLooping { m.append(("loop", .bool(true))) }
+        if layer.gain != 0 { m.append(("gain", .number(layer.gain))) }
+        if !layer.normalize { m.append(("normalize", .bool(false))) }
+        if let pitch = layer.pitch { m.append(("pitch", mapJSON(pitch))) }
+        if let gainMap = layer.gainMap { m.append(("gainMap", mapJSON(gainMap))) }
+        return .object(m)
+    }
+
+    static func mapJSON(_ map: LayerMap) -> JSONValue {
+        .object([("parameter", .string(map.parameter)),
+                 ("map", .array(map.points.map { .array([.number($0.0), .number($0.1)]) }))])
+    }
+
+    static func cueJSON(_ cue: Cue) -> JSONValue {
+        var m: [(String, JSONValue)] = [("at", .string(SessionTime.format(cue.time)))]
+        if let mark = cue.mark { m.append(("mark", .string(mark))) }
+        if let play = cue.play {
+            m.append(("play", .string(play.sound.documentText)))
+            m.append(("bus", .string(play.bus)))
+            if play.gain != 0 { m.append(("gain", .number(play.gain))) }
+        }
+        if let haptic = cue.haptic { m.append(("haptic", .string(haptic))) }
+        func names(_ list: [String]) -> JSONValue { list.count == 1 ? .string(list[0]) : .array(list.map { .string($0) }) }
+        if !cue.start.isEmpty {
+            m.append(("start", names(cue.start)))
+            if let f = cue.fadeIn { m.append(("fadeIn", .string(SessionTime.format(f)))) }
+        }
+        if !cue.stop.isEmpty {
+            m.append(("stop", names(cue.stop)))
+            if let f = cue.fadeOut { m.append(("fadeOut", .string(SessionTime.format(f)))) }
+        }
+        if let fade = cue.fade {
+            m += [("fade", .string(fade.layer)), ("to", .number(fade.to)), ("over", .string(SessionTime.format(fade.over)))]
+        }
+        if let x = cue.crossfade {
+            m += [("crossfade", .string(x.layer)), ("to", .string(x.to.documentText)), ("over", .string(SessionTime.format(x.over)))]
+        }
+        if let set = cue.set {
+            m += [("set", .string(set.parameter)), ("to", .number(set.to)), ("over", .string(SessionTime.format(set.over)))]
+        }
+        return .object(m)
+    }
+}
+
+extension SoundReference {
+    /// How the reference is written in a document so that it reads back the same.
+    public var documentText: String {
+        if case .file(let path) = self, case .success(.library) = SoundReferenceParser.parse(path) { return "./" + path }
+        return description
+    }
+}
