@@ -9,6 +9,8 @@ public struct Cue: Sendable, Equatable {
     public var index: Int
 
     public var play: OneShot?
+    /// Spoken text, synthesized when the session loads (never on the render thread).
+    public var say: Speech?
     /// A haptic pattern started at the same frame (library name or path).
     public var haptic: String?
     public var start: [String] = []
@@ -36,6 +38,28 @@ public struct Cue: Sendable, Equatable {
             self.bus = bus
             self.gain = gain
         }
+    }
+
+    /// `{ "say": "82 miles to Yosemite", "voice": "en-us", "fallback": "voice/halfway" }`:
+    /// text spoken on `bus` (default `voice`); `fallback` plays when speech synthesis is not
+    /// available.
+    public struct Speech: Sendable, Equatable {
+        public var text: String
+        public var voice: String?
+        public var bus: String
+        public var gain: Double
+        public var fallback: SoundReference?
+        public init(text: String, voice: String? = nil, bus: String = "voice", gain: Double = 0,
+                    fallback: SoundReference? = nil) {
+            self.text = text
+            self.voice = voice
+            self.bus = bus
+            self.gain = gain
+            self.fallback = fallback
+        }
+
+        /// The key its synthesized sound is loaded under.
+        public var soundKey: String { "say:\(voice ?? "")|\(text)" }
     }
 
     /// `{ "fade": "engine", "to": -6, "over": "2s" }`: dB relative to the layer's gain.

@@ -2,8 +2,8 @@ import CabinJSON
 
 /// The `cues` array: every verb checked against the layers, buses and parameters.
 extension DocumentReader {
-    static let cueKeys: Set<String> = ["at", "play", "bus", "gain", "haptic", "start", "fadeIn", "stop", "fadeOut",
-                                       "fade", "crossfade", "set", "to", "over", "mark"]
+    static let cueKeys: Set<String> = ["at", "play", "say", "voice", "fallback", "bus", "gain", "haptic", "start",
+                                       "fadeIn", "stop", "fadeOut", "fade", "crossfade", "set", "to", "over", "mark"]
 
     mutating func readCues(_ value: JSONValue?, buses: [Bus], layers: [Layer], parameters: [Parameter]) -> [Cue] {
         guard let value else { return [] }
@@ -28,14 +28,33 @@ extension DocumentReader {
         var cue = Cue(time: at ?? 0, index: index)
         let layerNames = layers.map(\.name)
 
-        if let v = o["play"], let sound = sound(v, at: p.key("play")) {
+        if o["play"] != nil && o["say"] != nil {
+            diagnostics.error("a cue can play a sound or say a text, not both (they share \"bus\" and \"gain\")",
+                              at: o.member("say")!.keyLocation, path: p.key("say"), rule: "session.cue-verbs")
+        } else if let v = o["say"], let text = v.string(at: p.key("say"), in: &diagnostics) {
+            if text.trimmingCharacters(in: .whitespaces).isEmpty {
+                diagnostics.error("\"say\" needs words to speak", at: v.location, path: p.key("say"), value: v.excerpt,
+                                  rule: "session.say")
+            }
+            var speech = Cue.Speech(text: text)
+            if let voice = o["voice"] { speech.voice = voice.string(at: p.key("voice"), in: &diagnostics) }
+            if let f = o["fallback"] { speech.fallback = sound(f, at: p.key("fallback")) }
+            if let b = o["bus"], let name = b.string(at: p.key("bus"), in: &diagnostics),
+               reference(name, b, at: p.key("bus"), kind: "bus", known: buses.map(\.name)) { speech.bus = name }
+            speech.gain = o["gain"].flatMap { decibels($0, at: p.key("gain")) } ?? 0
+            cue.say = speech
+        }
+        if o["say"] == nil { for key in ["voice", "fallback"] { misplaced(key, in: o, at: p, belongsTo: "say") } }
+        if o["say"] != nil {
+            // bus and gain belong to say here
+        } else if let v = o["play"], let sound = sound(v, at: p.key("play")) {
             var bus = "ui"
             if let b = o["bus"], let name = b.string(at: p.key("bus"), in: &diagnostics),
                reference(name, b, at: p.key("bus"), kind: "bus", known: buses.map(\.name)) { bus = name }
             let gain = o["gain"].flatMap { decibels($0, at: p.key("gain")) } ?? 0
             cue.play = Cue.OneShot(sound: sound, bus: bus, gain: gain)
         } else if o["play"] == nil {
-            for key in ["bus", "gain"] { misplaced(key, in: o, at: p, belongsTo: "play") }
+            for key in ["bus", "gain"] { misplaced(key, in: o, at: p, belongsTo: "play or say") }
         }
         if let v = o["haptic"] { cue.haptic = v.string(at: p.key("haptic"), in: &diagnostics) }
         cue.start = layerList(o["start"], at: p.key("start"), layers: layerNames)
@@ -50,7 +69,7 @@ extension DocumentReader {
             }
             cue.mark = name
         }
-        let verbs = ["play", "haptic", "start", "stop", "fade", "crossfade", "set", "mark"]
+        let verbs = ["play", "say", "haptic", "start", "stop", "fade", "crossfade", "set", "mark"]
         if !verbs.contains(where: { o[$0] != nil }) {
             diagnostics.error("this cue does nothing: give it one of \(verbs.joined(separator: ", "))",
                               at: row.location, path: p, rule: "session.empty-cue")

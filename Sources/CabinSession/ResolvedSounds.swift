@@ -50,7 +50,14 @@ extension SessionDocument {
         for cue in cues {
             if let play = cue.play { add(play.sound) }
             if let crossfade = cue.crossfade { add(crossfade.to) }
+            if let fallback = cue.say?.fallback { add(fallback) }
         }
         return out
+    }
+
+    /// Every distinct utterance of `say` cues, to synthesize at load time.
+    public var speechToSynthesize: [Cue.Speech] {
+        var seen = Set<String>()
+        return cues.compactMap(\.say).filter { seen.insert($0.soundKey).inserted }
     }
 }

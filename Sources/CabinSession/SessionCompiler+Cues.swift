@@ -26,6 +26,23 @@ extension SessionCompiler.Builder {
             if let set = cue.set, let id = config.parameter(named: set.parameter) {
                 add(at, .setParameter(id, to: set.to, overFrames: frames(set.over)))
             }
+            if let speech = cue.say, let bus = config.bus(named: speech.bus) {
+                var source: SoundSource?
+                if let spoken = sounds.sounds[speech.soundKey] {
+                    source = registerSpeech(spoken, key: speech.soundKey)
+                } else if let fallback = speech.fallback {
+                    source = self.source(fallback, normalize: true, seed: 3000 + UInt64(cue.index), user: "\(who).say fallback")
+                } else {
+                    let why = sounds.failures[speech.soundKey] ?? "speech synthesis is not available"
+                    warnings.append("\(who).say is silent: \(why), and the cue has no fallback")
+                }
+                if let source {
+                    add(at, .playOneShot(source, bus: bus, gain: Decibels(speech.gain)))
+                    if case .asset(let id) = source {
+                        lastSoundEnd = max(lastSoundEnd, at + FrameTime(config.assets[Int(id.index)].buffer.frameCount))
+                    }
+                }
+            }
             if let play = cue.play, let bus = config.bus(named: play.bus),
                let source = source(play.sound, normalize: true, seed: 2000 + UInt64(cue.index), user: "\(who).play") {
                 add(at, .playOneShot(source, bus: bus, gain: Decibels(play.gain)))
@@ -34,6 +51,14 @@ extension SessionCompiler.Builder {
                 }
             }
         }
+    }
+
+    /// Registers a synthesized utterance once (its trim comes with it from the loader).
+    mutating func registerSpeech(_ sound: LoadedSound, key: String) -> SoundSource {
+        if let id = assets[key] { return .asset(id) }
+        let id = config.addAsset(sound.buffer, trim: Decibels(sound.trim))
+        assets[key] = id
+        return .asset(id)
     }
 
     /// The layer's ID, or a warning when the layer was silenced (its sound did not load).

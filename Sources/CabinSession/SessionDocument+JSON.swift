@@ -53,6 +53,13 @@ extension SessionDocument {
             m.append(("bus", .string(play.bus)))
             if play.gain != 0 { m.append(("gain", .number(play.gain))) }
         }
+        if let say = cue.say {
+            m.append(("say", .string(say.text)))
+            if let voice = say.voice { m.append(("voice", .string(voice))) }
+            if say.bus != "voice" { m.append(("bus", .string(say.bus))) }
+            if say.gain != 0 { m.append(("gain", .number(say.gain))) }
+            if let fallback = say.fallback { m.append(("fallback", .string(fallback.documentText))) }
+        }
         if let haptic = cue.haptic { m.append(("haptic", .string(haptic))) }
         func names(_ list: [String]) -> JSONValue { list.count == 1 ? .string(list[0]) : .array(list.map { .string($0) }) }
         if !cue.start.isEmpty {

@@ -125,3 +125,42 @@ import Testing
         #expect(SessionRender.level(out, 4800..<48000) > -40)
     }
 }
+
+@Suite struct SayVerbTests {
+    static let json = """
+        { "cabin": 1, "duration": "3s",
+          "ducking": [ { "when": "voice", "duck": ["radio"], "by": -12 } ],
+          "cues": [ { "at": "1s", "say": "82 miles to Yosemite", "fallback": "voice/halfway" } ] }
+        """
+
+    @Test func speechPlaysOnTheVoiceBusAtItsFrame() throws {
+        let doc = try #require(SessionReader.read(Self.json, file: "say.json").document)
+        #expect(doc.cues[0].say == Cue.Speech(text: "82 miles to Yosemite", fallback: .library("voice/halfway")))
+        #expect(doc.speechToSynthesize.map(\.text) == ["82 miles to Yosemite"])
+        #expect(doc.soundsToLoad == [.library("voice/halfway")])
+        let spoken = LoadedSound(buffer: AudioBuffer(samples: [Float](repeating: 0.25, count: 24000), channelCount: 1, sampleRate: 48000))
+        let compiled = SessionCompiler.compile(doc, sounds: ResolvedSounds(sounds: [doc.cues[0].say!.soundKey: spoken]),
+                                               sampleRate: 48000)
+        #expect(compiled.warnings.isEmpty)
+        let out = SessionRender.render(compiled)
+        #expect(out[2 * 47999] == 0)
+        #expect(abs(Double(out[2 * 48000 + 2 * 400]) - 0.25) < 1e-6, "voice bus at 0 dB plays the speech as is")
+    }
+
+    @Test func fallbackWhenSpeechIsUnavailable() throws {
+        let doc = try #require(SessionReader.read(Self.json, file: "say.json").document)
+        let stored = LoadedSound(buffer: AudioBuffer(samples: [Float](repeating: 0.5, count: 4800), channelCount: 1, sampleRate: 48000))
+        let compiled = SessionCompiler.compile(doc, sounds: ResolvedSounds(sounds: ["voice/halfway": stored]), sampleRate: 48000)
+        let out = SessionRender.render(compiled)
+        #expect(abs(Double(out[2 * (48000 + 400)]) - 0.5) < 1e-6)
+        let silent = SessionCompiler.compile(doc, sounds: ResolvedSounds(), sampleRate: 48000)
+        #expect(silent.warnings.count == 1)
+    }
+
+    @Test func sayAndPlayInOneCueIsAnError() {
+        let result = SessionReader.read(#"{ "cabin": 1, "cues": [ { "at": 0, "play": "ui/horn", "say": "hi" } ] }"#, file: "x.json")
+        #expect(result.diagnostics.map(\.description) == [
+            "x.json:1:55: error: cues[0].say: a cue can play a sound or say a text, not both (they share \"bus\" and \"gain\")",
+        ])
+    }
+}
