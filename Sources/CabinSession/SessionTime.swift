@@ -10,12 +10,17 @@ public enum SessionTime {
     public static func parse(_ text: String) -> Double? {
         let s = text.trimmingCharacters(in: .whitespaces)
         guard !s.isEmpty else { return nil }
-        if s.contains(":") { return parseClock(s) }
+        if s.contains(":") { return parseClock(s).map(microseconds) }
         if let plain = Double(s), plain.isFinite, plain >= 0, s.allSatisfy({ $0.isNumber || $0 == "." }) {
             return plain
         }
-        return parseUnits(s)
+        return parseUnits(s).map(microseconds)
     }
+
+    /// Sums of units (`3m14.729s` = 180 + 14.729) pick up binary rounding; rounding to the
+    /// microsecond gives the double nearest to the decimal written, so times read back
+    /// exactly as they were written.
+    private static func microseconds(_ t: Double) -> Double { (t * 1e6).rounded() / 1e6 }
 
     /// `m:s` or `h:m:s`; minutes and seconds below 60 after the first field.
     private static func parseClock(_ s: String) -> Double? {

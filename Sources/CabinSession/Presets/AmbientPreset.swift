@@ -1,0 +1,34 @@
+/// `ambient`: one sound for a while, with a fade-in and a long fade-out at the end.
+enum AmbientPreset {
+    static let preset = SessionPresets.Preset(
+        name: "ambient", summary: "one ambience or binaural beat for N minutes, faded in and out",
+        options: [
+            .init(name: "minutes", defaultValue: "30", help: "1–480"),
+            .init(name: "sound", defaultValue: "ambient/rain", help: "an ambient/… or radio/… library name, or synth:binaural"),
+            .init(name: "beat", defaultValue: "10", help: "binaural beat in Hz (with synth:binaural), 1–40"),
+            .init(name: "carrier", defaultValue: "200", help: "binaural carrier in Hz, 60–1000"),
+        ],
+        make: { (o) throws(PresetError) -> SessionDocument in try make(o) })
+
+    static func make(_ o: PresetOptions) throws(PresetError) -> SessionDocument {
+        let minutes = try o.minutes("minutes", in: 1...480)
+        let total = Double(minutes * 60)
+        let name = o.raw("sound")
+        var sound: SoundReference
+        switch SoundReferenceParser.parse(name) {
+        case .success(.synth(.binaural)):
+            let beat = try o.number("beat", in: 1...40), carrier = try o.number("carrier", in: 60...1000)
+            sound = .synth(.binaural(carrier: carrier, beat: beat))
+        case .success(let r): sound = r
+        case .failure(let p): throw PresetError("--sound: \(p.message)")
+        }
+        let fadeOut = min(120, max(10, total / 5))
+        var b = SessionBuilder(title: "Ambient: \(name) for \(minutes) min", duration: total)
+        let isTone = name.hasPrefix("synth:binaural") || name.hasPrefix("synth:sine")
+        b.document.layers = [Layer(name: "ambient", bus: "ambient", sound: sound, isLooping: true, gain: isTone ? -6 : 0)]
+        b.start(0, ["ambient"], fadeIn: min(10, total / 4))
+        b.stop(total - fadeOut, ["ambient"], fadeOut: fadeOut)
+        b.mark(total - fadeOut, "fade-out")
+        return b.build()
+    }
+}

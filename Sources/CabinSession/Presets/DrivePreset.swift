@@ -1,0 +1,65 @@
+/// `drive`: a work session framed as a road trip (PRODUCT.md, "the main one").
+///
+/// The pre-drive ritual (seatbelt click with a haptic, ignition with a rumble, P → D), the
+/// engine following a speed profile per route (highway steady near 65 mph, scenic varying,
+/// back roads slower with more variation) through two loops — idle and driving — that
+/// crossfade by speed; the route's ambience; the radio; GPS-style announcements every 10
+/// miles, at halfway, 5 miles before each rest stop and when approaching, that duck the
+/// other buses; rest stops; and the arrival. Miles come from the speed profile, so every
+/// announcement agrees with every other.
+enum DrivePreset {
+    static let vehicles = ["v8", "v6", "four", "electric", "diesel", "vintage"]
+    static let routes = ["highway", "scenic", "backroads"]
+    static let radios = ["lofi", "nature", "pad", "white-noise", "pink-noise", "brown-noise", "off"]
+
+    static let preset = SessionPresets.Preset(
+        name: "drive", summary: "a road trip as a focus session: ritual, engine, route, radio, rest stops, arrival",
+        options: [
+            .init(name: "minutes", defaultValue: "25", help: "session length, 25–240"),
+            .init(name: "vehicle", defaultValue: "v6", help: vehicles.joined(separator: "|")),
+            .init(name: "route", defaultValue: "highway", help: routes.joined(separator: "|")),
+            .init(name: "destination", defaultValue: "your destination", help: "where you are going"),
+            .init(name: "rest-every", defaultValue: "25m", help: "25m|50m|off"),
+            .init(name: "rest", defaultValue: "5m", help: "5m|10m|15m"),
+            .init(name: "radio", defaultValue: "lofi", help: radios.joined(separator: "|")),
+            .init(name: "ambient", defaultValue: "route", help: "route (the route's own) or an ambient/… library name"),
+        ],
+        make: { (o) throws(PresetError) -> SessionDocument in try make(o) })
+
+    struct Settings {
+        var minutes: Int
+        var vehicle: String
+        var route: String
+        var destination: String
+        var restEvery: Int?
+        var rest: Int
+        var radio: String?
+        var ambient: String
+    }
+
+    static func settings(_ o: PresetOptions) throws(PresetError) -> Settings {
+        let restEvery = try o.choice("rest-every", ["25m", "50m", "off"])
+        let ambientOption = o.raw("ambient")
+        let route = try o.choice("route", routes)
+        guard ambientOption == "route" || ambientOption.hasPrefix("ambient/") || ambientOption.hasPrefix("synth:") else {
+            throw PresetError("--ambient must be 'route' or a library name like ambient/rain, not '\(ambientOption)'")
+        }
+        let radio = try o.choice("radio", radios)
+        return Settings(
+            minutes: try o.minutes("minutes", in: 25...240), vehicle: try o.choice("vehicle", vehicles), route: route,
+            destination: try o.text("destination"),
+            restEvery: restEvery == "off" ? nil : Int(restEvery.dropLast())!,
+            rest: Int(try o.choice("rest", ["5m", "10m", "15m"]).dropLast())!,
+            radio: radio == "off" ? nil : radio,
+            ambient: ambientOption == "route" ? routeAmbient[route]! : ambientOption)
+    }
+
+    static let routeAmbient = ["highway": "ambient/highway-medium", "scenic": "ambient/highway-light",
+                               "backroads": "ambient/desert-wind"]
+
+    static func make(_ o: PresetOptions) throws(PresetError) -> SessionDocument {
+        let s = try settings(o)
+        var drive = DriveTimeline(settings: s)
+        return drive.build()
+    }
+}

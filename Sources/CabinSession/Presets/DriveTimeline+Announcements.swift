@@ -1,0 +1,54 @@
+import Foundation
+
+extension DriveTimeline {
+    /// GPS-style announcements placed by miles driven: halfway, 5 miles before each rest
+    /// stop, every 10 miles, and approaching the destination. They keep 30 s apart, and
+    /// never fall while the car is stopped.
+    mutating func announce(rests: [Double]) {
+        let totalMiles = speed.miles(until: total)
+        let arrivalMiles = totalMiles - speed.miles(until: arrivalStart)
+        say(arrivalStart + 1, "Approaching \(s.destination) — \(Self.milesText(arrivalMiles)) to go",
+            fallback: "voice/approaching-destination")
+        for rest in rests {
+            let milesThere = speed.miles(until: rest)
+            if milesThere > 6, let t = speed.time(atMiles: milesThere - 5, limit: rest), isMoving(t) {
+                say(t, "Rest stop in 5 miles", fallback: "voice/rest-stop-5-miles")
+            }
+        }
+        if totalMiles >= 4, let t = speed.time(atMiles: totalMiles / 2, limit: total), isMoving(t), isClear(t) {
+            say(t, "Halfway to \(s.destination)", fallback: s.destination == "your destination" ? "voice/halfway" : nil)
+            b.play(t - 1.5, "ui/chime-milestone", haptic: "milestone")
+        }
+        var mile = 10.0
+        while mile < totalMiles - 2 {
+            if let t = speed.time(atMiles: mile, limit: arrivalStart), isMoving(t), isClear(t) {
+                b.play(t - 1.5, "ui/chime-milestone", haptic: "milestone")
+                say(t, "\(Int(mile)) miles driven — great progress!", fallback: mile == 10 ? "voice/10-miles-driven" : nil)
+            }
+            mile += 10
+        }
+    }
+
+    /// Speech with a stored fallback, remembered so announcements keep apart.
+    mutating func say(_ t: Double, _ text: String, fallback: String?) {
+        b.say(t, text, fallback: fallback)
+        spoken.append(t)
+    }
+
+    func isMoving(_ t: Double) -> Bool { speed.speed(at: t) > 10 }
+    func isClear(_ t: Double) -> Bool { spoken.allSatisfy { abs($0 - t) > 30 } }
+
+    static func milesText(_ miles: Double) -> String {
+        if miles < 0.75 { return "half a mile" }
+        if miles < 1.5 { return "1 mile" }
+        return "\(Int(miles.rounded())) miles"
+    }
+}
+
+extension SynthSource {
+    /// The synthesizer called `name` (as after `synth:`), with its default settings.
+    static func named(_ name: String) -> SynthSource? {
+        if case .success(.synth(let s)) = SoundReferenceParser.parse("synth:" + name) { return s }
+        return nil
+    }
+}

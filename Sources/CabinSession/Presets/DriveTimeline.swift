@@ -1,0 +1,145 @@
+import Foundation
+
+/// Lays out a drive: layers, the ritual, driving stretches with a speed profile, rest
+/// stops, announcements and the arrival. Times in seconds.
+struct DriveTimeline {
+    let s: DrivePreset.Settings
+    var b: SessionBuilder
+    var speed = SpeedProfile()
+    var random: PresetRandom
+    let total: Double
+    /// Times of spoken announcements (to keep them apart).
+    var spoken: [Double] = []
+
+    init(settings: DrivePreset.Settings) {
+        s = settings
+        total = Double(settings.minutes * 60)
+        b = SessionBuilder(title: "Drive to \(settings.destination == "your destination" ? "your destination" : settings.destination)",
+                           duration: total)
+        var seed: UInt64 = 1469598103934665603
+        for byte in "\(settings.minutes)|\(settings.vehicle)|\(settings.route)|\(settings.destination)".utf8 {
+            seed = (seed ^ UInt64(byte)) &* 1099511628211
+        }
+        random = PresetRandom(seed: seed)
+    }
+
+    var cruise: ClosedRange<Double> {
+        switch s.route { case "highway": 62...68; case "scenic": 42...60; default: 26...45 }
+    }
+
+    var variationGap: ClosedRange<Double> {
+        switch s.route { case "highway": 120...240; case "scenic": 60...120; default: 40...90 }
+    }
+
+    var hasIdleLoop: Bool { s.vehicle != "electric" }
+    var engineLayers: [String] { hasIdleLoop ? ["idle", "engine"] : ["engine"] }
+    var arrivalStart: Double { total - 90 }
+
+    mutating func build() -> SessionDocument {
+        setUpMix()
+        ritual()
+        var driveStart = 8.0
+        var rests: [Double] = []
+        if let every = s.restEvery {
+            var restStart = driveStart + Double(every * 60)
+            while restStart + Double(s.rest * 60) + 180 <= arrivalStart {
+                drive(from: driveStart, to: restStart)
+                restStop(at: restStart)
+                rests.append(restStart)
+                driveStart = restStart + Double(s.rest * 60) - 20
+                restStart = driveStart + Double(every * 60)
+            }
+        }
+        drive(from: driveStart, to: arrivalStart)
+        arrival()
+        for (time, value, over) in speed.ramps { b.set(time, "speed", to: value, over: over) }
+        announce(rests: rests)
+        return b.build()
+    }
+
+    mutating func setUpMix() {
+        b.document.parameters = [Parameter(name: "speed", value: 0, min: 0, max: 80)]
+        b.document.ducking = [Ducking(when: "voice", duck: ["radio", "ambient", "engine"], by: -12, attack: 0.04, release: 0.6)]
+        let onSpeed = { (points: [(Double, Double)]) in LayerMap(parameter: "speed", points: points) }
+        if hasIdleLoop {
+            b.document.layers.append(Layer(name: "idle", bus: "engine", sound: .library("engine/\(s.vehicle)-idle"), isLooping: true,
+                                           pitch: onSpeed([(0, 1.0), (22, 1.18)]),
+                                           gainMap: onSpeed([(0, 0), (10, -6), (22, -40)])))
+        }
+        b.document.layers.append(Layer(name: "engine", bus: "engine", sound: .library("engine/\(s.vehicle)"), isLooping: true,
+                                       pitch: onSpeed([(0, 0.7), (20, 0.8), (65, 1.0), (80, 1.12)]),
+                                       gainMap: onSpeed(hasIdleLoop ? [(0, -40), (8, -10), (20, 0)] : [(0, -14), (20, 0)])))
+        b.document.layers.append(Layer(name: "ambient", bus: "ambient", sound: ambientSound, isLooping: true,
+                                       gainMap: onSpeed([(0, -6), (60, 0)])))
+        if let radio = s.radio {
+            let isNoise = radio.hasSuffix("-noise")
+            b.document.layers.append(Layer(name: "radio", bus: "radio",
+                                           sound: isNoise ? .synth(SynthSource.named(radio)!) : .library("radio/\(radio)"),
+                                           isLooping: true, gain: isNoise ? -12 : -2))
+        }
+    }
+
+    var ambientSound: SoundReference {
+        (try? SoundReferenceParser.parse(s.ambient).get()) ?? .library(s.ambient)
+    }
+
+    /// Seatbelt, ignition, P → D; the drive begins at 8 s.
+    mutating func ritual() {
+        b.mark(0, "ritual")
+        b.play(0.5, "ui/seatbelt", haptic: "seatbelt")
+        b.play(2.5, "ui/ignition", haptic: "engine-start")
+        b.start(3, engineLayers, fadeIn: 0.8)
+        b.start(5, ["ambient"], fadeIn: 6)
+        b.play(7.5, "ui/gear-shift", haptic: "gear-shift")
+        b.mark(8, "drive")
+        if s.radio != nil { b.start(10, ["radio"], fadeIn: 8) }
+    }
+
+    /// A stretch of road: up to cruising speed, then gentle changes of pace.
+    mutating func drive(from start: Double, to end: Double) {
+        speed.ramp(at: start, to: random.uniform(cruise), over: 20)
+        var t = start + 20 + random.uniform(variationGap)
+        while t < end - 60 {
+            var target = random.uniform(cruise)
+            if s.route != "highway" && random.uniform(0...1) < 0.25 { target = max(15, cruise.lowerBound - 12) }
+            speed.ramp(at: t, to: target, over: random.uniform(15...40))
+            t += random.uniform(variationGap)
+        }
+    }
+
+    /// Pull in, engine off, the rest area, the break, and back on the road.
+    mutating func restStop(at t: Double) {
+        let back = t + Double(s.rest * 60)
+        b.play(t - 2, "ui/turn-signal")
+        b.play(t - 1.2, "ui/turn-signal")
+        b.mark(t, "rest")
+        speed.ramp(at: t, to: 0, over: 25)
+        b.crossfade(t + 22, "ambient", to: .library("ambient/rest-area"), over: 5)
+        if s.radio != nil { b.fade(t + 22, "radio", to: -8, over: 5) }
+        b.play(t + 27, "ui/gear-shift", haptic: "gear-shift")
+        b.stop(t + 29, engineLayers, fadeOut: 2.5)
+        b.play(t + 33, "ui/chime-break", haptic: "tick")
+        say(t + 35, "Take a \(s.rest) minute break", fallback: s.rest == 5 ? "voice/take-a-break" : nil)
+        say(back - 40, "Ready to hit the road again?", fallback: "voice/ready-to-go")
+        b.play(back - 30, "ui/ignition", haptic: "engine-start")
+        b.start(back - 29.5, engineLayers, fadeIn: 0.8)
+        b.crossfade(back - 26, "ambient", to: ambientSound, over: 5)
+        if s.radio != nil { b.fade(back - 26, "radio", to: 0, over: 5) }
+        b.play(back - 22, "ui/gear-shift", haptic: "gear-shift")
+        b.mark(back - 20, "drive")
+    }
+
+    /// Slowing down, the radio fades, engine off, the arrival chime and celebration.
+    mutating func arrival() {
+        b.mark(arrivalStart, "arrival")
+        speed.ramp(at: arrivalStart + 5, to: 0, over: 50)
+        if s.radio != nil { b.stop(arrivalStart, ["radio"], fadeOut: 40) }
+        b.play(total - 30, "ui/turn-signal")
+        b.play(total - 28, "ui/gear-shift", haptic: "gear-shift")
+        b.stop(total - 26, engineLayers, fadeOut: 3)
+        b.stop(total - 24, ["ambient"], fadeOut: 20)
+        b.play(total - 22, "ui/session-end", haptic: "celebration")
+        let welcome = s.destination == "your destination" ? "Journey complete" : "Journey complete. Welcome to \(s.destination)"
+        say(total - 18, welcome, fallback: "voice/journey-complete")
+    }
+}

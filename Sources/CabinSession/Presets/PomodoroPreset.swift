@@ -1,0 +1,59 @@
+/// `pomodoro`: focus and break periods (a long break after the last focus), chimes, spoken
+/// prompts and haptics at each transition; the ambience plays through focus and softer
+/// through breaks; the end alert.
+enum PomodoroPreset {
+    static let preset = SessionPresets.Preset(
+        name: "pomodoro", summary: "focus / short break cycles with a long break, chimes, prompts and an ambience",
+        options: [
+            .init(name: "focus", defaultValue: "25m", help: "focus length, 5–90 minutes"),
+            .init(name: "short", defaultValue: "5m", help: "short break, 1–30 minutes"),
+            .init(name: "long", defaultValue: "15m", help: "long break, 1–60 minutes"),
+            .init(name: "cycles", defaultValue: "4", help: "focus periods, 1–12"),
+            .init(name: "ambient", defaultValue: "ambient/rain", help: "an ambient/… library name, synth:NAME or off"),
+        ],
+        make: { (o) throws(PresetError) -> SessionDocument in try make(o) })
+
+    static func make(_ o: PresetOptions) throws(PresetError) -> SessionDocument {
+        let focus = Double(try o.minutes("focus", in: 5...90) * 60)
+        let short = Double(try o.minutes("short", in: 1...30) * 60)
+        let long = Double(try o.minutes("long", in: 1...60) * 60)
+        let cycles = Int(try o.number("cycles", in: 1...12))
+        let ambient = o.raw("ambient")
+        var sound: SoundReference?
+        if ambient != "off" {
+            guard case .success(let r) = SoundReferenceParser.parse(ambient) else {
+                throw PresetError("--ambient must be an ambient/… library name, synth:NAME or off, not '\(ambient)'")
+            }
+            sound = r
+        }
+        let total = Double(cycles) * focus + Double(cycles - 1) * short + long + 8
+        var b = SessionBuilder(title: "Pomodoro: \(cycles) × \(Int(focus / 60)) min", duration: total)
+        b.document.ducking = [Ducking(when: "voice", duck: ["ambient"], by: -10, attack: 0.04, release: 0.6)]
+        if let sound {
+            b.document.layers = [Layer(name: "ambient", bus: "ambient", sound: sound, isLooping: true)]
+            b.start(0, ["ambient"], fadeIn: 5)
+        }
+        var t = 0.0
+        for cycle in 1...cycles {
+            transition(&b, at: t, mark: "focus", chime: "ui/chime-focus", text: "Focus time", fallback: "voice/focus-time")
+            if sound != nil && cycle > 1 { b.fade(t, "ambient", to: 0, over: 4) }
+            t += focus
+            let isLast = cycle == cycles
+            transition(&b, at: t, mark: isLast ? "long-break" : "short-break", chime: "ui/chime-break",
+                       text: isLast ? "Long break" : "Short break", fallback: isLast ? "voice/long-break" : "voice/short-break")
+            if sound != nil { b.fade(t, "ambient", to: -10, over: 4) }
+            t += isLast ? long : short
+        }
+        b.mark(t, "end")
+        b.play(t, "ui/session-end", haptic: "celebration")
+        b.say(t + 2.5, "Session complete", fallback: "voice/session-complete")
+        if sound != nil { b.stop(t, ["ambient"], fadeOut: 7) }
+        return b.build()
+    }
+
+    static func transition(_ b: inout SessionBuilder, at t: Double, mark: String, chime: String, text: String, fallback: String) {
+        b.mark(t, mark)
+        b.play(t + 0.2, chime, haptic: "tick")
+        b.say(t + 1.8, text, fallback: fallback)
+    }
+}

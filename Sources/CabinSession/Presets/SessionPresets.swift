@@ -1,0 +1,95 @@
+/// The focus sessions Cabin exists for, as generators of session documents: `drive`,
+/// `pomodoro`, `ambient`, `breathing`, `quest` and `ui`. Each takes string options (as the
+/// CLI gives them), checks them (one clear line per problem), and returns a document that
+/// users can print (`cabin session --preset NAME`), edit, play or render.
+///
+/// Thread: pure; any thread except the render thread.
+public enum SessionPresets {
+    /// A preset: its name, one line about it, its options with defaults, and the generator.
+    public struct Preset: Sendable {
+        public var name: String
+        public var summary: String
+        public var options: [Option]
+        let make: @Sendable (PresetOptions) throws(PresetError) -> SessionDocument
+    }
+
+    public struct Option: Sendable {
+        public var name: String
+        public var defaultValue: String
+        public var help: String
+    }
+
+    public static let all: [Preset] = [DrivePreset.preset, PomodoroPreset.preset, AmbientPreset.preset,
+                                       BreathingPreset.preset, BreathingPreset.questPreset, UIDemoPreset.preset]
+
+    /// The preset `cabin play` plays with no arguments: a 25-minute drive.
+    public static let defaultName = "drive"
+
+    public static func named(_ name: String) -> Preset? { all.first { $0.name == name } }
+
+    /// Builds preset `name` from `options` (option name without dashes → value).
+    public static func make(_ name: String, options: [String: String] = [:]) throws(PresetError) -> SessionDocument {
+        guard let preset = named(name) else {
+            throw PresetError("no preset \"\(name)\": use \(all.map(\.name).joined(separator: ", "))")
+        }
+        let known = Set(preset.options.map(\.name))
+        if let unknown = options.keys.sorted().first(where: { !known.contains($0) }) {
+            let list = preset.options.map { "--\($0.name)" }.joined(separator: ", ")
+            throw PresetError("--\(unknown) is not an option of the \(name) preset" + (list.isEmpty ? "" : " (it takes \(list))"))
+        }
+        return try preset.make(PresetOptions(values: options, preset: preset))
+    }
+}
+
+/// A preset option that does not make sense, as one line.
+public struct PresetError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var description: String
+    public init(_ description: String) { self.description = description }
+}
+
+/// The options given to a preset, with typed readers that explain what is accepted.
+public struct PresetOptions: Sendable {
+    var values: [String: String]
+    let preset: SessionPresets.Preset
+
+    func raw(_ name: String) -> String {
+        values[name] ?? preset.options.first { $0.name == name }?.defaultValue ?? ""
+    }
+
+    /// A whole number of minutes in `range` (accepts `25`, `25m`, `1h30m`).
+    func minutes(_ name: String, in range: ClosedRange<Int>) throws(PresetError) -> Int {
+        let text = raw(name)
+        let seconds = Double(text).map { $0 * 60 } ?? SessionTime.parse(text)
+        guard let seconds, seconds.truncatingRemainder(dividingBy: 60) == 0, range.contains(Int(seconds / 60)) else {
+            throw PresetError("--\(name) must be a whole number of minutes from \(range.lowerBound) to \(range.upperBound), not '\(text)'")
+        }
+        return Int(seconds / 60)
+    }
+
+    /// One of `choices`.
+    func choice(_ name: String, _ choices: [String]) throws(PresetError) -> String {
+        let text = raw(name)
+        guard choices.contains(text) else {
+            throw PresetError("--\(name) must be \(choices.dropLast().joined(separator: ", ")) or \(choices.last!), not '\(text)'")
+        }
+        return text
+    }
+
+    /// A number in `range`.
+    func number(_ name: String, in range: ClosedRange<Double>) throws(PresetError) -> Double {
+        let text = raw(name)
+        guard let v = Double(text), range.contains(v) else {
+            throw PresetError("--\(name) must be a number from \(SessionTime.format(number: range.lowerBound)) to \(SessionTime.format(number: range.upperBound)), not '\(text)'")
+        }
+        return v
+    }
+
+    /// A non-empty line of text.
+    func text(_ name: String) throws(PresetError) -> String {
+        let t = raw(name).trimmingCharacters(in: .whitespaces)
+        guard !t.isEmpty, t.count <= 60 else { throw PresetError("--\(name) must be 1 to 60 characters") }
+        return t
+    }
+}
+
+import Foundation

@@ -1,0 +1,24 @@
+/// `ui`: the UI feedback set of the focus-pages app — toggle tick, counter steps, streak
+/// success — each with its haptic, a second apart.
+enum UIDemoPreset {
+    static let preset = SessionPresets.Preset(
+        name: "ui", summary: "a short demo of the UI feedback sounds and haptics",
+        options: [],
+        make: { (_) throws(PresetError) -> SessionDocument in make() })
+
+    static func make() -> SessionDocument {
+        var b = SessionBuilder(title: "UI feedback", duration: 9)
+        let steps: [(Double, String, String, String)] = [
+            (0.3, "toggle", "ui/toggle", "tick"), (1.3, "toggle", "ui/toggle", "tick"),
+            (2.5, "counter", "ui/counter-step", "tick"), (3.0, "counter", "ui/counter-step", "tick"),
+            (3.5, "counter", "ui/counter-step", "tick"), (4.8, "streak", "ui/streak-success", "celebration"),
+            (7.0, "milestone", "ui/chime-milestone", "milestone"),
+        ]
+        var last = ""
+        for (t, mark, sound, haptic) in steps {
+            if mark != last { b.mark(t, mark); last = mark }
+            b.play(t, sound, haptic: haptic)
+        }
+        return b.build()
+    }
+}

@@ -1,0 +1,123 @@
+import CabinAudio
+import CabinSession
+import Foundation
+import Testing
+
+@Suite struct PresetTests {
+    @Test(arguments: SessionPresets.all.map(\.name))
+    func everyPresetIsAValidDocumentThatRenders(_ name: String) throws {
+        let doc = try SessionPresets.make(name)
+        let back = SessionReader.read(doc.json(), file: "\(name).json")
+        #expect(back.diagnostics.isEmpty, "\(back.diagnostics)")
+        let read = try #require(back.document)
+        #expect(read == doc)
+        // Renders its first and last 30 s (sounds absent here: silenced with warnings,
+        // never a crash); the CLI tests render whole presets with the library.
+        let compiled = SessionCompiler.compile(read, sounds: ResolvedSounds(), sampleRate: 8000, maxBlockFrames: 512)
+        let tailStart = max(0, compiled.durationFrames - 8000 * 30)
+        for part in [compiled, compiled.starting(at: tailStart)] {
+            let runner = SessionRunner(part)
+            var block = [Float](repeating: 0, count: 2 * 4096)
+            var frames = 0
+            while !runner.isFinished && frames < 8000 * 30 {
+                frames += block.withUnsafeMutableBufferPointer { runner.render(into: $0, frameCount: 4096) }
+            }
+            #expect(frames > 0)
+        }
+    }
+
+    @Test func driveMarksFallWhereTheOptionsPutThem() throws {
+        let doc = try SessionPresets.make("drive", options: ["minutes": "60", "rest-every": "25m", "rest": "5m"])
+        #expect(doc.duration == 3600)
+        #expect(doc.marks.map(\.name) == ["ritual", "drive", "rest", "drive", "arrival"])
+        let expected: [Double] = [0, 8, 1508, 1788, 3510] // ritual, drive at 8 s, 25 min later rest, 5 min − 20 s later drive, 90 s before the end
+        #expect(doc.marks.map(\.time) == expected)
+        let long = try SessionPresets.make("drive", options: ["minutes": "120", "rest-every": "50m", "rest": "10m"])
+        #expect(long.marks.map(\.name) == ["ritual", "drive", "rest", "drive", "arrival"])
+        #expect(long.marks[2].time == 8 + 3000)
+        let noRest = try SessionPresets.make("drive", options: ["minutes": "90", "rest-every": "off"])
+        #expect(noRest.marks.map(\.name) == ["ritual", "drive", "arrival"])
+    }
+
+    /// Miles come from speed × time: milestones every 10 miles in order, halfway between
+    /// the right ones, all while moving.
+    @Test func announcementsAgreeWithEachOther() throws {
+        let doc = try SessionPresets.make("drive", options: ["minutes": "120", "destination": "Yosemite"])
+        let said = doc.cues.compactMap { cue in cue.say.map { (cue.time, $0.text) } }
+        let milestones = said.filter { $0.1.hasSuffix("miles driven — great progress!") }
+        let numbers = milestones.compactMap { Int($0.1.split(separator: " ")[0]) }
+        #expect(numbers.count >= 8, "\(said)")
+        #expect(zip(numbers, numbers.dropFirst()).allSatisfy { $1 > $0 && ($1 - $0) % 10 == 0 })
+        #expect(zip(milestones, milestones.dropFirst()).allSatisfy { $0.0 < $1.0 })
+        let halfway = try #require(said.first { $0.1 == "Halfway to Yosemite" })
+        let last = try #require(numbers.last)
+        let before = milestones.filter { $0.0 < halfway.0 }.compactMap { Int($0.1.split(separator: " ")[0]) }.last ?? 0
+        let after = milestones.filter { $0.0 > halfway.0 }.compactMap { Int($0.1.split(separator: " ")[0]) }.first ?? last + 10
+        #expect(Double(before) <= Double(last + 10) / 2 + 10 && Double(after) >= Double(before))
+        #expect(said.contains { $0.1.hasPrefix("Approaching Yosemite — ") })
+        #expect(said.filter { $0.1 == "Rest stop in 5 miles" }.count == doc.marks.filter { $0.name == "rest" }.count)
+    }
+
+    /// Each haptic cue starts on the same frame as its sound.
+    @Test func hapticsStartWithTheirSounds() throws {
+        for name in ["drive", "pomodoro", "ui", "quest"] {
+            let doc = try SessionPresets.make(name)
+            let compiled = SessionCompiler.compile(doc, sounds: ResolvedSounds(), sampleRate: 48000)
+            let withSound = doc.cues.filter { $0.haptic != nil && $0.play != nil }
+            #expect(!withSound.isEmpty)
+            for cue in withSound {
+                #expect(compiled.haptics.contains { $0.frame == FrameTime((cue.time * 48000).rounded()) && $0.pattern == cue.haptic })
+            }
+        }
+    }
+
+    @Test func theVoiceDucksTheRadioByThePresetsDepth() throws {
+        let doc = try SessionPresets.make("drive", options: ["radio": "lofi"])
+        let rule = try #require(doc.ducking.first)
+        #expect(rule.when == "voice" && rule.duck.contains("radio") && rule.by == -12)
+        // Render the drive with a constant radio and one spoken prompt: the radio's level
+        // under the voice is 12 dB lower.
+        let firstSay = try #require(doc.cues.first { $0.say != nil })
+        let dc = LoadedSound(buffer: AudioBuffer(samples: [Float](repeating: 0.1, count: 48000), channelCount: 1, sampleRate: 48000),
+                             loopStart: 0, loopEnd: 48000)
+        let spoken = LoadedSound(buffer: TestTone.sine(frequency: 2000, seconds: 3))
+        var sounds = ResolvedSounds(sounds: ["radio/lofi": dc])
+        sounds.sounds[firstSay.say!.soundKey] = spoken
+        var part = doc
+        part.layers = doc.layers.filter { $0.name == "radio" }
+        part.cues = doc.cues.filter { ($0.start.contains("radio") || $0.say?.soundKey == firstSay.say!.soundKey) }
+        part.cues = part.cues.enumerated().map { var c = $0.element; c.index = $0.offset; c.fadeIn = 0; return c }
+        part.duration = firstSay.time + 4
+        let compiled = SessionCompiler.compile(part, sounds: sounds, sampleRate: 48000)
+        let runner = SessionRunner(compiled)
+        var out = [Float](repeating: 0, count: 2 * Int(compiled.durationFrames))
+        _ = out.withUnsafeMutableBufferPointer { runner.render(into: $0, frameCount: Int(compiled.durationFrames)) }
+        func mean(_ from: Double, _ to: Double) -> Double {
+            let a = Int(from * 48000), z = Int(to * 48000)
+            return (a..<z).reduce(0.0) { $0 + Double(out[2 * $1]) } / Double(z - a)
+        }
+        let before = mean(firstSay.time - 2, firstSay.time - 0.5)
+        let under = mean(firstSay.time + 0.5, firstSay.time + 2.5)
+        #expect(abs(20 * log10(under / before) - (-12)) < 0.2, "radio \(before) → \(under)")
+    }
+
+    @Test(arguments: [
+        ("drive", ["minutes": "0"], "--minutes must be a whole number of minutes from 25 to 240, not '0'"),
+        ("drive", ["rest-every": "3x"], "--rest-every must be 25m, 50m or off, not '3x'"),
+        ("drive", ["vehicle": "tank"], "--vehicle must be v8, v6, four, electric, diesel or vintage, not 'tank'"),
+        ("drive", ["speed": "9"], "--speed is not an option of the drive preset (it takes --minutes, --vehicle, --route, --destination, --rest-every, --rest, --radio, --ambient)"),
+        ("pomodoro", ["cycles": "x"], "--cycles must be a number from 1 to 12, not 'x'"),
+        ("nope", [:], "no preset \"nope\": use drive, pomodoro, ambient, breathing, quest, ui"),
+    ])
+    func optionErrorsAreOneClearLine(_ name: String, _ options: [String: String], _ message: String) {
+        #expect(throws: PresetError(message)) { try SessionPresets.make(name, options: options) }
+    }
+}
+
+enum TestTone {
+    static func sine(frequency: Double, seconds: Double) -> AudioBuffer {
+        let n = Int(seconds * 48000)
+        return AudioBuffer(samples: (0..<n).map { Float(0.3 * sin(2 * .pi * frequency * Double($0) / 48000)) },
+                           channelCount: 1, sampleRate: 48000)
+    }
+}
