@@ -1,0 +1,53 @@
+import ArgumentParser
+import CabinSession
+import Foundation
+
+/// `--preset NAME` and the presets' own options, shared by `play`, `render` and `session`.
+struct PresetArguments: ParsableArguments {
+    @Option(help: ArgumentHelp("A built-in session: \(SessionPresets.all.map(\.name).joined(separator: ", ")) (see 'cabin session presets').",
+                               valueName: "name"))
+    var preset: String?
+
+    @Option(help: "drive, ambient: session length in minutes.") var minutes: String?
+    @Option(help: "drive: v8, v6, four, electric, diesel or vintage.") var vehicle: String?
+    @Option(help: "drive: highway, scenic or backroads.") var route: String?
+    @Option(help: "drive: where you are going (named in announcements).") var destination: String?
+    @Option(name: .customLong("rest-every"), help: "drive: 25m, 50m or off.") var restEvery: String?
+    @Option(help: "drive: rest stop length, 5m, 10m or 15m.") var rest: String?
+    @Option(help: "drive: lofi, nature, pad, white-noise, pink-noise, brown-noise or off.") var radio: String?
+    @Option(help: "drive, pomodoro: an ambient/… library name (pomodoro: or off).") var ambient: String?
+    @Option(help: "pomodoro: focus length.") var focus: String?
+    @Option(help: "pomodoro: short break length.") var short: String?
+    @Option(help: "pomodoro: long break length.") var long: String?
+    @Option(help: "pomodoro: focus periods; breathing: breaths.") var cycles: String?
+    @Option(help: "ambient: a library name or synth:binaural.") var sound: String?
+    @Option(help: "ambient: binaural beat in Hz.") var beat: String?
+    @Option(help: "ambient: binaural carrier in Hz.") var carrier: String?
+    @Option(help: "quest: length in seconds.") var seconds: String?
+
+    /// The options given, by preset option name.
+    var given: [String: String] {
+        let pairs: [(String, String?)] = [
+            ("minutes", minutes), ("vehicle", vehicle), ("route", route), ("destination", destination),
+            ("rest-every", restEvery), ("rest", rest), ("radio", radio), ("ambient", ambient), ("focus", focus),
+            ("short", short), ("long", long), ("cycles", cycles), ("sound", sound), ("beat", beat),
+            ("carrier", carrier), ("seconds", seconds),
+        ]
+        return Dictionary(uniqueKeysWithValues: pairs.compactMap { k, v in v.map { (k, $0) } })
+    }
+
+    /// The preset's document, or a ValidationError with its one line.
+    func document(name: String) throws -> SessionDocument {
+        do { return try SessionPresets.make(name, options: given) } catch {
+            throw ValidationError(error.description)
+        }
+    }
+
+    /// Options given without --preset are a mistake.
+    func validateUsage(hasSession: Bool) throws {
+        if preset == nil && !given.isEmpty && hasSession {
+            throw ValidationError("--\(given.keys.sorted()[0]) goes with --preset (a session file has its own settings)")
+        }
+        if preset != nil && hasSession { throw ValidationError("give a session file or --preset, not both") }
+    }
+}
