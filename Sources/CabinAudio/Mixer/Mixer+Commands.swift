@@ -1,16 +1,17 @@
-import Synchronization
-
 /// Receiving commands and live parameters on the audio thread, and acting on them.
 extension Mixer {
     /// Reads the live parameters if their generation moved, ramping each changed one.
     ///
     /// Render thread: safe.
+    #if !DEBUG  // checked by the optimizer; debug code calls unspecialised generics
+    @_noAllocation @_noLocks
+    #endif
     func receiveLiveParameters() {
-        let generation = shared.live.generation
+        let generation = cells.generation
         guard generation != liveGeneration else { return }
         liveGeneration = generation
         for p in 0..<parameterCount {
-            let value = parameters[p].clamped(shared.live.value(p))
+            let value = parameters[p].clamped(cells.parameter(p))
             if value != parameters[p].ramp.target {
                 parameters[p].ramp.start(to: value, frames: liveRampFrames)
             }
@@ -20,17 +21,23 @@ extension Mixer {
     /// Moves commands from the ring into the pending queue while it has room.
     ///
     /// Render thread: safe.
+    #if !DEBUG  // checked by the optimizer; debug code calls unspecialised generics
+    @_noAllocation @_noLocks
+    #endif
     func receiveCommands() {
         while !pending.isFull {
-            guard let command = shared.ring.pop() else { return }
+            guard let command = ring.pop() else { return }
             _ = pending.push(command)
         }
-        if shared.ring.count > 0 { deferredCount += 1 }
+        if ring.count > 0 { deferredCount += 1 }
     }
 
     /// Applies every pending command due at or before the clock.
     ///
     /// Render thread: safe.
+    #if !DEBUG  // checked by the optimizer; debug code calls unspecialised generics
+    @_noAllocation @_noLocks
+    #endif
     func applyDueCommands() {
         while let time = pending.nextTime, time <= clock {
             guard let command = pending.pop() else { return }
@@ -42,6 +49,9 @@ extension Mixer {
     /// A ramp length: at least the minimum ramp (a step in gain is a click).
     @inline(__always) func ramp(_ frames: Int64) -> Int64 { max(frames, minimumRampFrames) }
 
+    #if !DEBUG  // checked by the optimizer; debug code calls unspecialised generics
+    @_noAllocation @_noLocks
+    #endif
     func apply(_ action: MixerCommand.Action) {
         switch action {
         case .startLayer(let id, let fadeIn):
@@ -77,18 +87,18 @@ extension Mixer {
                        fadeIn: ramp(over), shape: .equalPowerIn, level: level)
         case .setParameter(let id, let to, let over):
             let p = Int(id.index)
-            guard p >= 0 && p < parameterCount else { invalidCount += 1; return }
+            guard isIndex(p, parameterCount) else { invalidCount += 1; return }
             parameters[p].ramp.start(to: parameters[p].clamped(to), frames: ramp(over))
         case .playOneShot(let source, let bus, let gain):
             let b = Int(bus.index)
-            guard b >= 0 && b < busCount else { invalidCount += 1; return }
+            guard isIndex(b, busCount) else { invalidCount += 1; return }
             guard isValid(source) else { return }
             guard let v = allocateVoice(bus: b) else { return }
             startVoice(v, bus: b, source: source, gain: gain.value, isLooping: false)
             voices[v].envelope.set(1)
         case .setBusGain(let bus, let to, let over):
             let b = Int(bus.index)
-            guard b >= 0 && b < busCount else { invalidCount += 1; return }
+            guard isIndex(b, busCount) else { invalidCount += 1; return }
             buses[b].gain.start(to: to.value, frames: ramp(over))
         case .setMasterGain(let to, let over):
             master.start(to: to.value, frames: ramp(over))
@@ -102,19 +112,21 @@ extension Mixer {
 
     private func layerIndex(_ id: LayerID) -> Int? {
         let l = Int(id.index)
-        guard l >= 0 && l < layerCount, layers[l].bus >= 0, Int(layers[l].bus) < busCount else {
-            invalidCount += 1
-            return nil
-        }
-        return l
+        // No `&&` with `self` on its right: its autoclosure would retain `self`.
+        var valid = l >= 0
+        if valid { valid = l < layerCount }
+        if valid { valid = layers[l].bus >= 0 }
+        if valid { valid = Int(layers[l].bus) < busCount }
+        if !valid { invalidCount += 1 }
+        return valid ? l : nil
     }
 
     private func isValid(_ source: SoundSource) -> Bool {
-        if case .asset(let id) = source, id.index < 0 || Int(id.index) >= context.assetCount {
-            invalidCount += 1
-            return false
-        }
-        return true
+        guard case .asset(let id) = source else { return true }
+        var valid = id.index >= 0
+        if valid { valid = Int(id.index) < context.assetCount }
+        if !valid { invalidCount += 1 }
+        return valid
     }
 
     /// (Re)starts layer `l`: a voice already playing it fades out as the new one fades in.
@@ -133,3 +145,8 @@ extension Mixer {
         layers[l].voice = Int32(v)
     }
 }
+
+/// 0 ≤ index < count. (A function rather than `&&` with a property on its right, whose
+/// autoclosure would capture and retain `self`; free, since naming the `Mixer` type in a
+/// static call trips the metadata check.)
+@inline(__always) private func isIndex(_ index: Int, _ count: Int) -> Bool { index >= 0 && index < count }

@@ -7,6 +7,9 @@ extension Mixer {
     /// per sample, so where the segment starts and ends does not change any sample.
     ///
     /// Render thread: safe.
+    #if !DEBUG  // checked by the optimizer; debug code calls unspecialised generics
+    @_noAllocation @_noLocks
+    #endif
     func renderSegment(into out: UnsafeMutablePointer<Float>, frameCount n: Int) {
         renderParameters(frameCount: n)
         renderVoices(frameCount: n)
@@ -40,7 +43,7 @@ extension Mixer {
             let owner = Int(voices[s].owner)
             let sounded = voices[s].render(into: busBuffers + b * 2 * maxBlockFrames, frameCount: n,
                                            context: context)
-            if voices[s].phase == .idle && owner >= 0 && layers[owner].voice == Int32(s) {
+            if voices[s].phase == .idle, owner >= 0, layers[owner].voice == Int32(s) {
                 layers[owner].voice = -1
             }
             buses[b].soundingFrames = max(buses[b].soundingFrames, sounded)
@@ -81,7 +84,8 @@ extension Mixer {
                 buses[b].gain.advance(by: n)
                 continue
             }
-            if !ducked && !buses[b].gain.isActive {
+            let ramping = buses[b].gain.isActive
+            if !ducked && !ramping {
                 let g = Float(buses[b].gain.gain)
                 for i in 0..<(2 * n) { mixBuffer[i] += buffer[i] * g }
                 continue
@@ -101,7 +105,8 @@ extension Mixer {
 
     /// Applies the master gain, then the limiter (or copies the plain sum).
     private func renderMaster(into out: UnsafeMutablePointer<Float>, frameCount n: Int) {
-        if master.isActive || master.gain != 1 {
+        let masterActive = master.isActive, masterGain = master.gain
+        if masterActive || masterGain != 1 {
             for i in 0..<n {
                 let g = Float(master.next())
                 mixBuffer[2 * i] *= g
@@ -111,7 +116,7 @@ extension Mixer {
         if isLimiterEnabled {
             limiter.process(mixBuffer, into: out, frameCount: n)
         } else {
-            out.update(from: mixBuffer, count: 2 * n)
+            for i in 0..<(2 * n) { out[i] = mixBuffer[i] }
         }
     }
 }

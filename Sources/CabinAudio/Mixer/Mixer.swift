@@ -21,6 +21,11 @@ public final class Mixer: @unchecked Sendable {
     // `shared` (atomics and the SPSC ring).
 
     let shared: MixerShared
+    // Raw-pointer views of `shared`'s parts for the render path, so that reaching them does
+    // no reference counting (which the compiler's `@_noLocks` check rejects). `shared`
+    // above keeps their memory alive for the mixer's whole life.
+    let ring: CommandRing.View
+    let cells: MixerCells
     /// Frames per second.
     public let sampleRate: Double
     /// Largest block rendered in one pass (longer requests are split internally).
@@ -63,6 +68,8 @@ public final class Mixer: @unchecked Sendable {
 
     init(config: MixerConfig, shared: MixerShared) {
         self.shared = shared
+        ring = shared.ring.view
+        cells = shared.cells.view
         sampleRate = config.sampleRate
         maxBlockFrames = config.maxBlockFrames
         isLimiterEnabled = config.isLimiterEnabled
@@ -115,7 +122,7 @@ public final class Mixer: @unchecked Sendable {
         pending = PendingQueue(capacity: config.pendingCapacity)
         limiter = TruePeakLimiter(sampleRate: config.sampleRate)
         master = DecibelRamp(config.masterGain.value)
-        liveGeneration = shared.live.generation
+        liveGeneration = cells.generation
     }
 
     deinit {
@@ -132,6 +139,9 @@ public final class Mixer: @unchecked Sendable {
     /// `2 * frameCount` samples; a shorter buffer is filled as far as it goes).
     ///
     /// Render thread: safe — no allocation, locks, errors, printing or I/O.
+    #if !DEBUG  // checked by the optimizer; debug code calls unspecialised generics
+    @_noAllocation @_noLocks
+    #endif
     public func render(into output: UnsafeMutableBufferPointer<Float>, frameCount: Int) {
         guard let out = output.baseAddress else { return }
         let total = min(frameCount, output.count / 2)

@@ -1,5 +1,3 @@
-import Foundation
-
 /// A value moving from `from` to `to` over `length` frames, evaluated from its integer
 /// frame count — never by accumulating steps — so it lands on its endpoint on the exact
 /// frame and gives the same samples however the blocks are cut.
@@ -12,9 +10,10 @@ struct Ramp: BitwiseCopyable {
     enum Shape: UInt8, BitwiseCopyable {
         /// from + (to − from)·t
         case linear
-        /// from + (to − from)·√t: the rising half of an equal-power crossfade.
+        /// from + (to − from)·sin(t·π/2): the rising half of an equal-power crossfade.
         case equalPowerIn
-        /// from + (to − from)·(1 − √(1 − t)): the falling half (from·√(1 − t) towards 0).
+        /// from + (to − from)·(1 − cos(t·π/2)): the falling half (from·cos(t·π/2) towards
+        /// 0). With the rising half, the squared gains sum to 1: −3 dB each at the midpoint.
         case equalPowerOut
     }
 
@@ -58,6 +57,9 @@ struct Ramp: BitwiseCopyable {
 
     /// The value for the next frame (advancing the ramp).
     @inline(__always)
+    #if !DEBUG  // checked by the optimizer; debug code calls unspecialised generics
+    @_noAllocation @_noLocks
+    #endif
     mutating func next() -> Double {
         if elapsed >= length { return value }
         elapsed += 1
@@ -82,8 +84,8 @@ struct Ramp: BitwiseCopyable {
             let shaped: Double
             switch shape {
             case .linear: shaped = t
-            case .equalPowerIn: shaped = t.squareRoot()
-            case .equalPowerOut: shaped = 1 - (1 - t).squareRoot()
+            case .equalPowerIn: shaped = MixerMath.sine(t * (Double.pi / 2))
+            case .equalPowerOut: shaped = 1 - MixerMath.sine((1 - t) * (Double.pi / 2))
             }
             value = from + (target - from) * shaped
         }
@@ -113,6 +115,9 @@ struct DecibelRamp: BitwiseCopyable {
 
     /// The linear gain for the next frame.
     @inline(__always)
+    #if !DEBUG  // checked by the optimizer; debug code calls unspecialised generics
+    @_noAllocation @_noLocks
+    #endif
     mutating func next() -> Double {
         if !ramp.isActive { return gain }
         gain = DecibelRamp.linear(ramp.next())
@@ -129,6 +134,6 @@ struct DecibelRamp: BitwiseCopyable {
     /// 10^(dB/20).
     @inline(__always)
     static func linear(_ decibels: Double) -> Double {
-        exp(decibels * 0.11512925464970229)  // ln(10) / 20
+        MixerMath.gain(decibels: decibels)
     }
 }

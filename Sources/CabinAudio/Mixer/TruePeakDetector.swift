@@ -52,6 +52,9 @@ struct TruePeakDetector {
     ///
     /// Render thread: safe.
     @inline(__always)
+    #if !DEBUG  // checked by the optimizer; debug code calls unspecialised generics
+    @_noAllocation @_noLocks
+    #endif
     mutating func push(_ l: Float, _ r: Float) -> Double {
         let n = TruePeakDetector.taps
         let left = history, right = history + 2 * n
@@ -102,6 +105,9 @@ struct SlidingMinimum {
     ///
     /// Render thread: safe.
     @inline(__always)
+    #if !DEBUG  // checked by the optimizer; debug code calls unspecialised generics
+    @_noAllocation @_noLocks
+    #endif
     mutating func push(_ x: Double) -> Double {
         let capacity = window + 1
         // Drop larger-or-equal values from the back: they can never be the minimum again.

@@ -62,6 +62,9 @@ struct TruePeakLimiter {
     /// Limits `frameCount` interleaved stereo frames from `input` into `output`.
     ///
     /// Render thread: safe.
+    #if !DEBUG  // checked by the optimizer; debug code calls unspecialised generics
+    @_noAllocation @_noLocks
+    #endif
     mutating func process(_ input: UnsafePointer<Float>, into output: UnsafeMutablePointer<Float>,
                           frameCount: Int) {
         for i in 0..<frameCount {

@@ -8,9 +8,12 @@ extension Voice {
     ///
     /// Render thread: safe.
     @inline(__always)
+    #if !DEBUG  // checked by the optimizer; debug code calls unspecialised generics
+    @_noAllocation @_noLocks
+    #endif
     func readAsset(_ slot: AssetTable.Slot) -> (Float, Float) {
-        let base = position.rounded(.down)
-        let i = Int(base)
+        let i = Int(position)  // position ≥ 0: truncation is floor
+        let base = Double(i)
         let t = Float(position - base)
         let limit = isLooping ? slot.loopEnd : slot.frameCount
         let low = hasWrapped && isLooping ? slot.loopStart : 0
@@ -54,6 +57,9 @@ extension Voice {
     ///
     /// Render thread: safe.
     @inline(__always)
+    #if !DEBUG  // checked by the optimizer; debug code calls unspecialised generics
+    @_noAllocation @_noLocks
+    #endif
     mutating func advance(by rate: Double, in slot: AssetTable.Slot) {
         position += rate
         if isLooping && position >= Double(slot.loopEnd) {
@@ -68,6 +74,9 @@ extension Voice {
     ///
     /// Render thread: safe.
     @inline(__always)
+    #if !DEBUG  // checked by the optimizer; debug code calls unspecialised generics
+    @_noAllocation @_noLocks
+    #endif
     static func hermite(_ xm1: Float, _ x0: Float, _ x1: Float, _ x2: Float, _ t: Float) -> Float {
         let c1 = 0.5 * (x1 - xm1)
         let c2 = xm1 - 2.5 * x0 + 2 * x1 - 0.5 * x2

@@ -8,6 +8,9 @@ extension Voice {
     /// number of frames it sounded: `frameCount`, or fewer if it ended (then it is idle).
     ///
     /// Render thread: safe (no allocation, no locks).
+    #if !DEBUG  // checked by the optimizer; debug code calls unspecialised generics
+    @_noAllocation @_noLocks
+    #endif
     mutating func render(into bus: UnsafeMutablePointer<Float>, frameCount: Int,
                          context c: VoiceRenderContext) -> Int {
         // Pitch and gain maps: constant over the segment unless their parameter moves.
@@ -90,7 +93,7 @@ extension Voice {
     }
 
     /// Sine amplitude for the synth reference RMS (RMS·√2).
-    static var sineAmplitude: Double { SoundSource.synthRMSLinear * 2.0.squareRoot() }
+    static var sineAmplitude: Double { 0.25148668593658708 }
 
     @inline(__always)
     static func wrap(_ phase: Double) -> Double {
@@ -100,9 +103,5 @@ extension Voice {
     }
 
     @inline(__always)
-    static func sine(_ phase: Double) -> Double { _sin(phase) }
+    static func sine(_ phase: Double) -> Double { MixerMath.sine(phase) }
 }
-
-import Foundation
-
-@inline(__always) private func _sin(_ x: Double) -> Double { sin(x) }
