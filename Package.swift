@@ -19,6 +19,7 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/ordo-one/malloc-interposer", from: "1.6.1"),
     ],
     targets: [
         // MARK: C libraries (Debian packages, found through pkg-config)
@@ -53,6 +54,13 @@ let package = Package(
                 "CabinAudio", "CabinHaptics", "CabinSession", "CabinIO",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
+        ),
+
+        /// Proves the mixer's steady-state render allocates nothing (run in release with
+        /// LD_PRELOAD=.build/release/libMallocInterposerSwift.so) and prints its speed.
+        .executableTarget(
+            name: "cabin-alloc-check",
+            dependencies: ["CabinAudio", .product(name: "MallocInterposerSwift", package: "malloc-interposer")]
         ),
 
         // MARK: tests
