@@ -92,7 +92,7 @@ struct MixerSetup {
         duckAffects = .allocate(capacity: max(1, config.ducking.count * busCount))
         duckAffects.initialize(repeating: false, count: max(1, config.ducking.count * busCount))
         for (r, rule) in config.ducking.enumerated() {
-            let depth = min(0, rule.depth.value)
+            let depth = max(DecibelRamp.floor, min(0, rule.depth.value))
             let attack = max(1, (rule.attackDuration * config.sampleRate).rounded())
             let release = max(1, (rule.releaseDuration * config.sampleRate).rounded())
             (ducks + r).initialize(to: DuckState(

@@ -94,22 +94,30 @@ struct Ramp: BitwiseCopyable {
 
 /// A gain ramped linearly in dB, with its linear factor recomputed only while it moves.
 ///
+/// Silence: dB values are floored at `DecibelRamp.floor` (−120 dB), which means gain 0, so
+/// a fade to `Decibels.silence` (−∞) is a real ramp that ends in true silence rather than a
+/// jump.
+///
 /// Thread: a plain value inside the renderer's state. Render thread: safe.
 struct DecibelRamp: BitwiseCopyable {
     private var ramp: Ramp
     /// The current linear gain.
     private(set) var gain: Double
 
+    /// Levels at or below this are silence (gain 0).
+    static var floor: Double { -120 }
+
     init(_ decibels: Double) {
-        ramp = Ramp(decibels)
-        gain = DecibelRamp.linear(decibels)
+        let d = max(decibels, DecibelRamp.floor)
+        ramp = Ramp(d)
+        gain = DecibelRamp.linear(d)
     }
 
     @inline(__always) var isActive: Bool { ramp.isActive }
     var decibels: Double { ramp.value }
 
     mutating func start(to decibels: Double, frames: Int64) {
-        ramp.start(to: decibels, frames: frames)
+        ramp.start(to: max(decibels, DecibelRamp.floor), frames: frames)
         if !ramp.isActive { gain = DecibelRamp.linear(ramp.value) }
     }
 
@@ -131,9 +139,9 @@ struct DecibelRamp: BitwiseCopyable {
         gain = DecibelRamp.linear(ramp.value)
     }
 
-    /// 10^(dB/20).
+    /// 10^(dB/20), and 0 at or below the floor.
     @inline(__always)
     static func linear(_ decibels: Double) -> Double {
-        MixerMath.gain(decibels: decibels)
+        decibels <= DecibelRamp.floor ? 0 : MixerMath.gain(decibels: decibels)
     }
 }
