@@ -60,6 +60,7 @@ func check() -> Int32 {
           + "\(mallocs) mallocs, \(frees) frees in steady state "
           + "(\(steady.mallocs)/\(steady.frees) counted, \(baseline.mallocs)/\(baseline.frees) in an empty bracket)")
     print("cabin-alloc-check: " + MixerBenchmark.run(seconds: 60, blockFrames: blockFrames).description)
+    print("cabin-alloc-check: limiter off: " + MixerBenchmark.run(seconds: 60, blockFrames: blockFrames, isLimiterEnabled: false).description)
     return mallocs == 0 && frees == 0 ? 0 : 1
 }
 

@@ -38,8 +38,10 @@ public enum MixerBenchmark {
     }
 
     /// Renders the drive scene for `seconds` in blocks of `blockFrames` and times it.
-    public static func run(seconds: Double = 30, sampleRate: Double = 48_000, blockFrames: Int = 256) -> Result {
-        let (config, commands) = driveScene(sampleRate: sampleRate, seconds: seconds)
+    public static func run(seconds: Double = 30, sampleRate: Double = 48_000, blockFrames: Int = 256,
+                           isLimiterEnabled: Bool = true) -> Result {
+        var (config, commands) = driveScene(sampleRate: sampleRate, seconds: seconds)
+        config.isLimiterEnabled = isLimiterEnabled
         let (mixer, handle) = config.make()
         var buffer = [Float](repeating: 0, count: 2 * blockFrames)
         let total = Int(seconds * sampleRate)

@@ -42,7 +42,7 @@ struct TruePeakLimiter {
         self.ceiling = ceiling.linearGain
         window = max(1, Int((lookaheadDuration * sampleRate).rounded()))
         releaseCoefficient = 1 - exp(-1 / max(1, releaseDuration * sampleRate))
-        detector = TruePeakDetector()
+        detector = TruePeakDetector(quietLevel: self.ceiling)
         minima = SlidingMinimum(window: window)
         held = .allocate(capacity: window)
         held.initialize(repeating: 1, count: window)
