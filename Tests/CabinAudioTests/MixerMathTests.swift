@@ -8,11 +8,11 @@ import Testing
         for i in -2_000...2_000 {
             let x = Double(i) * 0.173
             let reference = Foundation.exp(x)
-            #expect(abs(MixerMath.exp(x) - reference) <= 4e-15 * reference, "x = \(x)")
+            #expect(abs(MixerMath.exp(x) - reference) <= 3e-13 * reference, "x = \(x)")
         }
         #expect(MixerMath.exp(-1_000) == 0)
         #expect(MixerMath.gain(decibels: 0) == 1)
-        #expect(abs(MixerMath.gain(decibels: -6) - Decibels(-6).linearGain) < 1e-15)
+        #expect(abs(MixerMath.gain(decibels: -6) - Decibels(-6).linearGain) < 1e-13)
     }
 
     @Test func sineMatchesTheCLibraryOverOnePeriod() {
