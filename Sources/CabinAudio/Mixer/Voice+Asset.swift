@@ -57,7 +57,8 @@ extension Voice {
         return slot.samples[j * slot.channelCount + channel]
     }
 
-    /// Moves the read position by `rate` asset frames, wrapping around the loop body.
+    /// Moves the read position by `rate` asset frames (clamped to 0…64), wrapping around the
+    /// loop body.
     ///
     /// Render thread: safe.
     @inline(__always)
@@ -65,7 +66,8 @@ extension Voice {
     @_noAllocation @_noLocks
     #endif
     mutating func advance(by rate: Double, in slot: AssetTable.Slot) {
-        position += rate
+        // A map may ask for 0 or less; playback never runs backwards or faster than 64×.
+        position += min(max(rate, 0), 64)
         if isLooping && position >= Double(slot.loopEnd) {
             let length = Double(slot.loopEnd - slot.loopStart)
             repeat { position -= length } while position >= Double(slot.loopEnd)
