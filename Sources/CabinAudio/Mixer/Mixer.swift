@@ -26,14 +26,17 @@ public final class Mixer: @unchecked Sendable {
     // above keeps their memory alive for the mixer's whole life.
     let ring: CommandRing.View
     let cells: MixerCells
-    /// Frames per second.
+    /// Frames per second. Any thread (immutable).
     public let sampleRate: Double
-    /// Largest block rendered in one pass (longer requests are split internally).
+    /// Largest block rendered in one pass (longer requests are split internally). Any
+    /// thread (immutable).
     public let maxBlockFrames: Int
-    /// True when the output runs through the true-peak limiter.
+    /// True when the output runs through the true-peak limiter. Any thread (immutable).
     public let isLimiterEnabled: Bool
-    /// Frames by which the limiter delays the output (0 with the limiter off).
-    public var latencyFrames: Int { isLimiterEnabled ? limiter.latencyFrames : 0 }
+    /// Frames by which the limiter delays the output (77 at 48 kHz; 0 with the limiter
+    /// off): a command at frame N is heard at output frame N + latencyFrames. Any thread
+    /// (immutable).
+    public let latencyFrames: Int
 
     let busCount: Int, voiceCount: Int, layerCount: Int, parameterCount: Int, duckCount: Int
     let minimumRampFrames: Int64, liveRampFrames: Int64, stealFrames: Int64
@@ -121,6 +124,7 @@ public final class Mixer: @unchecked Sendable {
             radiansPerHertz: 2 * Double.pi / config.sampleRate)
         pending = PendingQueue(capacity: config.pendingCapacity)
         limiter = TruePeakLimiter(sampleRate: config.sampleRate)
+        latencyFrames = config.isLimiterEnabled ? limiter.latencyFrames : 0
         master = DecibelRamp(config.masterGain.value)
         liveGeneration = cells.generation
     }

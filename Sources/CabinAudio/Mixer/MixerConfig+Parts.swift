@@ -1,8 +1,8 @@
 /// The pieces a `MixerConfig` is made of: buses, ducking rules, layers, parameters, assets.
-///
-/// Thread: plain values; build them on the control thread.
 
 /// A mixing bus: a gain and a voice budget.
+///
+/// Thread: a plain value; build it on the control thread, before `MixerConfig.make()`.
 public struct BusConfig: Sendable, Equatable {
     /// The name documents use ("engine", "ambient" …).
     public var name: String
@@ -22,6 +22,9 @@ public struct BusConfig: Sendable, Equatable {
 
 /// While any voice sounds on `when`, the `duck` buses move to `depth`, reaching it in
 /// `attackDuration` seconds and returning in `releaseDuration` (ramps linear in dB).
+/// Several rules on one bus multiply (their dB add). Depth is floored at −120 dB.
+///
+/// Thread: a plain value; build it on the control thread, before `MixerConfig.make()`.
 public struct DuckingRule: Sendable, Equatable {
     public var when: BusID
     public var duck: [BusID]
@@ -41,6 +44,8 @@ public struct DuckingRule: Sendable, Equatable {
 
 /// A named, persistent voice slot ("engine", "ambient", "radio"): started, faded,
 /// crossfaded and stopped by commands, optionally following a parameter.
+///
+/// Thread: a plain value; build it on the control thread, before `MixerConfig.make()`.
 public struct LayerConfig: Sendable, Equatable {
     public var name: String
     public var bus: BusID
@@ -67,15 +72,27 @@ public struct LayerConfig: Sendable, Equatable {
 }
 
 /// A named control value such as "speed".
+///
+/// Thread: a plain value; build it on the control thread, before `MixerConfig.make()`.
 public struct ParameterConfig: Sendable, Equatable {
     public var name: String
     /// Initial value.
     public var value: Double
     /// Values are clamped to this range.
     public var range: ClosedRange<Double>
+
+    public init(name: String, value: Double, range: ClosedRange<Double>) {
+        self.name = name
+        self.value = value
+        self.range = range
+    }
 }
 
 /// A sound registered for playback: samples (mono or stereo), loudness trim, loop points.
+/// Resample it to the mixer's rate at load time (CabinIO/soxr); another rate still plays,
+/// through the Hermite reader, but that is meant for pitch, not for rate conversion.
+///
+/// Thread: a plain value; register it on the control thread with `MixerConfig.addAsset`.
 public struct SoundAsset: Sendable, Equatable {
     public var buffer: AudioBuffer
     public var trim: Decibels
