@@ -39,11 +39,13 @@ extension Mixer {
             (busBuffers + b * 2 * maxBlockFrames).update(repeating: 0, count: 2 * n)
         }
         for s in 0..<voiceCount where voices[s].phase != .idle {
-            let b = Int(voices[s].bus)
-            let owner = Int(voices[s].owner)
-            let sounded = voices[s].render(into: busBuffers + b * 2 * maxBlockFrames, frameCount: n,
-                                           context: context)
-            if voices[s].phase == .idle, owner >= 0, layers[owner].voice == Int32(s) {
+            // Through a pointer, so the voice is rendered in place, never copied.
+            let voice = voices + s
+            let b = Int(voice.pointee.bus)
+            let owner = Int(voice.pointee.owner)
+            let sounded = voice.pointee.render(into: busBuffers + b * 2 * maxBlockFrames, frameCount: n,
+                                               context: context)
+            if voice.pointee.phase == .idle, owner >= 0, layers[owner].voice == Int32(s) {
                 layers[owner].voice = -1
             }
             buses[b].soundingFrames = max(buses[b].soundingFrames, sounded)
