@@ -6,7 +6,7 @@ extension Mixer {
     #if !DEBUG  // checked by the optimizer; debug code calls unspecialised generics
     @_noAllocation @_noLocks
     #endif
-    func receiveLiveParameters() {
+    func processLiveParameters() {
         let generation = cells.generation
         guard generation != liveGeneration else { return }
         liveGeneration = generation
@@ -24,7 +24,7 @@ extension Mixer {
     #if !DEBUG  // checked by the optimizer; debug code calls unspecialised generics
     @_noAllocation @_noLocks
     #endif
-    func receiveCommands() {
+    func processCommandRing() {
         while !pending.isFull {
             guard let command = ring.pop() else { return }
             _ = pending.push(command)
@@ -38,11 +38,11 @@ extension Mixer {
     #if !DEBUG  // checked by the optimizer; debug code calls unspecialised generics
     @_noAllocation @_noLocks
     #endif
-    func applyDueCommands() {
+    func processDueCommands() {
         while let time = pending.nextTime, time <= clock {
             guard let command = pending.pop() else { return }
             if time < clock { lateCount += 1 }
-            apply(command.action)
+            process(command.action)
         }
     }
 
@@ -52,19 +52,19 @@ extension Mixer {
     #if !DEBUG  // checked by the optimizer; debug code calls unspecialised generics
     @_noAllocation @_noLocks
     #endif
-    func apply(_ action: MixerCommand.Action) {
+    func process(_ action: MixerCommand.Action) {
         switch action {
         case .startLayer(let id, let fadeIn):
             guard let l = layerIndex(id) else { return }
             let layer = layers[l]
-            startLayer(l, source: layer.source, gain: layer.gain, isLooping: layer.isLooping,
+            processStartLayer(l, source: layer.source, gain: layer.gain, isLooping: layer.isLooping,
                        fadeIn: ramp(fadeIn), shape: .linear)
         case .startLayerWith(let id, let source, let gain, let isLooping, let fadeIn):
             guard let l = layerIndex(id), isValid(source) else { return }
             layers[l].source = source
             layers[l].gain = gain.value
             layers[l].isLooping = isLooping
-            startLayer(l, source: source, gain: gain.value, isLooping: isLooping,
+            processStartLayer(l, source: source, gain: gain.value, isLooping: isLooping,
                        fadeIn: ramp(fadeIn), shape: .linear)
         case .stopLayer(let id, let fadeOut):
             guard let l = layerIndex(id) else { return }
@@ -83,7 +83,7 @@ extension Mixer {
             let level = old >= 0 ? voices[old].level.decibels : 0
             if old >= 0 { voices[old].release(frames: ramp(over), shape: .equalPowerOut) }
             layers[l].voice = -1
-            startLayer(l, source: to, gain: layer.gain, isLooping: layer.isLooping,
+            processStartLayer(l, source: to, gain: layer.gain, isLooping: layer.isLooping,
                        fadeIn: ramp(over), shape: .equalPowerIn, level: level)
         case .setParameter(let id, let to, let over):
             let p = Int(id.index)
@@ -93,8 +93,8 @@ extension Mixer {
             let b = Int(bus.index)
             guard isIndex(b, busCount) else { invalidCount += 1; return }
             guard isValid(source) else { return }
-            guard let v = allocateVoice(bus: b) else { return }
-            startVoice(v, bus: b, source: source, gain: gain.value, isLooping: false)
+            guard let v = processAllocateVoice(bus: b) else { return }
+            processStartVoice(v, bus: b, source: source, gain: gain.value, isLooping: false)
             voices[v].envelope.set(1)
         case .setBusGain(let bus, let to, let over):
             let b = Int(bus.index)
@@ -130,14 +130,14 @@ extension Mixer {
     }
 
     /// (Re)starts layer `l`: a voice already playing it fades out as the new one fades in.
-    private func startLayer(_ l: Int, source: SoundSource, gain: Double, isLooping: Bool,
+    private func processStartLayer(_ l: Int, source: SoundSource, gain: Double, isLooping: Bool,
                             fadeIn: Int64, shape: Ramp.Shape, level: Double = 0) {
         let old = Int(layers[l].voice)
         if old >= 0 { voices[old].release(frames: fadeIn, shape: shape == .linear ? .linear : .equalPowerOut) }
         layers[l].voice = -1
         let b = Int(layers[l].bus)
-        guard let v = allocateVoice(bus: b) else { return }
-        startVoice(v, bus: b, source: source, gain: gain, isLooping: isLooping)
+        guard let v = processAllocateVoice(bus: b) else { return }
+        processStartVoice(v, bus: b, source: source, gain: gain, isLooping: isLooping)
         voices[v].owner = Int32(l)
         voices[v].mapLayer = Int32(l)
         voices[v].level = DecibelRamp(level)

@@ -12,7 +12,7 @@ extension Mixer {
     #if !DEBUG  // checked by the optimizer; debug code calls unspecialised generics
     @_noAllocation @_noLocks
     #endif
-    func allocateVoice(bus b: Int) -> Int? {
+    func processAllocateVoice(bus b: Int) -> Int? {
         let bus = buses[b]
         var playing = 0, free = -1, victim = -1, fading = -1
         for s in bus.firstSlot..<(bus.firstSlot + bus.slotCount) {
@@ -56,7 +56,7 @@ extension Mixer {
     #if !DEBUG  // checked by the optimizer; debug code calls unspecialised generics
     @_noAllocation @_noLocks
     #endif
-    func startVoice(_ v: Int, bus b: Int, source: SoundSource, gain: Double, isLooping: Bool) {
+    func processStartVoice(_ v: Int, bus b: Int, source: SoundSource, gain: Double, isLooping: Bool) {
         var voice = Voice()
         voice.phase = .playing
         voice.bus = Int32(b)
@@ -81,7 +81,7 @@ extension Mixer {
     #if !DEBUG  // checked by the optimizer; debug code calls unspecialised generics
     @_noAllocation @_noLocks
     #endif
-    func publishCounters() {
+    func processPublishCounters() {
         cells.store(.lateCommands, UInt64(lateCount))
         cells.store(.invalidCommands, UInt64(invalidCount))
         cells.store(.deferredCommands, UInt64(deferredCount))

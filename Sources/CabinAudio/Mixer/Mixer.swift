@@ -149,17 +149,17 @@ public final class Mixer: @unchecked Sendable {
     public func render(into output: UnsafeMutableBufferPointer<Float>, frameCount: Int) {
         guard let out = output.baseAddress else { return }
         let total = min(frameCount, output.count / 2)
-        receiveLiveParameters()
-        receiveCommands()
+        processLiveParameters()
+        processCommandRing()
         var done = 0
         while done < total {
-            applyDueCommands()
+            processDueCommands()
             var n = min(total - done, maxBlockFrames)
             if let next = pending.nextTime, next > clock { n = min(n, Int(next - clock)) }
             renderSegment(into: out + 2 * done, frameCount: n)
             clock += FrameTime(n)
             done += n
         }
-        publishCounters()
+        processPublishCounters()
     }
 }
