@@ -38,3 +38,21 @@ import CabinAudio
         #expect(out[heard] == 0.5)
     }
 }
+
+@Suite struct MixerBounceTests {
+    @Test func bounceEqualsRenderingBlockByBlock() {
+        let (config, commands) = MixerInvarianceTests.scene()
+        let (mixer, handle) = config.make()
+        commands.forEach { handle.send($0) }
+        let buffer = mixer.bounce(frameCount: 5_000, blockFrames: 300)
+        #expect(buffer.channelCount == 2 && buffer.frameCount == 5_000 && buffer.sampleRate == 48_000)
+        #expect(buffer.samples == Render.scene(config, commands: commands, frameCount: 5_000, blockSize: 64))
+    }
+
+    @Test func synthNamesFromSessionDocuments() {
+        #expect(SoundSource(synthName: "brown-noise", seed: 3) == .brownNoise(seed: 3))
+        #expect(SoundSource(synthName: "binaural", carrier: 220, beat: 6) == .binaural(carrier: 220, beat: 6))
+        #expect(SoundSource(synthName: "purple-noise") == nil)
+        #expect(SoundSource.synthNames.allSatisfy { SoundSource(synthName: $0) != nil })
+    }
+}
