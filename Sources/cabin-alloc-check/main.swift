@@ -4,7 +4,9 @@
 //   LD_PRELOAD=.build/release/libMallocInterposerSwift.so .build/release/cabin-alloc-check
 //
 // Renders the benchmark's drive scene (loops, repitching under parameter ramps, noise
-// crossfades, one-shots, ducking, limiter) for a warm-up, then counts every malloc/free over
+// crossfades, one-shots, ducking), pushed harder — a click every 20 ms on a one-voice ui bus
+// so voices are stolen all the time, and +12 dB master gain so the limiter really limits —
+// for a warm-up, then counts every malloc/free over
 // many more blocks while commands and live parameter changes keep arriving. The count of an
 // empty hook()/unhook() bracket measured just before (the harness's own bookkeeping: 0 or 1
 // malloc and free here, whatever the work inside) is subtracted. Exits 1 if the render path allocated or freed anything, 2 if the interposer
@@ -25,7 +27,14 @@ func counted(_ body: () -> Void) -> (mallocs: Int, frees: Int) {
 func check() -> Int32 {
     let blockFrames = 256
     let warmUpBlocks = 200, measuredBlocks = 8_000  // ≈ 1 s, then ≈ 43 s at 48 kHz
-    let (config, commands) = MixerBenchmark.driveScene(seconds: 60)
+    var (config, commands) = MixerBenchmark.driveScene(seconds: 60)
+    config.masterGain = 12  // make the limiter work, not just watch
+    // Make voice stealing happen too: one voice on the ui bus, clicks every 20 ms.
+    let ui = config.bus(named: "ui")!
+    config.buses[Int(ui.index)].polyphony = 1
+    let click = commands.first { if case .playOneShot(_, ui, _) = $0.action { true } else { false } }!
+    for t in stride(from: 0, to: 60 * 48_000, by: 960) { commands.append(MixerCommand(at: FrameTime(t), click.action)) }
+    commands.sort { $0.time < $1.time }
     let (mixer, handle) = config.make()
     let speed = config.parameter(named: "speed")!
     var buffer = [Float](repeating: 0, count: 2 * blockFrames)
