@@ -15,7 +15,8 @@ import CabinAudio
         let (config, layer, _, half) = config()
         let out = Render.left(Render.scene(config, commands: [
             MixerCommand(at: 0, .startLayer(layer, fadeInFrames: 0)),
-            MixerCommand(at: 2, .startLayerWith(layer, source: .asset(half), gain: 0, isLooping: true, fadeInFrames: 4)),
+            MixerCommand(at: 2, .startLayerWith(layer, source: .asset(half), bus: BusID(index: 0), gain: 0,
+                                                   isLooping: true, fadeInFrames: 4)),
         ], frameCount: 8, blockSize: 3))
         // Old voice 1 → 0 while the new one 0 → 0.5, linearly over 4 frames.
         #expect(out == [1, 1, 0.875, 0.75, 0.625, 0.5, 0.5, 0.5])
@@ -57,5 +58,18 @@ import CabinAudio
         let out = Render.run(mixer, frameCount: 4, blockSize: 4)
         #expect(out.allSatisfy { $0 == 0 })
         #expect(handle.counters.invalidCommands == 4)
+    }
+
+    @Test func startLayerWithMovesTheLayerToAnotherBus() {
+        var config = Render.config(sampleRate: 8, buses: [("a", 0), ("b", -6.020599913279624)])
+        let one = config.addAsset(AudioBuffer(samples: [1, 1], channelCount: 1, sampleRate: 8))
+        let layer = config.addLayer(LayerConfig(name: "l", bus: BusID(index: 0), source: .asset(one), isLooping: true))
+        let out = Render.left(Render.scene(config, commands: [
+            MixerCommand(at: 0, .startLayerWith(layer, source: .asset(one), bus: BusID(index: 1), gain: 0,
+                                                isLooping: true, fadeInFrames: 0)),
+            MixerCommand(at: 2, .stopLayer(layer, fadeOutFrames: 0)),
+            MixerCommand(at: 3, .startLayer(layer, fadeInFrames: 0)),  // stays on bus b
+        ], frameCount: 4, blockSize: 4))
+        #expect(out.map { ($0 * 1e6).rounded() / 1e6 } == [0.5, 0.5, 0, 0.5])
     }
 }

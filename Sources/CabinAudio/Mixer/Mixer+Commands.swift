@@ -59,8 +59,10 @@ extension Mixer {
             let layer = layers[l]
             processStartLayer(l, source: layer.source, gain: layer.gain, isLooping: layer.isLooping,
                        fadeIn: ramp(fadeIn), shape: .linear)
-        case .startLayerWith(let id, let source, let gain, let isLooping, let fadeIn):
+        case .startLayerWith(let id, let source, let bus, let gain, let isLooping, let fadeIn):
             guard let l = layerIndex(id), isValid(source) else { return }
+            guard isIndex(Int(bus.index), busCount) else { invalidCount += 1; return }
+            layers[l].bus = bus.index
             layers[l].source = source
             layers[l].gain = gain.value
             layers[l].isLooping = isLooping
