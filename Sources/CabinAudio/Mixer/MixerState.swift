@@ -66,13 +66,13 @@ struct MixerSetup {
                 layerMaps[l].pitchParameter = map.parameter.index
                 layerMaps[l].pitchOffset = Int32(flat.count)
                 layerMaps[l].pitchCount = Int32(map.points.count)
-                for (x, y) in map.points { flat += [x, y] }
+                flat += map.flattened
             }
             if let map = layer.gainMap {
                 layerMaps[l].gainParameter = map.parameter.index
                 layerMaps[l].gainOffset = Int32(flat.count)
                 layerMaps[l].gainCount = Int32(map.points.count)
-                for (x, y) in map.points { flat += [x, y] }
+                flat += map.flattened
             }
         }
         mapPoints = .allocate(capacity: max(1, flat.count))
