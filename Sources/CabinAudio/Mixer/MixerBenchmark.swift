@@ -9,7 +9,7 @@
 ///
 /// ```swift
 /// let result = MixerBenchmark.run(seconds: 60)
-/// print(result.summary)  // e.g. "60 s at 48000 Hz in blocks of 256: 812× real time, 0.12 % of a core"
+/// print(result)  // e.g. "60 s at 48000 Hz in blocks of 256: 211× real time, 0.473 % of a core, …"
 /// ```
 ///
 /// Thread: control thread (it makes a mixer and renders it on the calling thread).
