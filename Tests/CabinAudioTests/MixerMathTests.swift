@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import CabinAudio
+import CabinAudio
 
 /// The render path's own exp and sine match the C library's far below Float resolution.
 @Suite struct MixerMathTests {

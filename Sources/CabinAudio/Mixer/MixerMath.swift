@@ -7,15 +7,17 @@
 /// with Estrin's scheme (pairs, then powers of r²) rather than Horner's, so the multiplies
 /// overlap instead of waiting on each other: this roughly halves their cost per sample.
 ///
-/// Thread: pure functions. Render thread: safe.
-enum MixerMath {
+/// Public so that other render code (haptic-to-audio synthesis, say) can use them too.
+///
+/// Thread: pure functions; any thread. Render thread: safe.
+public enum MixerMath {
     /// e^x. Range reduction x = k·ln2 + r with |r| ≤ ln2/2, then a degree-10 Taylor
     /// polynomial for e^r (error < 3e-13) and an exact power of two for 2^k. 0 below −708.
     @inline(__always)
     #if !DEBUG  // checked by the optimizer; debug code calls unspecialised generics
     @_noAllocation @_noLocks
     #endif
-    static func exp(_ x: Double) -> Double {
+    public static func exp(_ x: Double) -> Double {
         if x < -708 { return 0 }
         if x > 709 { return .infinity }
         let scaled = x * 1.4426950408889634  // 1/ln 2
@@ -38,7 +40,7 @@ enum MixerMath {
     #if !DEBUG  // checked by the optimizer; debug code calls unspecialised generics
     @_noAllocation @_noLocks
     #endif
-    static func gain(decibels: Double) -> Double { exp(decibels * 0.11512925464970229) }
+    public static func gain(decibels: Double) -> Double { exp(decibels * 0.11512925464970229) }
 
     /// sin(x) for 0 ≤ x < 2π (the oscillators' phase range): folded to [−π/2, π/2], then an
     /// odd Taylor polynomial to x¹⁵.
@@ -46,7 +48,7 @@ enum MixerMath {
     #if !DEBUG  // checked by the optimizer; debug code calls unspecialised generics
     @_noAllocation @_noLocks
     #endif
-    static func sine(_ phase: Double) -> Double {
+    public static func sine(_ phase: Double) -> Double {
         var x = phase
         if x > Double.pi { x -= 2 * Double.pi }  // now −π … π
         if x > Double.pi / 2 { x = Double.pi - x } else if x < -Double.pi / 2 { x = -Double.pi - x }
