@@ -17,6 +17,7 @@ import Foundation
 import MallocInterposerSwift
 
 var arguments = Array(CommandLine.arguments.dropFirst())
+if arguments.contains("--mixer-stress") { exit(mixerStressCheck()) }
 var seconds = 60.0
 var blockFrames = 256
 // For the checker's own test: allocate once per block, to show a leak of allocations is caught.

@@ -48,6 +48,7 @@ struct TimelineState {
     struct LayerState {
         var isPlaying = false
         var source: SoundSource
+        var bus: BusID
         var gain: Decibels
         var isLooping: Bool
         var level: Decibels = 0
@@ -61,7 +62,7 @@ struct TimelineState {
     var masterTouched = false
 
     init(config: MixerConfig) {
-        layers = config.layers.map { LayerState(source: $0.source, gain: $0.gain, isLooping: $0.isLooping) }
+        layers = config.layers.map { LayerState(source: $0.source, bus: $0.bus, gain: $0.gain, isLooping: $0.isLooping) }
         parameters = config.parameters.map(\.value)
         busGains = config.buses.map(\.gain)
         masterGain = config.masterGain
@@ -74,8 +75,8 @@ struct TimelineState {
         case .startLayer(let id, _):
             layers[Int(id.index)].isPlaying = true
             layers[Int(id.index)].level = 0
-        case .startLayerWith(let id, let source, let gain, let isLooping, _):
-            layers[Int(id.index)] = LayerState(isPlaying: true, source: source, gain: gain, isLooping: isLooping)
+        case .startLayerWith(let id, let source, let bus, let gain, let isLooping, _):
+            layers[Int(id.index)] = LayerState(isPlaying: true, source: source, bus: bus, gain: gain, isLooping: isLooping)
         case .stopLayer(let id, _):
             layers[Int(id.index)].isPlaying = false
         case .fadeLayer(let id, let to, _):
@@ -111,7 +112,7 @@ struct TimelineState {
         if masterTouched { out.append(MixerCommand(at: 0, .setMasterGain(to: masterGain, overFrames: 0))) }
         for (i, layer) in layers.enumerated() where layer.isPlaying {
             let id = LayerID(index: Int32(i))
-            out.append(MixerCommand(at: 0, .startLayerWith(id, source: layer.source, gain: layer.gain,
+            out.append(MixerCommand(at: 0, .startLayerWith(id, source: layer.source, bus: layer.bus, gain: layer.gain,
                                                            isLooping: layer.isLooping, fadeInFrames: fadeIn)))
             if layer.level != 0 { out.append(MixerCommand(at: 0, .fadeLayer(id, to: layer.level, overFrames: 0))) }
         }

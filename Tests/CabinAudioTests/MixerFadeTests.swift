@@ -57,4 +57,18 @@ import CabinAudio
         #expect(abs(db(speechEnd + release)) < 0.6)
         #expect(db(speechEnd + release + 10) == 0)
     }
+
+    @Test func masterFadeToSilenceIsARampNotAJump() {
+        var config = Render.config()
+        let dc = config.addAsset(AudioBuffer(samples: [Float](repeating: 1, count: 64), channelCount: 1, sampleRate: 48_000))
+        let layer = config.addLayer(LayerConfig(name: "x", bus: BusID(index: 0), source: .asset(dc), isLooping: true))
+        let out = Render.left(Render.scene(config, commands: [
+            MixerCommand(at: 0, .startLayer(layer, fadeInFrames: 0)),
+            MixerCommand(at: 1_000, .setMasterGain(to: .silence, overFrames: 1_200)),
+        ], frameCount: 3_000))
+        #expect(out[999] == 1)
+        #expect(abs(Decibels(linearGain: Double(out[1_599])).value - -60) < 1e-3)  // halfway to the −120 dB floor
+        #expect(out[2_199] == 0 && out[2_999] == 0)
+        for i in 1_000..<out.count { #expect(out[i] <= out[i - 1]) }
+    }
 }

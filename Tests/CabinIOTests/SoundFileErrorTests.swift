@@ -40,7 +40,7 @@ import Testing
         }, kind: .isDirectory, reason: "is a directory, not a sound file"),
         Case(name: "empty", make: { dir in
             let p = dir.appendingPathComponent("empty.flac").path
-            FileManager.default.createFile(atPath: p, contents: Data())
+            _ = FileManager.default.createFile(atPath: p, contents: Data())
             return p
         }, kind: .empty, reason: "empty file (0 bytes)"),
         Case(name: "not audio", make: { dir in

@@ -35,10 +35,10 @@ import Testing
         let rain = try #require(compiled.config.layer(named: "rain"))
         // speed was ramping 60 → 20 over 3…7 s: at 5.5 s it is 60 − 40 × 2.5/4 = 35.
         #expect(atZero.contains { if case .setParameter(speed, let v, 0) = $0 { return abs(v - 35) < 1e-9 }; return false })
-        #expect(atZero.contains { if case .startLayerWith(engine, _, _, true, 2400) = $0 { return true }; return false })
+        #expect(atZero.contains { if case .startLayerWith(engine, _, _, _, true, 2400) = $0 { return true }; return false })
         #expect(atZero.contains { if case .fadeLayer(engine, let to, 0) = $0 { return to == -6 }; return false })
-        #expect(atZero.contains { if case .startLayerWith(rain, .whiteNoise, _, true, _) = $0 { return true }; return false })
-        #expect(!atZero.contains { if case .startLayerWith(let id, _, _, _, _) = $0 { return id == compiled.config.layer(named: "radio") }; return false })
+        #expect(atZero.contains { if case .startLayerWith(rain, .whiteNoise, _, _, true, _) = $0 { return true }; return false })
+        #expect(!atZero.contains { if case .startLayerWith(let id, _, _, _, _, _) = $0 { return id == compiled.config.layer(named: "radio") }; return false })
         #expect(seeked.commands.contains { $0.time == 3 * 48000 + 24000 })
     }
 

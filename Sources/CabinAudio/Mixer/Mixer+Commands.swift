@@ -1,16 +1,17 @@
-import Synchronization
-
 /// Receiving commands and live parameters on the audio thread, and acting on them.
 extension Mixer {
     /// Reads the live parameters if their generation moved, ramping each changed one.
     ///
     /// Render thread: safe.
-    func receiveLiveParameters() {
-        let generation = shared.live.generation
+    #if !DEBUG  // checked by the optimizer; debug code calls unspecialised generics
+    @_noAllocation @_noLocks
+    #endif
+    func processLiveParameters() {
+        let generation = cells.generation
         guard generation != liveGeneration else { return }
         liveGeneration = generation
         for p in 0..<parameterCount {
-            let value = parameters[p].clamped(shared.live.value(p))
+            let value = parameters[p].clamped(cells.parameter(p))
             if value != parameters[p].ramp.target {
                 parameters[p].ramp.start(to: value, frames: liveRampFrames)
             }
@@ -20,41 +21,52 @@ extension Mixer {
     /// Moves commands from the ring into the pending queue while it has room.
     ///
     /// Render thread: safe.
-    func receiveCommands() {
+    #if !DEBUG  // checked by the optimizer; debug code calls unspecialised generics
+    @_noAllocation @_noLocks
+    #endif
+    func processCommandRing() {
         while !pending.isFull {
-            guard let command = shared.ring.pop() else { return }
+            guard let command = ring.pop() else { return }
             _ = pending.push(command)
         }
-        if shared.ring.count > 0 { deferredCount += 1 }
+        if ring.count > 0 { deferredCount += 1 }
     }
 
     /// Applies every pending command due at or before the clock.
     ///
     /// Render thread: safe.
-    func applyDueCommands() {
+    #if !DEBUG  // checked by the optimizer; debug code calls unspecialised generics
+    @_noAllocation @_noLocks
+    #endif
+    func processDueCommands() {
         while let time = pending.nextTime, time <= clock {
             guard let command = pending.pop() else { return }
             if time < clock { lateCount += 1 }
-            apply(command.action)
+            process(command.action)
         }
     }
 
     /// A ramp length: at least the minimum ramp (a step in gain is a click).
     @inline(__always) func ramp(_ frames: Int64) -> Int64 { max(frames, minimumRampFrames) }
 
-    func apply(_ action: MixerCommand.Action) {
+    #if !DEBUG  // checked by the optimizer; debug code calls unspecialised generics
+    @_noAllocation @_noLocks
+    #endif
+    func process(_ action: MixerCommand.Action) {
         switch action {
         case .startLayer(let id, let fadeIn):
             guard let l = layerIndex(id) else { return }
             let layer = layers[l]
-            startLayer(l, source: layer.source, gain: layer.gain, isLooping: layer.isLooping,
+            processStartLayer(l, source: layer.source, gain: layer.gain, isLooping: layer.isLooping,
                        fadeIn: ramp(fadeIn), shape: .linear)
-        case .startLayerWith(let id, let source, let gain, let isLooping, let fadeIn):
+        case .startLayerWith(let id, let source, let bus, let gain, let isLooping, let fadeIn):
             guard let l = layerIndex(id), isValid(source) else { return }
+            guard isIndex(Int(bus.index), busCount) else { invalidCount += 1; return }
+            layers[l].bus = bus.index
             layers[l].source = source
             layers[l].gain = gain.value
             layers[l].isLooping = isLooping
-            startLayer(l, source: source, gain: gain.value, isLooping: isLooping,
+            processStartLayer(l, source: source, gain: gain.value, isLooping: isLooping,
                        fadeIn: ramp(fadeIn), shape: .linear)
         case .stopLayer(let id, let fadeOut):
             guard let l = layerIndex(id) else { return }
@@ -73,22 +85,22 @@ extension Mixer {
             let level = old >= 0 ? voices[old].level.decibels : 0
             if old >= 0 { voices[old].release(frames: ramp(over), shape: .equalPowerOut) }
             layers[l].voice = -1
-            startLayer(l, source: to, gain: layer.gain, isLooping: layer.isLooping,
+            processStartLayer(l, source: to, gain: layer.gain, isLooping: layer.isLooping,
                        fadeIn: ramp(over), shape: .equalPowerIn, level: level)
         case .setParameter(let id, let to, let over):
             let p = Int(id.index)
-            guard p >= 0 && p < parameterCount else { invalidCount += 1; return }
+            guard isIndex(p, parameterCount) else { invalidCount += 1; return }
             parameters[p].ramp.start(to: parameters[p].clamped(to), frames: ramp(over))
         case .playOneShot(let source, let bus, let gain):
             let b = Int(bus.index)
-            guard b >= 0 && b < busCount else { invalidCount += 1; return }
+            guard isIndex(b, busCount) else { invalidCount += 1; return }
             guard isValid(source) else { return }
-            guard let v = allocateVoice(bus: b) else { return }
-            startVoice(v, bus: b, source: source, gain: gain.value, isLooping: false)
+            guard let v = processAllocateVoice(bus: b) else { return }
+            processStartVoice(v, bus: b, source: source, gain: gain.value, isLooping: false)
             voices[v].envelope.set(1)
         case .setBusGain(let bus, let to, let over):
             let b = Int(bus.index)
-            guard b >= 0 && b < busCount else { invalidCount += 1; return }
+            guard isIndex(b, busCount) else { invalidCount += 1; return }
             buses[b].gain.start(to: to.value, frames: ramp(over))
         case .setMasterGain(let to, let over):
             master.start(to: to.value, frames: ramp(over))
@@ -102,30 +114,32 @@ extension Mixer {
 
     private func layerIndex(_ id: LayerID) -> Int? {
         let l = Int(id.index)
-        guard l >= 0 && l < layerCount, layers[l].bus >= 0, Int(layers[l].bus) < busCount else {
-            invalidCount += 1
-            return nil
-        }
-        return l
+        // No `&&` with `self` on its right: its autoclosure would retain `self`.
+        var valid = l >= 0
+        if valid { valid = l < layerCount }
+        if valid { valid = layers[l].bus >= 0 }
+        if valid { valid = Int(layers[l].bus) < busCount }
+        if !valid { invalidCount += 1 }
+        return valid ? l : nil
     }
 
     private func isValid(_ source: SoundSource) -> Bool {
-        if case .asset(let id) = source, id.index < 0 || Int(id.index) >= context.assetCount {
-            invalidCount += 1
-            return false
-        }
-        return true
+        guard case .asset(let id) = source else { return true }
+        var valid = id.index >= 0
+        if valid { valid = Int(id.index) < context.assetCount }
+        if !valid { invalidCount += 1 }
+        return valid
     }
 
     /// (Re)starts layer `l`: a voice already playing it fades out as the new one fades in.
-    private func startLayer(_ l: Int, source: SoundSource, gain: Double, isLooping: Bool,
+    private func processStartLayer(_ l: Int, source: SoundSource, gain: Double, isLooping: Bool,
                             fadeIn: Int64, shape: Ramp.Shape, level: Double = 0) {
         let old = Int(layers[l].voice)
         if old >= 0 { voices[old].release(frames: fadeIn, shape: shape == .linear ? .linear : .equalPowerOut) }
         layers[l].voice = -1
         let b = Int(layers[l].bus)
-        guard let v = allocateVoice(bus: b) else { return }
-        startVoice(v, bus: b, source: source, gain: gain, isLooping: isLooping)
+        guard let v = processAllocateVoice(bus: b) else { return }
+        processStartVoice(v, bus: b, source: source, gain: gain, isLooping: isLooping)
         voices[v].owner = Int32(l)
         voices[v].mapLayer = Int32(l)
         voices[v].level = DecibelRamp(level)
@@ -133,3 +147,8 @@ extension Mixer {
         layers[l].voice = Int32(v)
     }
 }
+
+/// 0 ≤ index < count. (A function rather than `&&` with a property on its right, whose
+/// autoclosure would capture and retain `self`; free, since naming the `Mixer` type in a
+/// static call trips the metadata check.)
+@inline(__always) private func isIndex(_ index: Int, _ count: Int) -> Bool { index >= 0 && index < count }

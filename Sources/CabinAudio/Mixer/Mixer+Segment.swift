@@ -7,6 +7,9 @@ extension Mixer {
     /// per sample, so where the segment starts and ends does not change any sample.
     ///
     /// Render thread: safe.
+    #if !DEBUG  // checked by the optimizer; debug code calls unspecialised generics
+    @_noAllocation @_noLocks
+    #endif
     func renderSegment(into out: UnsafeMutablePointer<Float>, frameCount n: Int) {
         renderParameters(frameCount: n)
         renderVoices(frameCount: n)
@@ -36,11 +39,13 @@ extension Mixer {
             (busBuffers + b * 2 * maxBlockFrames).update(repeating: 0, count: 2 * n)
         }
         for s in 0..<voiceCount where voices[s].phase != .idle {
-            let b = Int(voices[s].bus)
-            let owner = Int(voices[s].owner)
-            let sounded = voices[s].render(into: busBuffers + b * 2 * maxBlockFrames, frameCount: n,
-                                           context: context)
-            if voices[s].phase == .idle && owner >= 0 && layers[owner].voice == Int32(s) {
+            // Through a pointer, so the voice is rendered in place, never copied.
+            let voice = voices + s
+            let b = Int(voice.pointee.bus)
+            let owner = Int(voice.pointee.owner)
+            let sounded = voice.pointee.render(into: busBuffers + b * 2 * maxBlockFrames, frameCount: n,
+                                               context: context)
+            if voice.pointee.phase == .idle, owner >= 0, layers[owner].voice == Int32(s) {
                 layers[owner].voice = -1
             }
             buses[b].soundingFrames = max(buses[b].soundingFrames, sounded)
@@ -81,7 +86,8 @@ extension Mixer {
                 buses[b].gain.advance(by: n)
                 continue
             }
-            if !ducked && !buses[b].gain.isActive {
+            let ramping = buses[b].gain.isActive
+            if !ducked && !ramping {
                 let g = Float(buses[b].gain.gain)
                 for i in 0..<(2 * n) { mixBuffer[i] += buffer[i] * g }
                 continue
@@ -101,7 +107,8 @@ extension Mixer {
 
     /// Applies the master gain, then the limiter (or copies the plain sum).
     private func renderMaster(into out: UnsafeMutablePointer<Float>, frameCount n: Int) {
-        if master.isActive || master.gain != 1 {
+        let masterActive = master.isActive, masterGain = master.gain
+        if masterActive || masterGain != 1 {
             for i in 0..<n {
                 let g = Float(master.next())
                 mixBuffer[2 * i] *= g
@@ -111,7 +118,7 @@ extension Mixer {
         if isLimiterEnabled {
             limiter.process(mixBuffer, into: out, frameCount: n)
         } else {
-            out.update(from: mixBuffer, count: 2 * n)
+            for i in 0..<(2 * n) { out[i] = mixBuffer[i] }
         }
     }
 }

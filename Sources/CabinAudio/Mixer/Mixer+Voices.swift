@@ -1,5 +1,3 @@
-import Synchronization
-
 /// Voice allocation with per-bus polyphony and stealing, and the counters the control side
 /// reads.
 extension Mixer {
@@ -11,7 +9,10 @@ extension Mixer {
     /// still fading, the quietest fading voice is cut. Nil only if the bus has no slots.
     ///
     /// Render thread: safe.
-    func allocateVoice(bus b: Int) -> Int? {
+    #if !DEBUG  // checked by the optimizer; debug code calls unspecialised generics
+    @_noAllocation @_noLocks
+    #endif
+    func processAllocateVoice(bus b: Int) -> Int? {
         let bus = buses[b]
         var playing = 0, free = -1, victim = -1, fading = -1
         for s in bus.firstSlot..<(bus.firstSlot + bus.slotCount) {
@@ -21,9 +22,9 @@ extension Mixer {
                 if free < 0 { free = s }
             case .playing:
                 playing += 1
-                if victim < 0 || isBetterVictim(s, than: victim) { victim = s }
+                if victim < 0 { victim = s } else if isBetterVictim(s, than: victim) { victim = s }
             case .releasing:
-                if fading < 0 || v.lastGain < voices[fading].lastGain { fading = s }
+                if fading < 0 { fading = s } else if v.lastGain < voices[fading].lastGain { fading = s }
             }
         }
         if playing >= bus.polyphony && victim >= 0 {
@@ -52,7 +53,10 @@ extension Mixer {
     /// Resets slot `v` to play `source` on bus `b` from the beginning, envelope at 0.
     ///
     /// Render thread: safe.
-    func startVoice(_ v: Int, bus b: Int, source: SoundSource, gain: Double, isLooping: Bool) {
+    #if !DEBUG  // checked by the optimizer; debug code calls unspecialised generics
+    @_noAllocation @_noLocks
+    #endif
+    func processStartVoice(_ v: Int, bus b: Int, source: SoundSource, gain: Double, isLooping: Bool) {
         var voice = Voice()
         voice.phase = .playing
         voice.bus = Int32(b)
@@ -74,17 +78,19 @@ extension Mixer {
     /// Publishes the engine clock and counters for the control side.
     ///
     /// Render thread: safe (atomic stores).
-    func publishCounters() {
-        let c = shared.counters
-        c.lateCommands.store(lateCount, ordering: .relaxed)
-        c.invalidCommands.store(invalidCount, ordering: .relaxed)
-        c.deferredCommands.store(deferredCount, ordering: .relaxed)
-        c.stolenVoices.store(stolenCount, ordering: .relaxed)
-        c.droppedVoices.store(droppedCount, ordering: .relaxed)
+    #if !DEBUG  // checked by the optimizer; debug code calls unspecialised generics
+    @_noAllocation @_noLocks
+    #endif
+    func processPublishCounters() {
+        cells.store(.lateCommands, UInt64(lateCount))
+        cells.store(.invalidCommands, UInt64(invalidCount))
+        cells.store(.deferredCommands, UInt64(deferredCount))
+        cells.store(.stolenVoices, UInt64(stolenCount))
+        cells.store(.droppedVoices, UInt64(droppedCount))
         var active = 0
         for v in 0..<voiceCount where voices[v].phase != .idle { active += 1 }
-        c.activeVoices.store(active, ordering: .relaxed)
-        c.limiterMinimumGainBits.store(limiter.minimumGain.bitPattern, ordering: .relaxed)
-        c.renderedFrames.store(clock, ordering: .releasing)
+        cells.store(.activeVoices, UInt64(active))
+        cells.store(.limiterMinimumGain, limiter.minimumGain.bitPattern)
+        cells.store(.renderedFrames, UInt64(clock))
     }
 }

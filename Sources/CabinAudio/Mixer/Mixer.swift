@@ -21,14 +21,22 @@ public final class Mixer: @unchecked Sendable {
     // `shared` (atomics and the SPSC ring).
 
     let shared: MixerShared
-    /// Frames per second.
+    // Raw-pointer views of `shared`'s parts for the render path, so that reaching them does
+    // no reference counting (which the compiler's `@_noLocks` check rejects). `shared`
+    // above keeps their memory alive for the mixer's whole life.
+    let ring: CommandRing.View
+    let cells: MixerCells
+    /// Frames per second. Any thread (immutable).
     public let sampleRate: Double
-    /// Largest block rendered in one pass (longer requests are split internally).
+    /// Largest block rendered in one pass (longer requests are split internally). Any
+    /// thread (immutable).
     public let maxBlockFrames: Int
-    /// True when the output runs through the true-peak limiter.
+    /// True when the output runs through the true-peak limiter. Any thread (immutable).
     public let isLimiterEnabled: Bool
-    /// Frames by which the limiter delays the output (0 with the limiter off).
-    public var latencyFrames: Int { isLimiterEnabled ? limiter.latencyFrames : 0 }
+    /// Frames by which the limiter delays the output (77 at 48 kHz; 0 with the limiter
+    /// off): a command at frame N is heard at output frame N + latencyFrames. Any thread
+    /// (immutable).
+    public let latencyFrames: Int
 
     let busCount: Int, voiceCount: Int, layerCount: Int, parameterCount: Int, duckCount: Int
     let minimumRampFrames: Int64, liveRampFrames: Int64, stealFrames: Int64
@@ -63,6 +71,8 @@ public final class Mixer: @unchecked Sendable {
 
     init(config: MixerConfig, shared: MixerShared) {
         self.shared = shared
+        ring = shared.ring.view
+        cells = shared.cells.view
         sampleRate = config.sampleRate
         maxBlockFrames = config.maxBlockFrames
         isLimiterEnabled = config.isLimiterEnabled
@@ -114,8 +124,9 @@ public final class Mixer: @unchecked Sendable {
             radiansPerHertz: 2 * Double.pi / config.sampleRate)
         pending = PendingQueue(capacity: config.pendingCapacity)
         limiter = TruePeakLimiter(sampleRate: config.sampleRate)
+        latencyFrames = config.isLimiterEnabled ? limiter.latencyFrames : 0
         master = DecibelRamp(config.masterGain.value)
-        liveGeneration = shared.live.generation
+        liveGeneration = cells.generation
     }
 
     deinit {
@@ -132,20 +143,23 @@ public final class Mixer: @unchecked Sendable {
     /// `2 * frameCount` samples; a shorter buffer is filled as far as it goes).
     ///
     /// Render thread: safe — no allocation, locks, errors, printing or I/O.
+    #if !DEBUG  // checked by the optimizer; debug code calls unspecialised generics
+    @_noAllocation @_noLocks
+    #endif
     public func render(into output: UnsafeMutableBufferPointer<Float>, frameCount: Int) {
         guard let out = output.baseAddress else { return }
         let total = min(frameCount, output.count / 2)
-        receiveLiveParameters()
-        receiveCommands()
+        processLiveParameters()
+        processCommandRing()
         var done = 0
         while done < total {
-            applyDueCommands()
+            processDueCommands()
             var n = min(total - done, maxBlockFrames)
             if let next = pending.nextTime, next > clock { n = min(n, Int(next - clock)) }
             renderSegment(into: out + 2 * done, frameCount: n)
             clock += FrameTime(n)
             done += n
         }
-        publishCounters()
+        processPublishCounters()
     }
 }

@@ -24,8 +24,9 @@ public struct MixerCommand: Sendable, BitwiseCopyable {
         /// Starts a layer with its configured source (restarts it if it is playing),
         /// fading in from silence.
         case startLayer(LayerID, fadeInFrames: Int64)
-        /// Starts a layer with another source, gain and looping than configured.
-        case startLayerWith(LayerID, source: SoundSource, gain: Decibels, isLooping: Bool,
+        /// Starts a layer with another source, bus, gain and looping than configured (they
+        /// stay the layer's until changed again).
+        case startLayerWith(LayerID, source: SoundSource, bus: BusID, gain: Decibels, isLooping: Bool,
                             fadeInFrames: Int64)
         /// Fades a layer out and stops it.
         case stopLayer(LayerID, fadeOutFrames: Int64)

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// The control side of a mixer: sends commands, sets live parameters, reads counters.
 ///
 /// Commands travel through a fixed-capacity lock-free ring; `send` never blocks — when the
@@ -31,8 +29,8 @@ public final class MixerHandle: Sendable {
     /// Queues `command`; false if the ring is full (the command is not sent).
     @discardableResult
     public func send(_ command: MixerCommand) -> Bool {
-        if shared.ring.push(command) { return true }
-        shared.counters.rejectedCommands.add(1, ordering: .relaxed)
+        if shared.ring.view.push(command) { return true }
+        shared.cells.view.add(.rejectedCommands, 1)
         return false
     }
 
@@ -53,31 +51,27 @@ public final class MixerHandle: Sendable {
         let index = Int(parameter.index)
         precondition(index >= 0 && index < names.parameters.count, "unknown \(parameter)")
         let range = names.parameters[index].range
-        shared.live.store(index, min(max(value, range.lowerBound), range.upperBound))
+        shared.cells.view.storeParameter(index, min(max(value, range.lowerBound), range.upperBound))
     }
 
     /// Frames the engine has rendered: "now" on the engine clock, as of the last block.
-    public var currentFrame: FrameTime { shared.counters.renderedFrames.load(ordering: .acquiring) }
+    public var currentFrame: FrameTime { FrameTime(shared.cells.view.load(.renderedFrames)) }
 
     /// Frames in `seconds` at the mixer's rate.
     public func frames(_ seconds: Double) -> FrameTime { FrameTime((seconds * sampleRate).rounded()) }
 
     /// Commands waiting in the ring.
-    public var queuedCommandCount: Int { shared.ring.count }
+    public var queuedCommandCount: Int { shared.ring.view.count }
 
     /// A snapshot of the counters.
     public var counters: MixerCounters {
-        let c = shared.counters
+        let c = shared.cells.view
         return MixerCounters(
-            rejectedCommands: c.rejectedCommands.load(ordering: .relaxed),
-            lateCommands: c.lateCommands.load(ordering: .relaxed),
-            invalidCommands: c.invalidCommands.load(ordering: .relaxed),
-            deferredCommands: c.deferredCommands.load(ordering: .relaxed),
-            stolenVoices: c.stolenVoices.load(ordering: .relaxed),
-            droppedVoices: c.droppedVoices.load(ordering: .relaxed),
-            activeVoices: c.activeVoices.load(ordering: .relaxed),
-            renderedFrames: c.renderedFrames.load(ordering: .acquiring),
-            limiterMinimumGain: Double(bitPattern: c.limiterMinimumGainBits.load(ordering: .relaxed)))
+            rejectedCommands: Int(c.load(.rejectedCommands)), lateCommands: Int(c.load(.lateCommands)),
+            invalidCommands: Int(c.load(.invalidCommands)), deferredCommands: Int(c.load(.deferredCommands)),
+            stolenVoices: Int(c.load(.stolenVoices)), droppedVoices: Int(c.load(.droppedVoices)),
+            activeVoices: Int(c.load(.activeVoices)), renderedFrames: FrameTime(c.load(.renderedFrames)),
+            limiterMinimumGain: Double(bitPattern: c.load(.limiterMinimumGain)))
     }
 }
 

@@ -66,13 +66,13 @@ struct MixerSetup {
                 layerMaps[l].pitchParameter = map.parameter.index
                 layerMaps[l].pitchOffset = Int32(flat.count)
                 layerMaps[l].pitchCount = Int32(map.points.count)
-                for (x, y) in map.points { flat += [x, y] }
+                flat += map.flattened
             }
             if let map = layer.gainMap {
                 layerMaps[l].gainParameter = map.parameter.index
                 layerMaps[l].gainOffset = Int32(flat.count)
                 layerMaps[l].gainCount = Int32(map.points.count)
-                for (x, y) in map.points { flat += [x, y] }
+                flat += map.flattened
             }
         }
         mapPoints = .allocate(capacity: max(1, flat.count))
@@ -92,7 +92,7 @@ struct MixerSetup {
         duckAffects = .allocate(capacity: max(1, config.ducking.count * busCount))
         duckAffects.initialize(repeating: false, count: max(1, config.ducking.count * busCount))
         for (r, rule) in config.ducking.enumerated() {
-            let depth = min(0, rule.depth.value)
+            let depth = max(DecibelRamp.floor, min(0, rule.depth.value))
             let attack = max(1, (rule.attackDuration * config.sampleRate).rounded())
             let release = max(1, (rule.releaseDuration * config.sampleRate).rounded())
             (ducks + r).initialize(to: DuckState(

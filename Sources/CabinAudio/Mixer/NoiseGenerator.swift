@@ -15,6 +15,9 @@ struct NoiseGenerator: BitwiseCopyable {
 
     /// Uniform white in [−1, 1): RMS 1/√3.
     @inline(__always)
+    #if !DEBUG  // checked by the optimizer; debug code calls unspecialised generics
+    @_noAllocation @_noLocks
+    #endif
     mutating func nextUniform() -> Float {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
@@ -35,9 +38,15 @@ struct NoiseGenerator: BitwiseCopyable {
     static var pinkScale: Float { Float(SoundSource.synthRMSLinear) / (3.0525275463333412 * uniformRMS) }
 
     @inline(__always)
+    #if !DEBUG  // checked by the optimizer; debug code calls unspecialised generics
+    @_noAllocation @_noLocks
+    #endif
     mutating func nextWhite() -> Float { nextUniform() * NoiseGenerator.whiteScale }
 
     @inline(__always)
+    #if !DEBUG  // checked by the optimizer; debug code calls unspecialised generics
+    @_noAllocation @_noLocks
+    #endif
     mutating func nextPink() -> Float {
         let w = nextUniform()
         b0 = 0.99886 * b0 + w * 0.0555179
@@ -54,6 +63,9 @@ struct NoiseGenerator: BitwiseCopyable {
     /// Brown noise: y = a·y + g·w. With white variance σ², var(y) = g²σ²/(1 − a²), so
     /// `BrownCoefficients` picks g for the reference RMS.
     @inline(__always)
+    #if !DEBUG  // checked by the optimizer; debug code calls unspecialised generics
+    @_noAllocation @_noLocks
+    #endif
     mutating func nextBrown(_ c: BrownCoefficients) -> Float {
         brown = c.leak * brown + c.gain * nextUniform()
         return brown

@@ -19,16 +19,32 @@ public struct ParameterMap: Sendable, Equatable {
         self.points = points.sorted { $0.0 < $1.0 }
     }
 
-    /// The output at parameter value `x` (control-side convenience; the renderer uses
-    /// `ParameterMap.evaluate(points:count:at:)` on its own copy).
+    /// The output at parameter value `x` (control-side convenience; the renderer evaluates
+    /// its own flat copy with the same arithmetic).
     public func callAsFunction(_ x: Double) -> Double {
-        let flat = points.flatMap { [$0.0, $0.1] }
+        let flat = flattened
         return flat.withUnsafeBufferPointer {
             ParameterMap.evaluate($0.baseAddress!, count: points.count, at: x)
         }
     }
 
-    /// Evaluates flat `[x0, y0, x1, y1, …]` points at `x`.
+    /// The points as the renderer stores them: `[x, y, slope]` per point, where `slope` is
+    /// that of the segment ending at the point (precomputed, so evaluating divides nothing).
+    var flattened: [Double] {
+        var flat: [Double] = []
+        for (k, (x, y)) in points.enumerated() {
+            var slope = 0.0
+            if k > 0 {
+                let (x0, y0) = points[k - 1]
+                slope = x > x0 ? (y - y0) / (x - x0) : 0
+            }
+            flat += [x, y, slope]
+        }
+        return flat
+    }
+
+    /// Evaluates `flattened` points at `x`: y0 + slope·(x − x0) on the segment holding x,
+    /// the end values outside.
     ///
     /// Render thread: safe (no allocation, no locks).
     @inline(__always)
@@ -36,15 +52,15 @@ public struct ParameterMap: Sendable, Equatable {
         if x <= flat[0] || count == 1 { return flat[1] }
         var i = 1
         while i < count {
-            let x1 = flat[2 * i]
-            if x <= x1 {
-                let x0 = flat[2 * i - 2], y0 = flat[2 * i - 1], y1 = flat[2 * i + 1]
-                let span = x1 - x0
-                return span > 0 ? y0 + (y1 - y0) * (x - x0) / span : y1
+            let p = flat + 3 * i
+            if x <= p[0] {
+                // A vertical step (two points at one x) has slope 0: it takes the left value
+                // up to x and the right one after it.
+                return p[2] == 0 && x == p[0] ? p[1] : p[-2] + p[2] * (x - p[-3])
             }
             i += 1
         }
-        return flat[2 * count - 1]
+        return flat[3 * count - 2]
     }
 
     public static func == (a: ParameterMap, b: ParameterMap) -> Bool {

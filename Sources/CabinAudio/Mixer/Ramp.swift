@@ -1,5 +1,3 @@
-import Foundation
-
 /// A value moving from `from` to `to` over `length` frames, evaluated from its integer
 /// frame count — never by accumulating steps — so it lands on its endpoint on the exact
 /// frame and gives the same samples however the blocks are cut.
@@ -12,9 +10,10 @@ struct Ramp: BitwiseCopyable {
     enum Shape: UInt8, BitwiseCopyable {
         /// from + (to − from)·t
         case linear
-        /// from + (to − from)·√t: the rising half of an equal-power crossfade.
+        /// from + (to − from)·sin(t·π/2): the rising half of an equal-power crossfade.
         case equalPowerIn
-        /// from + (to − from)·(1 − √(1 − t)): the falling half (from·√(1 − t) towards 0).
+        /// from + (to − from)·(1 − cos(t·π/2)): the falling half (from·cos(t·π/2) towards
+        /// 0). With the rising half, the squared gains sum to 1: −3 dB each at the midpoint.
         case equalPowerOut
     }
 
@@ -58,6 +57,9 @@ struct Ramp: BitwiseCopyable {
 
     /// The value for the next frame (advancing the ramp).
     @inline(__always)
+    #if !DEBUG  // checked by the optimizer; debug code calls unspecialised generics
+    @_noAllocation @_noLocks
+    #endif
     mutating func next() -> Double {
         if elapsed >= length { return value }
         elapsed += 1
@@ -82,8 +84,8 @@ struct Ramp: BitwiseCopyable {
             let shaped: Double
             switch shape {
             case .linear: shaped = t
-            case .equalPowerIn: shaped = t.squareRoot()
-            case .equalPowerOut: shaped = 1 - (1 - t).squareRoot()
+            case .equalPowerIn: shaped = MixerMath.sine(t * (Double.pi / 2))
+            case .equalPowerOut: shaped = 1 - MixerMath.sine((1 - t) * (Double.pi / 2))
             }
             value = from + (target - from) * shaped
         }
@@ -92,27 +94,38 @@ struct Ramp: BitwiseCopyable {
 
 /// A gain ramped linearly in dB, with its linear factor recomputed only while it moves.
 ///
+/// Silence: dB values are floored at `DecibelRamp.floor` (−120 dB), which means gain 0, so
+/// a fade to `Decibels.silence` (−∞) is a real ramp that ends in true silence rather than a
+/// jump.
+///
 /// Thread: a plain value inside the renderer's state. Render thread: safe.
 struct DecibelRamp: BitwiseCopyable {
     private var ramp: Ramp
     /// The current linear gain.
     private(set) var gain: Double
 
+    /// Levels at or below this are silence (gain 0).
+    static var floor: Double { -120 }
+
     init(_ decibels: Double) {
-        ramp = Ramp(decibels)
-        gain = DecibelRamp.linear(decibels)
+        let d = max(decibels, DecibelRamp.floor)
+        ramp = Ramp(d)
+        gain = DecibelRamp.linear(d)
     }
 
     @inline(__always) var isActive: Bool { ramp.isActive }
     var decibels: Double { ramp.value }
 
     mutating func start(to decibels: Double, frames: Int64) {
-        ramp.start(to: decibels, frames: frames)
+        ramp.start(to: max(decibels, DecibelRamp.floor), frames: frames)
         if !ramp.isActive { gain = DecibelRamp.linear(ramp.value) }
     }
 
     /// The linear gain for the next frame.
     @inline(__always)
+    #if !DEBUG  // checked by the optimizer; debug code calls unspecialised generics
+    @_noAllocation @_noLocks
+    #endif
     mutating func next() -> Double {
         if !ramp.isActive { return gain }
         gain = DecibelRamp.linear(ramp.next())
@@ -126,9 +139,9 @@ struct DecibelRamp: BitwiseCopyable {
         gain = DecibelRamp.linear(ramp.value)
     }
 
-    /// 10^(dB/20).
+    /// 10^(dB/20), and 0 at or below the floor.
     @inline(__always)
     static func linear(_ decibels: Double) -> Double {
-        exp(decibels * 0.11512925464970229)  // ln(10) / 20
+        decibels <= DecibelRamp.floor ? 0 : MixerMath.gain(decibels: decibels)
     }
 }

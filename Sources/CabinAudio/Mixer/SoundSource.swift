@@ -22,6 +22,24 @@ public enum SoundSource: Sendable, Equatable, BitwiseCopyable {
     /// Binaural beat: a sine at `carrier − beat/2` on the left, `carrier + beat/2` on the right.
     case binaural(carrier: Hertz, beat: Hertz)
 
+    /// The names a session document uses after `synth:` — `white-noise`, `pink-noise`,
+    /// `brown-noise`, `sine`, `binaural` — with the numbers they take (unused ones are
+    /// ignored). Nil for an unknown name; `synthNames` lists the known ones for the message.
+    public init?(synthName name: String, seed: UInt64 = 1, frequency: Hertz = 440,
+                 carrier: Hertz = 200, beat: Hertz = 10) {
+        switch name {
+        case "white-noise": self = .whiteNoise(seed: seed)
+        case "pink-noise": self = .pinkNoise(seed: seed)
+        case "brown-noise": self = .brownNoise(seed: seed)
+        case "sine": self = .sine(frequency: frequency)
+        case "binaural": self = .binaural(carrier: carrier, beat: beat)
+        default: return nil
+        }
+    }
+
+    /// The names `init?(synthName:)` knows.
+    public static let synthNames = ["white-noise", "pink-noise", "brown-noise", "sine", "binaural"]
+
     /// RMS level of every synthesized source, per channel.
     public static let synthReferenceRMS = Decibels(-15)
 

@@ -8,6 +8,12 @@ import Foundation
 /// The interpolator needs six frames after m, so `push` reports the interval that began
 /// `delay` frames before the frame just pushed.
 ///
+/// Quiet shortcut: no interpolated value can exceed the window's largest sample times the
+/// largest kernel's sum of |coefficients|. While all 12 frames in the window are below
+/// `quietLevel` divided by that sum, the true peak is certainly below `quietLevel`, so
+/// `push` skips the filter and returns 0. (The limiter only asks "above the ceiling?",
+/// so its output is the same either way.)
+///
 /// Thread: render thread only after `init`.
 struct TruePeakDetector {
     static let taps = 12
@@ -21,8 +27,11 @@ struct TruePeakDetector {
     /// always contiguous.
     private let history: UnsafeMutablePointer<Float>
     private var index = 0
+    /// Frames below `quietSample` in a row.
+    private var quietRun = 0
+    private var quietSample: Float = 0
 
-    init() {
+    init(quietLevel: Double) {
         let n = TruePeakDetector.taps
         coefficients = .allocate(capacity: 3 * n)
         for p in 1...3 {
@@ -38,6 +47,8 @@ struct TruePeakDetector {
             let sum = row.reduce(0, +)
             for j in 0..<n { coefficients[(p - 1) * n + j] = Float(row[j] / sum) }
         }
+        // The bound must hold for the worst phase: use the smallest threshold.
+        quietSample = Float(quietLevel) * 0.999 / Float(TruePeakDetector.largestGain(coefficients))
         history = .allocate(capacity: 4 * n)
         history.initialize(repeating: 0, count: 4 * n)
     }
@@ -52,6 +63,9 @@ struct TruePeakDetector {
     ///
     /// Render thread: safe.
     @inline(__always)
+    #if !DEBUG  // checked by the optimizer; debug code calls unspecialised generics
+    @_noAllocation @_noLocks
+    #endif
     mutating func push(_ l: Float, _ r: Float) -> Double {
         let n = TruePeakDetector.taps
         let left = history, right = history + 2 * n
@@ -59,6 +73,12 @@ struct TruePeakDetector {
         right[index] = r; right[index + n] = r
         index += 1
         if index == n { index = 0 }
+        if max(abs(l), abs(r)) < quietSample {
+            quietRun += 1
+            if quietRun >= n { return 0 }
+        } else {
+            quietRun = 0
+        }
         // Oldest of the last 12 frames is at `index`: window[j] = frame m − 5 + j.
         let wl = left + index, wr = right + index
         var peak = max(abs(wl[5]), abs(wr[5]))
@@ -72,6 +92,17 @@ struct TruePeakDetector {
             peak = max(peak, max(abs(sl), abs(sr)))
         }
         return Double(peak)
+    }
+
+    /// The largest sum of |coefficients| over the three phases.
+    private static func largestGain(_ c: UnsafeMutablePointer<Float>) -> Double {
+        var largest = 1.0
+        for p in 0..<3 {
+            var sum = 0.0
+            for j in 0..<taps { sum += Double(abs(c[p * taps + j])) }
+            largest = max(largest, sum)
+        }
+        return largest
     }
 }
 
@@ -102,6 +133,9 @@ struct SlidingMinimum {
     ///
     /// Render thread: safe.
     @inline(__always)
+    #if !DEBUG  // checked by the optimizer; debug code calls unspecialised generics
+    @_noAllocation @_noLocks
+    #endif
     mutating func push(_ x: Double) -> Double {
         let capacity = window + 1
         // Drop larger-or-equal values from the back: they can never be the minimum again.

@@ -42,7 +42,7 @@ struct TruePeakLimiter {
         self.ceiling = ceiling.linearGain
         window = max(1, Int((lookaheadDuration * sampleRate).rounded()))
         releaseCoefficient = 1 - exp(-1 / max(1, releaseDuration * sampleRate))
-        detector = TruePeakDetector()
+        detector = TruePeakDetector(quietLevel: self.ceiling)
         minima = SlidingMinimum(window: window)
         held = .allocate(capacity: window)
         held.initialize(repeating: 1, count: window)
@@ -62,6 +62,9 @@ struct TruePeakLimiter {
     /// Limits `frameCount` interleaved stereo frames from `input` into `output`.
     ///
     /// Render thread: safe.
+    #if !DEBUG  // checked by the optimizer; debug code calls unspecialised generics
+    @_noAllocation @_noLocks
+    #endif
     mutating func process(_ input: UnsafePointer<Float>, into output: UnsafeMutablePointer<Float>,
                           frameCount: Int) {
         for i in 0..<frameCount {

@@ -8,31 +8,38 @@ extension Voice {
     ///
     /// Render thread: safe.
     @inline(__always)
+    #if !DEBUG  // checked by the optimizer; debug code calls unspecialised generics
+    @_noAllocation @_noLocks
+    #endif
     func readAsset(_ slot: AssetTable.Slot) -> (Float, Float) {
-        let base = position.rounded(.down)
-        let i = Int(base)
+        let i = Int(position)  // position ≥ 0: truncation is floor
+        let base = Double(i)
         let t = Float(position - base)
         let limit = isLooping ? slot.loopEnd : slot.frameCount
         let low = hasWrapped && isLooping ? slot.loopStart : 0
         let s = slot.samples
-        if slot.channelCount == 1 {
-            if t == 0 && i < limit && i >= 0 { return (s[i], s[i]) }
-            let v: Float
-            if i - 1 >= low && i + 2 < limit {
-                v = Voice.hermite(s[i - 1], s[i], s[i + 1], s[i + 2], t)
-            } else {
-                v = Voice.hermite(tap(i - 1, 0, slot), tap(i, 0, slot), tap(i + 1, 0, slot),
-                                  tap(i + 2, 0, slot), t)
-            }
-            return (v, v)
-        }
-        if t == 0 && i < limit && i >= 0 { return (s[2 * i], s[2 * i + 1]) }
+        // Fast paths: all four taps inside the playable range.
         if i - 1 >= low && i + 2 < limit {
+            if slot.channelCount == 1 {
+                let v = Voice.hermite(s[i - 1], s[i], s[i + 1], s[i + 2], t)
+                return (v, v)
+            }
             let p = s + 2 * (i - 1)
             return (Voice.hermite(p[0], p[2], p[4], p[6], t), Voice.hermite(p[1], p[3], p[5], p[7], t))
         }
-        return (Voice.hermite(tap(i - 1, 0, slot), tap(i, 0, slot), tap(i + 1, 0, slot), tap(i + 2, 0, slot), t),
-                Voice.hermite(tap(i - 1, 1, slot), tap(i, 1, slot), tap(i + 1, 1, slot), tap(i + 2, 1, slot), t))
+        return readAssetNearEdge(slot, i, t)
+    }
+
+    /// `readAsset` within two frames of the start, the end or the loop seam, where taps wrap
+    /// around the loop or fall silent. Out of line to keep the common path small.
+    @inline(never)
+    #if !DEBUG  // checked by the optimizer; debug code calls unspecialised generics
+    @_noAllocation @_noLocks
+    #endif
+    private func readAssetNearEdge(_ slot: AssetTable.Slot, _ i: Int, _ t: Float) -> (Float, Float) {
+        let left = Voice.hermite(tap(i - 1, 0, slot), tap(i, 0, slot), tap(i + 1, 0, slot), tap(i + 2, 0, slot), t)
+        if slot.channelCount == 1 { return (left, left) }
+        return (left, Voice.hermite(tap(i - 1, 1, slot), tap(i, 1, slot), tap(i + 1, 1, slot), tap(i + 2, 1, slot), t))
     }
 
     /// Sample `index` of `channel`, with the loop's wrap-around applied (past the loop end
@@ -50,12 +57,17 @@ extension Voice {
         return slot.samples[j * slot.channelCount + channel]
     }
 
-    /// Moves the read position by `rate` asset frames, wrapping around the loop body.
+    /// Moves the read position by `rate` asset frames (clamped to 0…64), wrapping around the
+    /// loop body.
     ///
     /// Render thread: safe.
     @inline(__always)
+    #if !DEBUG  // checked by the optimizer; debug code calls unspecialised generics
+    @_noAllocation @_noLocks
+    #endif
     mutating func advance(by rate: Double, in slot: AssetTable.Slot) {
-        position += rate
+        // A map may ask for 0 or less; playback never runs backwards or faster than 64×.
+        position += min(max(rate, 0), 64)
         if isLooping && position >= Double(slot.loopEnd) {
             let length = Double(slot.loopEnd - slot.loopStart)
             repeat { position -= length } while position >= Double(slot.loopEnd)
@@ -68,6 +80,9 @@ extension Voice {
     ///
     /// Render thread: safe.
     @inline(__always)
+    #if !DEBUG  // checked by the optimizer; debug code calls unspecialised generics
+    @_noAllocation @_noLocks
+    #endif
     static func hermite(_ xm1: Float, _ x0: Float, _ x1: Float, _ x2: Float, _ t: Float) -> Float {
         let c1 = 0.5 * (x1 - xm1)
         let c2 = xm1 - 2.5 * x0 + 2 * x1 - 0.5 * x2

@@ -8,77 +8,121 @@ extension Voice {
     /// number of frames it sounded: `frameCount`, or fewer if it ended (then it is idle).
     ///
     /// Render thread: safe (no allocation, no locks).
+    #if !DEBUG  // checked by the optimizer; debug code calls unspecialised generics
+    @_noAllocation @_noLocks
+    #endif
     mutating func render(into bus: UnsafeMutablePointer<Float>, frameCount: Int,
                          context c: VoiceRenderContext) -> Int {
-        // Pitch and gain maps: constant over the segment unless their parameter moves.
-        var pitchRow: UnsafeMutablePointer<Double>? = nil
-        var pitchConstant = 1.0
-        var gainRow: UnsafeMutablePointer<Double>? = nil
-        var gainConstant = 1.0
-        var pitchPoints = c.mapPoints, gainPoints = c.mapPoints
-        var pitchCount = 0, gainCount = 0
-        if mapLayer >= 0 {
-            let maps = c.layerMaps[Int(mapLayer)]
-            if maps.pitchParameter >= 0 {
-                let p = Int(maps.pitchParameter)
-                pitchPoints = c.mapPoints + Int(maps.pitchOffset)
-                pitchCount = Int(maps.pitchCount)
-                let row = c.parameterValues + p * c.stride
-                if c.parameterMoving[p] { pitchRow = row } else {
-                    pitchConstant = ParameterMap.evaluate(pitchPoints, count: pitchCount, at: row[0])
-                }
+        let m = modulation(context: c)
+        // One loop per kind of source, so the per-sample work has no switch in it.
+        switch source {
+        case .asset(let id):
+            let index = Int(id.index)
+            guard index >= 0 && index < c.assetCount else { return stop(at: 0) }
+            let slot = c.assets[index]
+            let end = Double(slot.frameCount)
+            for i in 0..<frameCount {
+                if !isLooping && position >= end { return stop(at: i) }
+                let (left, right) = readAsset(slot)
+                advance(by: slot.baseRate * m.pitch(i), in: slot)
+                if emit(left, right, at: i, into: bus, m) { return stop(at: i + 1) }
             }
-            if maps.gainParameter >= 0 {
-                let p = Int(maps.gainParameter)
-                gainPoints = c.mapPoints + Int(maps.gainOffset)
-                gainCount = Int(maps.gainCount)
-                let row = c.parameterValues + p * c.stride
-                if c.parameterMoving[p] { gainRow = row } else {
-                    gainConstant = DecibelRamp.linear(
-                        ParameterMap.evaluate(gainPoints, count: gainCount, at: row[0]))
-                }
+        case .whiteNoise:
+            for i in 0..<frameCount {
+                let x = noise.nextWhite()
+                if emit(x, x, at: i, into: bus, m) { return stop(at: i + 1) }
             }
-        }
-
-        for i in 0..<frameCount {
-            var ratio = pitchConstant
-            if let pitchRow { ratio = ParameterMap.evaluate(pitchPoints, count: pitchCount, at: pitchRow[i]) }
-            var mapGain = gainConstant
-            if let gainRow {
-                mapGain = DecibelRamp.linear(ParameterMap.evaluate(gainPoints, count: gainCount, at: gainRow[i]))
+        case .pinkNoise:
+            for i in 0..<frameCount {
+                let x = noise.nextPink()
+                if emit(x, x, at: i, into: bus, m) { return stop(at: i + 1) }
             }
-            let left: Float, right: Float
-            switch source {
-            case .asset(let id):
-                let index = Int(id.index)
-                guard index >= 0 && index < c.assetCount else { return stop(at: i) }
-                let slot = c.assets[index]
-                if !isLooping && position >= Double(slot.frameCount) { return stop(at: i) }
-                (left, right) = readAsset(slot)
-                advance(by: slot.baseRate * ratio, in: slot)
-            case .whiteNoise:
-                left = noise.nextWhite(); right = left
-            case .pinkNoise:
-                left = noise.nextPink(); right = left
-            case .brownNoise:
-                left = noise.nextBrown(c.brown); right = left
-            case .sine(let frequency):
-                left = Float(Voice.sineAmplitude * Voice.sine(phaseLeft)); right = left
-                phaseLeft = Voice.wrap(phaseLeft + frequency * ratio * c.radiansPerHertz)
-            case .binaural(let carrier, let beat):
-                left = Float(Voice.sineAmplitude * Voice.sine(phaseLeft))
-                right = Float(Voice.sineAmplitude * Voice.sine(phaseRight))
-                phaseLeft = Voice.wrap(phaseLeft + (carrier - beat / 2) * ratio * c.radiansPerHertz)
-                phaseRight = Voice.wrap(phaseRight + (carrier + beat / 2) * ratio * c.radiansPerHertz)
+        case .brownNoise:
+            for i in 0..<frameCount {
+                let x = noise.nextBrown(c.brown)
+                if emit(x, x, at: i, into: bus, m) { return stop(at: i + 1) }
             }
-            let gain = baseGain * level.next() * envelope.next() * mapGain
-            lastGain = gain
-            let g = Float(gain)
-            bus[2 * i] += left * g
-            bus[2 * i + 1] += right * g
-            if phase == .releasing && !envelope.isActive { return stop(at: i + 1) }
+        case .sine(let frequency):
+            let step = frequency * c.radiansPerHertz
+            for i in 0..<frameCount {
+                let x = Float(Voice.sineAmplitude * Voice.sine(phaseLeft))
+                phaseLeft = Voice.wrap(phaseLeft + step * m.pitch(i))
+                if emit(x, x, at: i, into: bus, m) { return stop(at: i + 1) }
+            }
+        case .binaural(let carrier, let beat):
+            let stepLeft = (carrier - beat / 2) * c.radiansPerHertz
+            let stepRight = (carrier + beat / 2) * c.radiansPerHertz
+            for i in 0..<frameCount {
+                let left = Float(Voice.sineAmplitude * Voice.sine(phaseLeft))
+                let right = Float(Voice.sineAmplitude * Voice.sine(phaseRight))
+                let ratio = m.pitch(i)
+                phaseLeft = Voice.wrap(phaseLeft + stepLeft * ratio)
+                phaseRight = Voice.wrap(phaseRight + stepRight * ratio)
+                if emit(left, right, at: i, into: bus, m) { return stop(at: i + 1) }
+            }
         }
         return frameCount
+    }
+
+    /// Applies this frame's gain to (left, right), adds it into the bus, and tells whether
+    /// the voice has just finished fading out.
+    @inline(__always)
+    private mutating func emit(_ left: Float, _ right: Float, at i: Int, into bus: UnsafeMutablePointer<Float>,
+                               _ m: Modulation) -> Bool {
+        let gain = baseGain * level.next() * envelope.next() * m.gain(i)
+        lastGain = gain
+        let g = Float(gain)
+        bus[2 * i] += left * g
+        bus[2 * i + 1] += right * g
+        return phase == .releasing && !envelope.isActive
+    }
+
+    /// The pitch ratio and map gain for each frame of the segment: constants, unless the
+    /// parameter behind a map moves during the segment.
+    struct Modulation {
+        var pitchRow: UnsafeMutablePointer<Double>?
+        var pitchConstant = 1.0
+        var pitchPoints: UnsafeMutablePointer<Double>
+        var pitchCount = 0
+        var gainRow: UnsafeMutablePointer<Double>?
+        var gainConstant = 1.0
+        var gainPoints: UnsafeMutablePointer<Double>
+        var gainCount = 0
+
+        @inline(__always) func pitch(_ i: Int) -> Double {
+            guard let pitchRow else { return pitchConstant }
+            return ParameterMap.evaluate(pitchPoints, count: pitchCount, at: pitchRow[i])
+        }
+
+        @inline(__always) func gain(_ i: Int) -> Double {
+            guard let gainRow else { return gainConstant }
+            return DecibelRamp.linear(ParameterMap.evaluate(gainPoints, count: gainCount, at: gainRow[i]))
+        }
+    }
+
+    private func modulation(context c: VoiceRenderContext) -> Modulation {
+        var m = Modulation(pitchPoints: c.mapPoints, gainPoints: c.mapPoints)
+        guard mapLayer >= 0 else { return m }
+        let maps = c.layerMaps[Int(mapLayer)]
+        if maps.pitchParameter >= 0 {
+            let p = Int(maps.pitchParameter)
+            m.pitchPoints = c.mapPoints + Int(maps.pitchOffset)
+            m.pitchCount = Int(maps.pitchCount)
+            let row = c.parameterValues + p * c.stride
+            if c.parameterMoving[p] { m.pitchRow = row } else {
+                m.pitchConstant = ParameterMap.evaluate(m.pitchPoints, count: m.pitchCount, at: row[0])
+            }
+        }
+        if maps.gainParameter >= 0 {
+            let p = Int(maps.gainParameter)
+            m.gainPoints = c.mapPoints + Int(maps.gainOffset)
+            m.gainCount = Int(maps.gainCount)
+            let row = c.parameterValues + p * c.stride
+            if c.parameterMoving[p] { m.gainRow = row } else {
+                m.gainConstant = DecibelRamp.linear(ParameterMap.evaluate(m.gainPoints, count: m.gainCount, at: row[0]))
+            }
+        }
+        return m
     }
 
     /// Frees the voice and reports how many frames it sounded.
@@ -90,7 +134,7 @@ extension Voice {
     }
 
     /// Sine amplitude for the synth reference RMS (RMS·√2).
-    static var sineAmplitude: Double { SoundSource.synthRMSLinear * 2.0.squareRoot() }
+    static var sineAmplitude: Double { 0.25148668593658708 }
 
     @inline(__always)
     static func wrap(_ phase: Double) -> Double {
@@ -100,9 +144,5 @@ extension Voice {
     }
 
     @inline(__always)
-    static func sine(_ phase: Double) -> Double { _sin(phase) }
+    static func sine(_ phase: Double) -> Double { MixerMath.sine(phase) }
 }
-
-import Foundation
-
-@inline(__always) private func _sin(_ x: Double) -> Double { sin(x) }

@@ -1,0 +1,41 @@
+/// A mixing bus: a gain and a voice budget.
+///
+/// Thread: a plain value; build it on the control thread, before `MixerConfig.make()`.
+public struct BusConfig: Sendable, Equatable {
+    /// The name documents use ("engine", "ambient" …).
+    public var name: String
+    /// Bus gain.
+    public var gain: Decibels
+    /// Most voices that may sound at once on this bus (not counting voices fading out after
+    /// being stolen). A new voice beyond it steals the oldest, quietest one.
+    public var polyphony: Int
+
+    public init(name: String, gain: Decibels, polyphony: Int = 4) {
+        precondition(polyphony > 0, "a bus needs room for at least one voice")
+        self.name = name
+        self.gain = gain
+        self.polyphony = polyphony
+    }
+}
+
+/// While any voice sounds on `when`, the `duck` buses move to `depth`, reaching it in
+/// `attackDuration` seconds and returning in `releaseDuration` (ramps linear in dB).
+/// Several rules on one bus multiply (their dB add). Depth is floored at −120 dB.
+///
+/// Thread: a plain value; build it on the control thread, before `MixerConfig.make()`.
+public struct DuckingRule: Sendable, Equatable {
+    public var when: BusID
+    public var duck: [BusID]
+    public var depth: Decibels
+    public var attackDuration: Double
+    public var releaseDuration: Double
+
+    public init(when: BusID, duck: [BusID], depth: Decibels,
+                attackDuration: Double = 0.04, releaseDuration: Double = 0.6) {
+        self.when = when
+        self.duck = duck
+        self.depth = depth
+        self.attackDuration = attackDuration
+        self.releaseDuration = releaseDuration
+    }
+}

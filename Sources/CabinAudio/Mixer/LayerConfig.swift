@@ -1,0 +1,45 @@
+/// A named, persistent voice slot ("engine", "ambient", "radio"): started, faded,
+/// crossfaded and stopped by commands, optionally following a parameter.
+///
+/// Thread: a plain value; build it on the control thread, before `MixerConfig.make()`.
+public struct LayerConfig: Sendable, Equatable {
+    public var name: String
+    public var bus: BusID
+    /// What the layer plays when started (a crossfade changes it).
+    public var source: SoundSource
+    /// Layer gain, added to the bus gain.
+    public var gain: Decibels
+    public var isLooping: Bool
+    /// Pitch ratio as a function of a parameter (`nil`: ratio 1).
+    public var pitchMap: ParameterMap?
+    /// Extra gain in dB as a function of a parameter (`nil`: 0 dB).
+    public var gainMap: ParameterMap?
+
+    public init(name: String, bus: BusID, source: SoundSource, gain: Decibels = 0,
+                isLooping: Bool = false, pitchMap: ParameterMap? = nil, gainMap: ParameterMap? = nil) {
+        self.name = name
+        self.bus = bus
+        self.source = source
+        self.gain = gain
+        self.isLooping = isLooping
+        self.pitchMap = pitchMap
+        self.gainMap = gainMap
+    }
+}
+
+/// A named control value such as "speed".
+///
+/// Thread: a plain value; build it on the control thread, before `MixerConfig.make()`.
+public struct ParameterConfig: Sendable, Equatable {
+    public var name: String
+    /// Initial value.
+    public var value: Double
+    /// Values are clamped to this range.
+    public var range: ClosedRange<Double>
+
+    public init(name: String, value: Double, range: ClosedRange<Double>) {
+        self.name = name
+        self.value = value
+        self.range = range
+    }
+}
