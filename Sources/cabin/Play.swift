@@ -12,14 +12,21 @@ struct Play: ParsableCommand {
 
             When stdout is a terminal a status line is redrawn in place; otherwise one plain line is printed per event. --json prints events (start, mark, xrun, device error, end) as JSON lines for scripts.
 
+            With no session and no --preset, plays the default preset: a 25-minute drive.
+
             Examples:
+              cabin play
+              cabin play --preset drive --minutes 50 --vehicle v8 --destination Yosemite
+              cabin play --preset pomodoro --ambient ambient/rain
               cabin play drive.json
               cabin play drive.json -D pulse --period 512
               cabin play drive.json --json | jq -c 'select(.event == "mark")'
             """)
 
-    @Argument(help: "The session document (JSON).")
-    var session: String
+    @Argument(help: "The session document (JSON); or use --preset.")
+    var session: String?
+
+    @OptionGroup(title: "Presets") var presets: PresetArguments
 
     @Option(name: [.customShort("D"), .long], help: "ALSA device: default, pulse, hw:0,0, plughw:…, jack (see 'cabin devices').")
     var device = "default"
@@ -49,10 +56,12 @@ struct Play: ParsableCommand {
         guard (2...8).contains(periods) else { throw ValidationError("--periods must be 2…8, not \(periods)") }
         guard (8000...192_000).contains(sampleRate) else { throw ValidationError("--sample-rate must be 8000…192000 Hz") }
         if quiet && json { throw ValidationError("--quiet and --json cannot be used together") }
+        try presets.validateUsage(hasSession: session != nil)
     }
 
     func run() throws {
-        let loaded = try CLISession.load(session, sampleRate: Double(sampleRate), maxBlockFrames: period)
+        let source = try CLISession.Source(file: session, presets: presets)
+        let loaded = try CLISession.load(source, sampleRate: Double(sampleRate), maxBlockFrames: period)
         var options = LivePlayer.Options(device: device, configuration: PCMConfiguration(
             sampleRate: sampleRate, channelCount: 2, periodFrames: period, periodCount: periods))
         options.realtime = !noRealtime
@@ -60,14 +69,15 @@ struct Play: ParsableCommand {
         do {
             player = try LivePlayer(session: loaded.compiled, options: options)
         } catch {
-            CLIOutput.error("\(error)")
-            if error.kind == .notFound || ALSADevices.playback().allSatisfy({ $0.name == "null" }) {
-                FileHandle.standardError.write(Data("cabin: no sound device here? render it instead: cabin render \(session) -o session.wav\n".utf8))
+            if ALSADevices.playback().allSatisfy({ $0.name == "null" }) {
+                CLIOutput.error("no sound device to play on (no sound card, no sound server); render it instead: cabin render \(source.commandLine) -o \(source.suggestedOutput)")
+            } else {
+                CLIOutput.error("\(error)")
             }
             throw ExitCode.failure
         }
         let view = PlayView(mode: json ? .json : quiet ? .quiet : (isatty(STDOUT_FILENO) == 1 ? .terminal : .lines),
-                            title: loaded.compiled.title ?? session)
+                            title: loaded.compiled.title ?? source.name)
         let status = try PlaySession(player: player, view: view).run()
         throw ExitCode(status)
     }

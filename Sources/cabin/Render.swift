@@ -12,11 +12,14 @@ struct Render: ParsableCommand {
 
             Examples:
               cabin render drive.json -o drive.wav
+              cabin render --preset drive --minutes 50 -o drive.flac --bits 24
               cabin render drive.json -o part.flac --from 12m --to 13m --bits 24
             """)
 
-    @Argument(help: "The session document (JSON).")
-    var session: String
+    @Argument(help: "The session document (JSON); or use --preset.")
+    var session: String?
+
+    @OptionGroup(title: "Presets") var presets: PresetArguments
 
     @Option(name: .shortAndLong, help: "Output file (.wav or .flac).")
     var output: String
@@ -47,6 +50,10 @@ struct Render: ParsableCommand {
             throw ValidationError("--sample-rate must be between 8000 and 384000 Hz")
         }
         guard (1...65536).contains(blockSize) else { throw ValidationError("--block-size must be 1…65536 frames") }
+        try presets.validateUsage(hasSession: session != nil)
+        if session == nil && presets.preset == nil {
+            throw ValidationError("give a session file or --preset NAME (see 'cabin session presets')")
+        }
         for (name, value) in [("--from", from), ("--to", to)] {
             if let value, SessionTime.parse(value) == nil {
                 throw ValidationError("\(name) '\(value)' is not a time: \(SessionTime.rule)")
@@ -55,7 +62,8 @@ struct Render: ParsableCommand {
     }
 
     func run() throws {
-        let loaded = try CLISession.load(session, sampleRate: Double(sampleRate), maxBlockFrames: blockSize)
+        let source = try CLISession.Source(file: session, presets: presets)
+        let loaded = try CLISession.load(source, sampleRate: Double(sampleRate), maxBlockFrames: blockSize)
         let runner = SessionRunner(loaded.compiled)
         var renderer = OfflineRenderer(blockFrames: blockSize)
         renderer.from = from.flatMap(SessionTime.parse)
@@ -69,7 +77,7 @@ struct Render: ParsableCommand {
             let summary = try renderer.render(runner, to: output, format: format)
             bar.finish()
             print(String(format: "%@: %@ of %@ at %d Hz (%@), rendered in %.2f s (%.0f× real time)",
-                         output, CLIOutput.clock(summary.seconds), loaded.compiled.title ?? session, sampleRate,
+                         output, CLIOutput.clock(summary.seconds), loaded.compiled.title ?? source.name, sampleRate,
                          format.description, summary.wallSeconds, summary.speed))
         } catch {
             bar.finish()
@@ -81,16 +89,61 @@ struct Render: ParsableCommand {
 
 /// Loading sessions for the commands that run them.
 enum CLISession {
+    /// Where a session comes from: a file, or a preset with its options.
+    struct Source {
+        var file: String?
+        var preset: String?
+        var document: SessionDocument?
+        var options: [String: String] = [:]
+
+        init(file: String?, presets: PresetArguments) throws {
+            self.file = file
+            if file == nil {
+                let name = presets.preset ?? SessionPresets.defaultName
+                preset = name
+                options = presets.given
+                document = try presets.document(name: name)
+            }
+        }
+
+        var name: String { file ?? "preset \(preset ?? "")" }
+
+        /// The arguments that name this session again (for hints).
+        var commandLine: String {
+            if let file { return file }
+            return (["--preset \(preset ?? "")"] + options.sorted { $0.key < $1.key }.map { "--\($0.key) '\($0.value)'" })
+                .joined(separator: " ")
+        }
+
+        var suggestedOutput: String { "\(preset ?? "session").wav" }
+    }
+
+    /// Loads, printing warnings; on errors prints them (one line each) and exits 1.
+    static func load(_ source: Source, sampleRate: Double, maxBlockFrames: Int) throws -> SessionLoader.Loaded {
+        if let file = source.file { return try load(file, sampleRate: sampleRate, maxBlockFrames: maxBlockFrames) }
+        let bytes = Array(source.document!.json().utf8)
+        return try load(source.name, sampleRate: sampleRate, maxBlockFrames: maxBlockFrames) { library throws(SessionLoader.Failure) in
+            try SessionLoader.load(bytes: bytes, name: source.name, folder: URL(fileURLWithPath: CLIPaths.packageFile(".")),
+                                   sampleRate: sampleRate, maxBlockFrames: maxBlockFrames, library: library)
+        }
+    }
+
     /// Loads, printing warnings; on errors prints them (one line each) and exits 1.
     static func load(_ path: String, sampleRate: Double, maxBlockFrames: Int) throws -> SessionLoader.Loaded {
+        try load(path, sampleRate: sampleRate, maxBlockFrames: maxBlockFrames) { library throws(SessionLoader.Failure) in
+            try SessionLoader.load(path: path, sampleRate: sampleRate, maxBlockFrames: maxBlockFrames, library: library)
+        }
+    }
+
+    private static func load(_ name: String, sampleRate: Double, maxBlockFrames: Int,
+                             _ body: (SoundLibrary?) throws(SessionLoader.Failure) -> SessionLoader.Loaded) throws -> SessionLoader.Loaded {
         let library: SoundLibrary?
         do { library = try SoundLibrary.standard() } catch {
             CLIOutput.error("sound library: \(error)")
             throw ExitCode.failure
         }
         do {
-            let loaded = try SessionLoader.load(path: path, sampleRate: sampleRate, maxBlockFrames: maxBlockFrames,
-                                                library: library)
+            let loaded = try body(library)
             for diagnostic in loaded.diagnostics { FileHandle.standardError.write(Data("\(diagnostic)\n".utf8)) }
             for warning in loaded.warnings { CLIOutput.warning(warning) }
             return loaded

@@ -18,6 +18,13 @@ import Testing
         #expect(result.stdout.contains("allocations: 0 (0 bytes), frees: 0"))
     }
 
+    /// The mixer alone under stress: a voice stolen every 20 ms, the limiter working hard.
+    @Test func mixerUnderStressAllocatesNothing() throws {
+        let result = try ExternalTool.run(Self.checker, ["--mixer-stress"], environment: ["LD_PRELOAD": Self.interposer])
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.contains(": 0 mallocs, 0 frees in steady state"))
+    }
+
     /// The example session of SESSION-FORMAT.md, with whatever sounds the library has.
     @Test func specExampleSessionAllocatesNothing() throws {
         let spec = try String(contentsOf: TestEnvironment.packageRoot.deletingLastPathComponent()
