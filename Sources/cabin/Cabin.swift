@@ -13,9 +13,10 @@ struct Cabin: ParsableCommand {
               cabin info --json *.ogg                the same as JSON, for scripts
               cabin devices                          ALSA playback devices to pass to -D
               cabin session validate drive.json      every problem in a session document
+              cabin haptics show Boing.ahap          a haptic pattern previewed in the terminal
             """,
         version: CabinVersion.string,
-        subcommands: [Render.self, SessionCommand.self, Info.self, Devices.self]
+        subcommands: [Render.self, SessionCommand.self, HapticsCommand.self, Info.self, Devices.self]
     )
 }
 

@@ -69,7 +69,7 @@ import Testing
     @Test func helpListsEverySubcommandWithExamples() throws {
         let result = try ExternalTool.cabin(["--help"])
         #expect(result.status == 0)
-        for sub in ["info", "devices"] { #expect(result.stdout.contains("\n  \(sub) ")) }
+        for sub in ["info", "devices", "haptics", "render", "session"] { #expect(result.stdout.contains("\n  \(sub) ")) }
         #expect(result.stdout.contains("Examples:"))
     }
 
