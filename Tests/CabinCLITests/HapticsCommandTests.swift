@@ -189,6 +189,32 @@ import Testing
         #expect(missing.stderr.hasPrefix("cabin: error: audio device \"no-such-pcm\": not found (snd_pcm_open: "))
     }
 
+    @Test func playOnARumbleDeviceSaysWhyNot() throws {
+        let missing = try ExternalTool.cabin(["haptics", "play", Self.boing, "--device", "/dev/input/event999"])
+        #expect(missing.status == 1)
+        #expect(missing.stderr == "cabin: error: rumble device /dev/input/event999: open: No such file or directory (errno 2); list rumble devices with 'cabin devices'\n")
+        let notInput = try ExternalTool.cabin(["haptics", "play", Self.boing, "--device", "/dev/null"])
+        #expect(notInput.status == 1)
+        #expect(notInput.stderr == "cabin: error: rumble device /dev/null: EVIOCGBIT(0): Inappropriate ioctl for device (errno 25); this device has no rumble; list rumble devices with 'cabin devices'\n")
+        let both = try ExternalTool.cabin(["haptics", "play", Self.boing, "--device", "/dev/null", "--audio"])
+        #expect(both.status == 64)
+        #expect(both.stderr.hasPrefix("Error: say where to play: --device /dev/input/eventN (rumble) or --audio (ALSA), not both\n"))
+        let mapping = try ExternalTool.cabin(["haptics", "play", Self.boing, "--device", "/dev/null", "--mapping", "loud"])
+        #expect(mapping.status == 64)
+    }
+
+    @Test func devicesListsRumbleDevicesToo() throws {
+        let result = try ExternalTool.cabin(["devices"])
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("\nRumble devices (evdev force feedback, for 'cabin haptics play --device'):\n"))
+        let json = try ExternalTool.cabin(["devices", "--rumble", "--json"])
+        #expect(json.status == 0)
+        if !FileManager.default.fileExists(atPath: "/dev/input") {
+            #expect(result.stdout.hasSuffix("    none: this machine has no input devices (/dev/input/event*)\n"))
+            #expect(json.stdout.filter { !$0.isWhitespace } == "[]")
+        }
+    }
+
     @Test func helpListsTheSubcommandsWithExamples() throws {
         let result = try ExternalTool.cabin(["haptics", "--help"])
         #expect(result.status == 0)
