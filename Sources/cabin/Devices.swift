@@ -4,11 +4,11 @@ import CabinIO
 /// `cabin devices`: where Cabin can play.
 struct Devices: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "List ALSA playback devices (as 'aplay -L' does) and rumble devices (evdev force feedback).",
+        abstract: "List ALSA playback devices (as 'aplay -L' does) and rumble devices.",
         discussion: """
-            ALSA devices go to -D/--device; rumble devices (/dev/input/event* with FF_RUMBLE)
-            to 'cabin haptics play --device'. --json prints the ALSA devices as before;
-            --rumble lists only the rumble devices (as JSON with --json).
+            ALSA devices go to -D/--device; rumble devices (/dev/input/event* with
+            FF_RUMBLE) to 'cabin haptics play --device'. --json prints the ALSA devices
+            as before; --rumble lists only the rumble devices (as JSON with --json).
 
             Examples:
               cabin devices

@@ -6,12 +6,12 @@ import Foundation
 struct HapticsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "haptics",
-        abstract: "Check, compile, render, plot, convert and play haptic patterns (AHAP, .haptic).",
+        abstract: "Check, compile, render, plot, convert and play haptic patterns.",
         discussion: """
-            Patterns are Apple AHAP files or Meta/Lofelt .haptic files, chosen by extension
-            (or by content for other names). Reading is lenient by default, as Core Haptics
-            loads files: missing keys take defaults, out-of-range values are clamped, and each
-            such fix is a warning; --strict makes them errors.
+            Patterns are Apple AHAP files or Meta/Lofelt .haptic files, chosen by
+            extension (or by content for other names). Reading is lenient by default, as
+            Core Haptics loads files: missing keys take defaults, out-of-range values
+            are clamped, and each such fix is a warning; --strict makes them errors.
 
             Examples:
               cabin haptics check Patterns/haptics/*.ahap --strict

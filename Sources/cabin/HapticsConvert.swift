@@ -8,12 +8,12 @@ extension HapticsCommand {
         static let configuration = CommandConfiguration(
             abstract: "Convert a pattern to normalized AHAP, or to an Android vibration waveform.",
             discussion: """
-                AHAP: .haptic files become AHAP (curves as Lofelt's converter wrote them); AHAP
-                files come back normalized (sorted events, relative curve times, at most 16
-                points per curve). The result passes 'cabin haptics check --strict'.
-                --android: VibrationEffect.createWaveform timings (ms) and amplitudes (0-255) as
-                JSON; Android has no sharpness, so it is dropped.
-                Without -o the result goes to standard output.
+                AHAP: .haptic files become AHAP (curves as Lofelt's converter wrote them);
+                AHAP files come back normalized (sorted events, relative curve times, at
+                most 16 points per curve). The result passes 'cabin haptics check --strict'.
+                --android: VibrationEffect.createWaveform timings (ms) and amplitudes
+                (0-255) as JSON; Android has no sharpness, so it is dropped. Without -o the
+                result goes to standard output.
 
                 Examples:
                   cabin haptics convert shot.haptic -o shot.ahap

@@ -8,20 +8,22 @@ extension HapticsCommand {
     /// `cabin haptics play FILE --audio | --device /dev/input/eventN`.
     struct Play: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Play a pattern on a rumble device (evdev force feedback), or as audio through ALSA.",
+            abstract: "Play a pattern on a rumble device (evdev), or as audio (ALSA).",
             discussion: """
-                --device plays on a rumble device (a gamepad's two motors, through Linux evdev
-                force feedback; list them with 'cabin devices --rumble'). Intensity and sharpness
-                become strong/weak motor magnitudes by --mapping: equal-power-split (default) sends
-                low sharpness to the strong (low-frequency) motor and high sharpness to the weak
-                one at constant power; intensity-only drives both motors with the intensity.
-                --audio renders the pattern as sound (as 'haptics render' does) and plays it on
-                the ALSA device -D (default: 'default').
-                Ctrl-C stops at once; every effect is stopped and removed from the device.
+                --device plays on a rumble device (a gamepad's two motors, through Linux
+                evdev force feedback; list them with 'cabin devices --rumble'). Intensity
+                and sharpness become strong/weak motor magnitudes by --mapping:
+                equal-power-split (default) sends low sharpness to the strong
+                (low-frequency) motor and high sharpness to the weak one at constant power;
+                intensity-only drives both motors with the intensity. --audio renders the
+                pattern as sound (as 'haptics render' does) and plays it on the ALSA device
+                -D (default: 'default'). Ctrl-C stops at once; every effect is stopped and
+                removed from the device.
 
                 Examples:
                   cabin haptics play Boing.ahap --device /dev/input/event5
-                  cabin haptics play Boing.ahap --device /dev/input/event5 --gain 0.5 --mapping intensity-only
+                  cabin haptics play Boing.ahap --device /dev/input/event5 --gain 0.5
+                  cabin haptics play Boing.ahap --device /dev/input/event5 --mapping intensity-only
                   cabin haptics play Boing.ahap --audio
                   cabin haptics play Boing.ahap --audio -D plughw:1 --channels 4
                 """)

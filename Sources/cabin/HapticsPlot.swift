@@ -8,8 +8,8 @@ extension HapticsCommand {
         static let configuration = CommandConfiguration(
             abstract: "Plot intensity and sharpness over time, transients marked, as SVG.",
             discussion: """
-                Intensity is the solid blue line, sharpness the dashed orange one, transients red
-                stems at their intensity; the time axis is in seconds.
+                Intensity is the solid blue line, sharpness the dashed orange one,
+                transients red stems at their intensity; the time axis is in seconds.
 
                 Examples:
                   cabin haptics plot Boing.ahap -o boing.svg

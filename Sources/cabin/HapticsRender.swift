@@ -9,16 +9,17 @@ extension HapticsCommand {
     struct RenderAudio: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "render",
-            abstract: "Render a pattern as audio: a WAV to listen to, or to drive voice-coil actuators.",
+            abstract: "Render a pattern as audio (to listen to, or for voice-coil actuators).",
             discussion: """
-                The continuous track becomes a phase-continuous sine whose pitch follows sharpness
-                (log map onto --freq-range) and whose level follows intensity; transients become
-                20 ms decaying bursts; the peak is at most -1 dBFS. --channels 4 puts the haptics
-                on channels 3 and 4 (1 and 2 silent), as DualSense controllers take them over USB.
+                The continuous track becomes a phase-continuous sine whose pitch follows
+                sharpness (log map onto --freq-range) and whose level follows intensity;
+                transients become 20 ms decaying bursts; the peak is at most -1 dBFS.
+                --channels 4 puts the haptics on channels 3 and 4 (1 and 2 silent), as
+                DualSense controllers take them over USB.
 
                 Examples:
                   cabin haptics render Boing.ahap -o boing.wav
-                  cabin haptics render Boing.ahap -o boing-ds.wav --channels 4 --freq-range 80-250
+                  cabin haptics render Boing.ahap -o ds.wav --channels 4 --freq-range 80-250
                 """)
 
         @Argument(help: "A haptic pattern (.ahap, .haptic).")
