@@ -27,7 +27,14 @@ public enum BufferPlayer {
             sampleRate: Int(buffer.sampleRate.rounded()), channelCount: channels, periodFrames: periodFrames,
             periodCount: 4))
         defer { output.close() }
-        let samples = buffer.channelCount == 1 ? buffer.samples.flatMap { [$0, $0] } : buffer.samples
+        var samples = buffer.samples
+        if buffer.channelCount == 1 {
+            samples = [Float](repeating: 0, count: 2 * buffer.samples.count)
+            for (i, v) in buffer.samples.enumerated() {
+                samples[2 * i] = v
+                samples[2 * i + 1] = v
+            }
+        }
         let chunk = periodFrames * channels
         var offset = 0
         while offset < samples.count {

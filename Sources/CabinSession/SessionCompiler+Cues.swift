@@ -47,7 +47,9 @@ extension SessionCompiler.Builder {
             return
         }
         hapticPatterns[pattern] = compiled
-        let clip = SessionHapticTrack.clip(compiled, sampleRate: config.sampleRate, options: options.hapticAudio)
+        let clip = hapticClips[pattern] ?? SessionHapticTrack.clip(compiled, sampleRate: config.sampleRate,
+                                                                   options: options.hapticAudio)
+        hapticClips[pattern] = clip
         lastSoundEnd = max(lastSoundEnd, at + FrameTime(clip.count))
         guard let bus = hapticsBus, !clip.isEmpty else { return }
         let id: AssetID

@@ -45,6 +45,8 @@ public enum SessionCompiler {
         var hapticPatterns: [String: CompiledHaptics] = [:]
         var hapticsBus: BusID?
         var hapticAssets: [String: AssetID] = [:]
+        /// Each pattern rendered once as mono audio at the session's rate.
+        var hapticClips: [String: [Float]] = [:]
         var warnings: [String] = []
         var layers: [String: LayerID] = [:]
         var assets: [String: AssetID] = [:]
