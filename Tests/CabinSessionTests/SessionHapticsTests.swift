@@ -147,4 +147,24 @@ import Testing
         #expect(HapticReference.parse("./knock") == .success(.file("knock")))
         #expect(HapticReference.parse("ui/tick") == .success(.library("ui/tick")))
     }
+
+    @Test func theSessionsCuesBecomeOneRumblePlan() throws {
+        let json = """
+            { "cabin": 1, "duration": "2s",
+              "cues": [ { "at": "0.5s", "haptic": "knock" }, { "at": "1s", "haptic": "rumble" },
+                        { "at": "1.05s", "haptic": "rumble" } ] }
+            """
+        let plan = try Self.compile(json).rumblePlan(options: .init(transientVoices: 1))
+        let one = RumblePlan(Self.rumble, options: .init(transientVoices: 1))
+        // The knock at 500 ms on the transient voice; the rumbles on voice 0, shifted to their
+        // cues and added where they overlap: 1050…1150 ms is full strength throughout (the
+        // sums clamp at 0xFFFF), so it is one 100 ms piece.
+        #expect(plan.steps.first == .init(time: 500, action: .play(voice: 1, magnitudes: .init(strong: 46340, weak: 46340), lengthMilliseconds: 30)))
+        let continuous = plan.steps.filter { if case .play(0, _, _) = $0.action { return true }; return $0.action == .stop(voice: 0) }
+        #expect(continuous.map(\.time) == [1000, 1050, 1150, 1153])
+        #expect(continuous[1].action == .play(voice: 0, magnitudes: .init(strong: 65535, weak: 0), lengthMilliseconds: 200))
+        #expect(continuous.last?.action == .stop(voice: 0))
+        #expect(one.steps.first == .init(time: 0, action: continuous[0].action))
+        #expect(plan.durationMilliseconds == 1153)
+    }
 }
