@@ -11,6 +11,9 @@ import CabinHaptics
 /// - Gain: `FF_GAIN` is set once before playing when the device supports it.
 /// - Errors: every call goes through ``checkedCall(_:_:)`` (`EINTR` retried); a failure
 ///   becomes a ``ForceFeedbackError`` whose kind says what to do (`ENODEV` → disconnected).
+/// - If the process dies before cleaning up (a second Ctrl-C exits at once), the kernel
+///   still stops and erases the effects: closing an evdev file flushes the effects it
+///   uploaded (`input_ff_flush`), so a motor is never left running.
 ///
 /// ```swift
 /// let player = try RumblePlayer.open("/dev/input/event5")
