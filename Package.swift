@@ -29,7 +29,7 @@ let package = Package(
         .systemLibrary(name: "COpus", pkgConfig: "opus", providers: [.apt(["libopus-dev"])]),
         .systemLibrary(name: "CSoxr", pkgConfig: "soxr", providers: [.apt(["libsoxr-dev"])]),
         .systemLibrary(name: "CEbur128", pkgConfig: "libebur128", providers: [.apt(["libebur128-dev"])]),
-        /// Small C shims for what Swift cannot write (ALSA's variadic error handler).
+        /// Small C shims for what Swift cannot write (ALSA's variadic error handler, evdev's ioctl macros).
         .target(name: "CCabinShims", linkerSettings: [.linkedLibrary("asound")]),
 
         // MARK: pure cores

@@ -1,6 +1,7 @@
 // CabinHaptics — haptic patterns: AHAP and Meta/Lofelt `.haptic` readers with located
 // diagnostics, a compiler to intensity/sharpness event streams, haptics rendered as audio,
-// and exports (normalized AHAP, Android waveform, SVG plot, terminal sparkline).
+// exports (normalized AHAP, Android waveform, SVG plot, terminal preview, JSON/CSV
+// streams), and rumble plans for dual-motor devices (`RumbleMapping`, `RumblePlan`).
 //
 // A pure module: Foundation at most, no I/O. Readers take bytes plus a display file name.
 //
@@ -28,7 +29,9 @@
 // - `.haptic` (`LofeltHapticReader`): intensity = √amplitude, sharpness = √frequency, each
 //   emphasis → a transient; event-local envelopes so transients keep their own intensity;
 // - audio (`HapticAudioRenderer`): sharpness → 60…300 Hz (log), amplitude ∝ intensity,
-//   6 ms one-pole smoothing, 20 ms bursts, one normalisation gain to −1 dBFS.
+//   6 ms one-pole smoothing, 20 ms bursts, one normalisation gain to −1 dBFS;
+// - rumble (`RumbleMapping.equalPowerSplit`, `RumblePlan`): strong = I·cos(πs/2),
+//   weak = I·sin(πs/2); 50 ms steps, pieces refreshed every second, transients ≥ 30 ms.
 //
 // Thread safety: every type is a `Sendable` value; every function is pure and may be called
 // from any thread except the real-time render thread (they allocate).

@@ -18,6 +18,21 @@ public struct OfflineRenderer {
     public var isCancelled: @Sendable () -> Bool = { false }
     /// Called between blocks with (frames done, frames total).
     public var progress: (Int64, Int64) -> Void = { _, _ in }
+    /// Also write the session's haptic track here: mono, at the session's rate, the same
+    /// frames as the mix (the same `from`/`to`), so the two files are sample-aligned.
+    public var hapticTrack: HapticTrackOutput?
+
+    /// Where and how to write a session's haptic track.
+    public struct HapticTrackOutput: Sendable {
+        public var track: SessionHapticTrack
+        public var path: String
+        public var format: SoundFileFormat
+        public init(track: SessionHapticTrack, path: String, format: SoundFileFormat) {
+            self.track = track
+            self.path = path
+            self.format = format
+        }
+    }
 
     public init(blockFrames: Int = 512) { self.blockFrames = blockFrames }
 
@@ -51,13 +66,16 @@ public struct OfflineRenderer {
         guard startFrame >= 0, startFrame < endFrame else {
             throw .range("nothing to render between \(SessionTime.format(Double(startFrame) / rate)) and \(SessionTime.format(Double(endFrame) / rate)) (the session lasts \(SessionTime.format(Double(total) / rate)))")
         }
-        let url = URL(fileURLWithPath: path)
-        let temp = url.deletingLastPathComponent()
-            .appendingPathComponent(".\(url.lastPathComponent).\(getpid()).cabin-tmp").path
+        let temp = Self.temporaryPath(for: path)
+        let hapticTemp = hapticTrack.map { Self.temporaryPath(for: $0.path) }
         let clock = ContinuousClock.now
         do {
             let writer = try SoundFileWriter(path: temp, format: format, channelCount: 2, sampleRate: rate)
+            let hapticWriter = try hapticTrack.map { (output) throws(SoundFileError) in
+                try SoundFileWriter(path: hapticTemp!, format: output.format, channelCount: 1, sampleRate: rate)
+            }
             var block = [Float](repeating: 0, count: 2 * blockFrames)
+            var hapticBlock = [Float](repeating: 0, count: hapticTrack == nil ? 0 : blockFrames)
             var position: FrameTime = 0
             while position < endFrame {
                 if isCancelled() { throw RenderError.cancelled }
@@ -70,27 +88,49 @@ public struct OfflineRenderer {
                         try writer.write(UnsafeBufferPointer(rebasing: p[(2 * skip)..<(2 * rendered)]))
                     }
                 }
+                if let hapticTrack, let hapticWriter {
+                    hapticBlock.withUnsafeMutableBufferPointer { hapticTrack.track.render(into: $0, from: position, frameCount: n) }
+                    if rendered > skip {
+                        try hapticBlock.withUnsafeBufferPointer { (p) throws(SoundFileError) in
+                            try hapticWriter.write(UnsafeBufferPointer(rebasing: p[skip..<rendered]))
+                        }
+                    }
+                }
                 position += FrameTime(n)
                 progress(position, endFrame)
             }
             try writer.close()
+            try hapticWriter?.close()
+            if let hapticTemp, let hapticTrack, rename(hapticTemp, hapticTrack.path) != 0 {
+                throw RenderError.file(SoundFileError(.writeFailed, path: hapticTrack.path,
+                                                      reason: "cannot move the finished haptic track into place: \(SystemError.describe(errno: errno))"))
+            }
             guard rename(temp, path) == 0 else {
                 throw RenderError.file(SoundFileError(.writeFailed, path: path,
                                                       reason: "cannot move the finished render into place: \(SystemError.describe(errno: errno))"))
             }
         } catch let error as SoundFileError {
             unlink(temp)
+            if let hapticTemp { unlink(hapticTemp) }
             throw .file(error)
         } catch let error as RenderError {
             unlink(temp)
+            if let hapticTemp { unlink(hapticTemp) }
             throw error
         } catch {
             unlink(temp)
+            if let hapticTemp { unlink(hapticTemp) }
             throw .range("\(error)")
         }
         let elapsed = ContinuousClock.now - clock
         let wall = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
         let frames = endFrame - startFrame
         return Summary(frames: frames, seconds: Double(frames) / rate, wallSeconds: wall)
+    }
+
+    /// `.NAME.PID.cabin-tmp` beside `path`.
+    static func temporaryPath(for path: String) -> String {
+        let url = URL(fileURLWithPath: path)
+        return url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(getpid()).cabin-tmp").path
     }
 }

@@ -4,7 +4,7 @@ import CabinSession
 import Foundation
 
 /// From a session file to a compiled session: read, validate, load sounds (decode +
-/// resample once), compile to frames. Used by `cabin render` and `cabin play`.
+/// resample once) and haptic patterns (read + compile), compile to frames. Used by `cabin render` and `cabin play`.
 ///
 /// Thread: control thread only (file I/O).
 public enum SessionLoader {
@@ -27,7 +27,8 @@ public enum SessionLoader {
     }
 
     public static func load(path: String, sampleRate: Double, maxBlockFrames: Int = 512,
-                            library: SoundLibrary? = nil) throws(Failure) -> Loaded {
+                            library: SoundLibrary? = nil, patterns: HapticPatternLibrary? = nil,
+                            options: SessionCompileOptions = .init()) throws(Failure) -> Loaded {
         let url = URL(fileURLWithPath: path)
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
@@ -38,19 +39,22 @@ public enum SessionLoader {
             throw Failure(lines: ["\(path): cannot be read (permission denied?)"])
         }
         return try load(bytes: Array(data), name: path, folder: url.deletingLastPathComponent(),
-                        sampleRate: sampleRate, maxBlockFrames: maxBlockFrames, library: library)
+                        sampleRate: sampleRate, maxBlockFrames: maxBlockFrames, library: library,
+                        patterns: patterns, options: options)
     }
 
     /// Loads a document given as bytes (a preset, stdin); `folder` resolves relative paths.
     public static func load(bytes: [UInt8], name: String, folder: URL, sampleRate: Double, maxBlockFrames: Int = 512,
-                            library: SoundLibrary? = nil) throws(Failure) -> Loaded {
+                            library: SoundLibrary? = nil, patterns: HapticPatternLibrary? = nil,
+                            options: SessionCompileOptions = .init()) throws(Failure) -> Loaded {
         let result = SessionReader.read(bytes, file: name)
         guard let document = result.document else {
             throw Failure(lines: result.diagnostics.map(\.description))
         }
         let sounds = SessionSoundLoader.load(document, documentFolder: folder, library: library, sampleRate: sampleRate)
-        let compiled = SessionCompiler.compile(document, sounds: sounds, sampleRate: sampleRate,
-                                               maxBlockFrames: maxBlockFrames)
+        let haptics = SessionHapticLoader.load(document, documentFolder: folder, library: patterns)
+        let compiled = SessionCompiler.compile(document, sounds: sounds, haptics: haptics, sampleRate: sampleRate,
+                                               maxBlockFrames: maxBlockFrames, options: options)
         return Loaded(document: document, compiled: compiled, sounds: sounds, diagnostics: result.diagnostics)
     }
 }

@@ -1,4 +1,5 @@
 import CabinAudio
+import CabinHaptics
 
 /// A session made ready for the engine: the mixer's configuration (buses, layers,
 /// parameters, assets, ducking) and the timeline as frame-exact commands.
@@ -14,6 +15,9 @@ public struct CompiledSession: Sendable {
     public var marks: [Mark]
     /// Haptic patterns started by cues, at the frame of their cue.
     public var haptics: [HapticCue]
+    /// The compiled patterns those cues play, by the cue's `haptic` text (cues whose pattern
+    /// did not load, or was not loaded, have none).
+    public var hapticPatterns: [String: CompiledHaptics]
     /// Where the session ends.
     public var durationFrames: FrameTime
     /// Problems that silenced part of the session (a sound that did not load stops the

@@ -56,7 +56,13 @@ extension DocumentReader {
         } else if o["play"] == nil {
             for key in ["bus", "gain"] { misplaced(key, in: o, at: p, belongsTo: "play or say") }
         }
-        if let v = o["haptic"] { cue.haptic = v.string(at: p.key("haptic"), in: &diagnostics) }
+        if let v = o["haptic"], let text = v.string(at: p.key("haptic"), in: &diagnostics) {
+            switch HapticReference.parse(text) {
+            case .success: cue.haptic = text
+            case .failure(let problem):
+                diagnostics.error(problem.message, at: v.location, path: p.key("haptic"), value: v.excerpt, rule: problem.rule)
+            }
+        }
         cue.start = layerList(o["start"], at: p.key("start"), layers: layerNames)
         cue.stop = layerList(o["stop"], at: p.key("stop"), layers: layerNames)
         if o["start"] != nil { cue.fadeIn = o["fadeIn"].flatMap { time($0, at: p.key("fadeIn")) } } else { misplaced("fadeIn", in: o, at: p, belongsTo: "start") }

@@ -1,4 +1,5 @@
 import CabinAudio
+import CabinHaptics
 
 extension SessionCompiler.Builder {
     /// Every cue verb becomes commands at the cue's frame, in document order.
@@ -7,7 +8,7 @@ extension SessionCompiler.Builder {
             let at = frames(cue.time)
             let who = "cues[\(cue.index)]"
             if let mark = cue.mark { marks.append(.init(frame: at, name: mark)) }
-            if let pattern = cue.haptic { haptics.append(.init(frame: at, pattern: pattern)) }
+            if let pattern = cue.haptic { scheduleHaptic(pattern, at: at, who: who) }
             for name in cue.start {
                 guard let id = layer(name, who) else { continue }
                 add(at, .startLayer(id, fadeInFrames: frames(cue.fadeIn ?? 0)))
@@ -61,6 +62,31 @@ extension SessionCompiler.Builder {
         return .asset(id)
     }
 
+    /// A `haptic` verb: the cue is listed for haptic players; when its pattern is loaded, the
+    /// session lasts until the pattern's audio ends, and with a haptics bus the pattern's
+    /// audio plays in the mix.
+    mutating func scheduleHaptic(_ pattern: String, at: FrameTime, who: String) {
+        haptics.append(.init(frame: at, pattern: pattern))
+        guard let compiled = resolvedHaptics.patterns[pattern] else {
+            if let why = resolvedHaptics.failures[pattern] { warnings.append("\(who).haptic is silent: \(why)") }
+            return
+        }
+        hapticPatterns[pattern] = compiled
+        let clip = hapticClips[pattern] ?? SessionHapticTrack.clip(compiled, sampleRate: config.sampleRate,
+                                                                   options: options.hapticAudio)
+        hapticClips[pattern] = clip
+        lastSoundEnd = max(lastSoundEnd, at + FrameTime(clip.count))
+        guard let bus = hapticsBus, !clip.isEmpty else { return }
+        let id: AssetID
+        if let known = hapticAssets[pattern] {
+            id = known
+        } else {
+            id = config.addAsset(AudioBuffer(samples: clip, channelCount: 1, sampleRate: config.sampleRate))
+            hapticAssets[pattern] = id
+        }
+        add(at, .playOneShot(.asset(id), bus: bus, gain: 0))
+    }
+
     /// The layer's ID, or a warning when the layer was silenced (its sound did not load).
     mutating func layer(_ name: String, _ who: String) -> LayerID? {
         layers[name]
@@ -79,6 +105,7 @@ extension SessionCompiler.Builder {
         let sorted = commands.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }
             .map { $0.element }
         return CompiledSession(title: document.title, sampleRate: config.sampleRate, config: config, commands: sorted,
-                               marks: marks, haptics: haptics, durationFrames: end, warnings: warnings)
+                               marks: marks, haptics: haptics, hapticPatterns: hapticPatterns,
+                               durationFrames: end, warnings: warnings)
     }
 }

@@ -1,4 +1,5 @@
 import CabinAudio
+import CabinHaptics
 
 /// Turns a valid `SessionDocument` plus its loaded sounds into a `CompiledSession`: every
 /// time becomes a frame index at the session's rate, every name an ID.
@@ -9,14 +10,24 @@ import CabinAudio
 /// The end: at `duration` everything that still sounds is faded out over the last
 /// `endFadeDuration` (20 ms), so an explicit duration never ends in a click.
 ///
+/// Haptic cues: each cue whose pattern is in `haptics` is listed in
+/// ``CompiledSession/haptics`` at its cue's frame, its pattern kept in
+/// ``CompiledSession/hapticPatterns``, and (without an explicit duration) the session lasts
+/// until the pattern's audio has ended. With ``SessionCompileOptions/hapticsBusGain`` set,
+/// the pattern rendered as audio also plays on a `haptics` bus of the mix, from the cue's
+/// exact frame. A pattern that did not load silences its cues with a warning.
+///
 /// Thread: pure; control thread (allocates).
 public enum SessionCompiler {
     public static let endFadeDuration = 0.02
 
-    public static func compile(_ document: SessionDocument, sounds: ResolvedSounds, sampleRate: Double,
-                               maxBlockFrames: Int = 512) -> CompiledSession {
+    public static func compile(_ document: SessionDocument, sounds: ResolvedSounds,
+                               haptics: ResolvedHaptics = ResolvedHaptics(), sampleRate: Double,
+                               maxBlockFrames: Int = 512, options: SessionCompileOptions = .init()) -> CompiledSession {
         var builder = Builder(document: document, sounds: sounds,
                               config: MixerConfig(sampleRate: sampleRate, maxBlockFrames: maxBlockFrames, buses: []))
+        builder.resolvedHaptics = haptics
+        builder.options = options
         builder.declare()
         builder.schedule()
         return builder.finish()
@@ -29,6 +40,13 @@ public enum SessionCompiler {
         var commands: [MixerCommand] = []
         var marks: [CompiledSession.Mark] = []
         var haptics: [CompiledSession.HapticCue] = []
+        var resolvedHaptics = ResolvedHaptics()
+        var options = SessionCompileOptions()
+        var hapticPatterns: [String: CompiledHaptics] = [:]
+        var hapticsBus: BusID?
+        var hapticAssets: [String: AssetID] = [:]
+        /// Each pattern rendered once as mono audio at the session's rate.
+        var hapticClips: [String: [Float]] = [:]
         var warnings: [String] = []
         var layers: [String: LayerID] = [:]
         var assets: [String: AssetID] = [:]
@@ -45,6 +63,10 @@ public enum SessionCompiler {
         mutating func declare() {
             for bus in document.buses {
                 _ = config.addBus(BusConfig(name: bus.name, gain: Decibels(bus.gain), polyphony: bus.name == "ui" ? 8 : 4))
+            }
+            if let gain = options.hapticsBusGain {
+                hapticsBus = config.bus(named: "haptics")
+                    ?? config.addBus(BusConfig(name: "haptics", gain: Decibels(gain), polyphony: 8))
             }
             for p in document.parameters {
                 _ = config.addParameter(p.name, value: p.value, range: p.min...p.max)

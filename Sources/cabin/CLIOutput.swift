@@ -34,3 +34,20 @@ enum CLIOutput {
         return String(format: "%.1f %@", value, unit)
     }
 }
+
+extension CLIOutput {
+    /// Why an output file cannot be created at `path`, checked before any work is done
+    /// (`nil` when it looks writable): a missing folder, a directory in the way.
+    static func outputProblem(_ path: String) -> String? {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+            return "is a directory; give a file name"
+        }
+        let folder = (path as NSString).deletingLastPathComponent
+        if !folder.isEmpty && !FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory) {
+            return "cannot be written: no such folder \(folder)"
+        }
+        if !folder.isEmpty && !isDirectory.boolValue { return "cannot be written: \(folder) is not a folder" }
+        return nil
+    }
+}

@@ -9,13 +9,16 @@ struct Cabin: ParsableCommand {
         abstract: "Sound and touch for focus sessions: a low-latency mixer on ALSA, haptic patterns, session timelines.",
         discussion: """
             Examples:
+              cabin play                             the default session: a 25-minute drive
+              cabin play --preset pomodoro           presets: drive, pomodoro, ambient, breathing …
               cabin render drive.json -o drive.wav   a session to a file, fast
               cabin session validate drive.json      every problem in a document
+              cabin haptics show Boing.ahap          a haptic pattern in the terminal
               cabin info rain.flac engine.wav        format, length and loudness
               cabin devices                          where Cabin can play (-D)
             """,
         version: CabinVersion.string,
-        subcommands: [Play.self, Render.self, SessionCommand.self, Info.self, Devices.self, Bench.self]
+        subcommands: [Play.self, Render.self, SessionCommand.self, HapticsCommand.self, Info.self, Devices.self, Bench.self]
     )
 }
 

@@ -4,17 +4,28 @@ import CabinIO
 /// `cabin devices`: where Cabin can play.
 struct Devices: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "List ALSA playback devices (as 'aplay -L' does) to pass to -D/--device.",
+        abstract: "List ALSA playback devices (as 'aplay -L' does) and rumble devices.",
         discussion: """
+            ALSA devices go to -D/--device; rumble devices (/dev/input/event* with FF_RUMBLE) to 'cabin haptics play --device'. --json prints the ALSA devices as before; --rumble lists only the rumble devices (as JSON with --json).
+
             Examples:
               cabin devices
               cabin devices --json
+              cabin devices --rumble --json
             """)
 
     @Flag(help: "Print JSON.")
     var json = false
 
+    @Flag(help: "Only rumble devices.")
+    var rumble = false
+
     func run() throws {
+        if rumble {
+            let listing = RumbleDevices.list()
+            if json { try CLIOutput.json(listing.devices) } else { printRumble(listing) }
+            return
+        }
         let devices = ALSADevices.playback()
         if json {
             try CLIOutput.json(devices)
@@ -25,11 +36,33 @@ struct Devices: ParsableCommand {
             print("No ALSA playback devices found (no sound card, and no sound server configured for ALSA).")
             print("Sessions can still be rendered to files: cabin render SESSION.json -o out.wav")
             if !devices.isEmpty { print("(Only ALSA's 'null' device exists, which discards audio.)") }
-            return
+        } else {
+            for device in devices {
+                print(device.name)
+                if !device.description.isEmpty { print("    \(device.description)") }
+            }
         }
-        for device in devices {
-            print(device.name)
-            if !device.description.isEmpty { print("    \(device.description)") }
+        print()
+        printRumble(RumbleDevices.list())
+    }
+
+    private func printRumble(_ listing: RumbleDevices.Listing) {
+        print("Rumble devices (evdev force feedback, for 'cabin haptics play --device'):")
+        for device in listing.devices {
+            print(device.path)
+            var traits = ["\(device.effectSlots) effect slot\(device.effectSlots == 1 ? "" : "s")"]
+            if device.supportsGain { traits.append("gain") }
+            traits += device.otherEffects
+            print("    \(device.name) (\(traits.joined(separator: ", ")))")
+        }
+        if listing.devices.isEmpty {
+            print(listing.scanned == 0
+                ? "    none: this machine has no input devices (/dev/input/event*)"
+                : "    none among \(listing.scanned) input device\(listing.scanned == 1 ? "" : "s")")
+        }
+        if !listing.unreadable.isEmpty {
+            let denied = listing.unreadable.allSatisfy { $0.error.code == 13 }
+            print("    (\(listing.unreadable.count) could not be opened\(denied ? ": permission denied; add yourself to the 'input' group" : ": \(listing.unreadable[0].error)"))")
         }
     }
 }

@@ -10,10 +10,13 @@ struct Render: ParsableCommand {
         discussion: """
             The file is written under a temporary name and renamed at the end: an interrupted or failed render leaves nothing at OUT. The same session gives the same bits on every run and with every --block-size.
 
+            Haptics: --haptics HAPTICS.wav also writes the haptic track: every 'haptic' cue's pattern rendered as audio (as 'cabin haptics render' does) from its cue's exact frame; mono, same rate, same frames as OUT (sample-aligned). Haptic audio stays out of the main mix unless --haptics-in-mix puts it on a 'haptics' bus (the document's 'haptics' bus gain if declared, else -12 dB). Patterns: library names (Patterns/haptics/NAME.ahap, or $CABIN_PATTERNS) or paths relative to the document.
+
             Examples:
               cabin render drive.json -o drive.wav
               cabin render --preset drive --minutes 50 -o drive.flac --bits 24
               cabin render drive.json -o part.flac --from 12m --to 13m --bits 24
+              cabin render drive.json -o drive.wav --haptics drive-haptics.wav
             """)
 
     @Argument(help: "The session document (JSON); or use --preset.")
@@ -39,9 +42,23 @@ struct Render: ParsableCommand {
     @Option(name: .long, help: "End of the part to write (default: the session's end).")
     var to: String?
 
+    @Option(name: .long, help: "Also write the haptic track (mono, sample-aligned with the output) to this file.")
+    var haptics: String?
+
+    @Flag(name: .long, help: "Mix the haptic audio into the output on a 'haptics' bus (off by default).")
+    var hapticsInMix = false
+
     func validate() throws {
         guard SoundFileFormat.SampleEncoding(rawValue: bits) != nil else {
             throw ValidationError("--bits must be 16, 24 or 32f, not '\(bits)'")
+        }
+        if let haptics {
+            if bits == "32f" && haptics.lowercased().hasSuffix(".flac") {
+                throw ValidationError("FLAC has no float samples: use --bits 16 or 24, or write the haptic track as .wav")
+            }
+            if URL(fileURLWithPath: haptics).standardized == URL(fileURLWithPath: output).standardized {
+                throw ValidationError("--haptics must name another file than -o")
+            }
         }
         if bits == "32f" && output.lowercased().hasSuffix(".flac") {
             throw ValidationError("FLAC has no float samples: use --bits 16 or 24, or write a .wav")
@@ -63,22 +80,32 @@ struct Render: ParsableCommand {
 
     func run() throws {
         let source = try CLISession.Source(file: session, presets: presets)
-        let loaded = try CLISession.load(source, sampleRate: Double(sampleRate), maxBlockFrames: blockSize)
+        let options = SessionCompileOptions(hapticsBusGain: hapticsInMix ? SessionCompileOptions.defaultHapticsBusGain : nil)
+        let loaded = try CLISession.load(source, sampleRate: Double(sampleRate), maxBlockFrames: blockSize, options: options)
         let runner = SessionRunner(loaded.compiled)
         var renderer = OfflineRenderer(blockFrames: blockSize)
+        let encoding = SoundFileFormat.SampleEncoding(rawValue: bits)!
+        if let haptics {
+            renderer.hapticTrack = .init(track: SessionHapticTrack(loaded.compiled, options: options.hapticAudio),
+                                         path: haptics, format: .forPath(haptics, encoding: encoding))
+        }
         renderer.from = from.flatMap(SessionTime.parse)
         renderer.to = to.flatMap(SessionTime.parse)
         Interrupt.install()
         renderer.isCancelled = { Interrupt.isRequested }
         let bar = ProgressBar(label: "rendering", secondsPerUnit: 1 / Double(sampleRate))
         renderer.progress = { bar.update($0, of: $1) }
-        let format = SoundFileFormat.forPath(output, encoding: SoundFileFormat.SampleEncoding(rawValue: bits)!)
+        let format = SoundFileFormat.forPath(output, encoding: encoding)
         do {
             let summary = try renderer.render(runner, to: output, format: format)
             bar.finish()
             print(String(format: "%@: %@ of %@ at %d Hz (%@), rendered in %.2f s (%.0f× real time)",
                          output, CLIOutput.clock(summary.seconds), loaded.compiled.title ?? source.name, sampleRate,
                          format.description, summary.wallSeconds, summary.speed))
+            if let haptics, let track = renderer.hapticTrack?.track {
+                let cues = track.clips.count, patterns = Set(track.clips.map(\.pattern)).count
+                print("\(haptics): haptic track, \(cues) cue\(cues == 1 ? "" : "s") (\(patterns) pattern\(patterns == 1 ? "" : "s")), mono, sample-aligned with \(output)")
+            }
         } catch {
             bar.finish()
             CLIOutput.error("\(error)")
@@ -119,19 +146,25 @@ enum CLISession {
     }
 
     /// Loads, printing warnings; on errors prints them (one line each) and exits 1.
-    static func load(_ source: Source, sampleRate: Double, maxBlockFrames: Int) throws -> SessionLoader.Loaded {
-        if let file = source.file { return try load(file, sampleRate: sampleRate, maxBlockFrames: maxBlockFrames) }
+    static func load(_ source: Source, sampleRate: Double, maxBlockFrames: Int,
+                     options: SessionCompileOptions = .init()) throws -> SessionLoader.Loaded {
+        if let file = source.file {
+            return try load(file, sampleRate: sampleRate, maxBlockFrames: maxBlockFrames, options: options)
+        }
         let bytes = Array(source.document!.json().utf8)
         return try load(source.name, sampleRate: sampleRate, maxBlockFrames: maxBlockFrames) { library throws(SessionLoader.Failure) in
             try SessionLoader.load(bytes: bytes, name: source.name, folder: URL(fileURLWithPath: CLIPaths.packageFile(".")),
-                                   sampleRate: sampleRate, maxBlockFrames: maxBlockFrames, library: library)
+                                   sampleRate: sampleRate, maxBlockFrames: maxBlockFrames, library: library,
+                                   patterns: HapticPatternLibrary.locate(), options: options)
         }
     }
 
     /// Loads, printing warnings; on errors prints them (one line each) and exits 1.
-    static func load(_ path: String, sampleRate: Double, maxBlockFrames: Int) throws -> SessionLoader.Loaded {
+    static func load(_ path: String, sampleRate: Double, maxBlockFrames: Int,
+                     options: SessionCompileOptions = .init()) throws -> SessionLoader.Loaded {
         try load(path, sampleRate: sampleRate, maxBlockFrames: maxBlockFrames) { library throws(SessionLoader.Failure) in
-            try SessionLoader.load(path: path, sampleRate: sampleRate, maxBlockFrames: maxBlockFrames, library: library)
+            try SessionLoader.load(path: path, sampleRate: sampleRate, maxBlockFrames: maxBlockFrames, library: library,
+                                   patterns: HapticPatternLibrary.locate(), options: options)
         }
     }
 

@@ -69,7 +69,7 @@ import Testing
     @Test func helpListsEverySubcommandWithExamples() throws {
         let result = try ExternalTool.cabin(["--help"])
         #expect(result.status == 0)
-        for sub in ["render", "session", "info", "devices"] { #expect(result.stdout.contains("\n  \(sub) ")) }
+        for sub in ["play", "render", "session", "haptics", "info", "devices", "bench"] { #expect(result.stdout.contains("\n  \(sub) ")) }
         #expect(result.stdout.contains("Examples:"))
     }
 
@@ -84,6 +84,9 @@ import Testing
         #expect(result.status == 0)
         if TestEnvironment.rtsinkRunning {
             #expect(result.stdout.contains("rtsink\n    CI real-time paced virtual sound card"))
+        } else if TestEnvironment.audioSinkBackend == "pulse" {
+            // The shared PulseAudio sink (../shared/tools/audio-sink start pulse) shows as ALSA PCMs.
+            #expect(result.stdout.contains("cisink\n    CI PulseAudio null sink"))
         } else if !result.stdout.contains("default") {
             #expect(result.stdout.hasPrefix("No ALSA playback devices found"))
         }

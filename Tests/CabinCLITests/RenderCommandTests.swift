@@ -107,4 +107,52 @@ import Testing
         #expect(result.status == 64)
         #expect(result.stderr.hasPrefix("Error: FLAC has no float samples: use --bits 16 or 24, or write a .wav"))
     }
+
+    @Test func hapticsWritesASampleAlignedHapticTrack() throws {
+        let (dir, session) = try Self.write("""
+            { "cabin": 1, "title": "Ignition", "duration": "3s",
+              "cues": [ { "at": 0, "haptic": "seatbelt" }, { "at": "0.5s", "haptic": "engine-start" },
+                        { "at": "2.9s", "haptic": "tick" } ] }
+            """)
+        let out = dir.appendingPathComponent("mix.wav").path, haptics = dir.appendingPathComponent("h.wav").path
+        let result = try ExternalTool.cabin(["render", session, "-o", out, "--haptics", haptics, "--bits", "24"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.isEmpty)
+        let lines = result.stdout.split(separator: "\n")
+        #expect(lines.count == 2)
+        #expect(lines.last == "\(haptics): haptic track, 3 cues (3 patterns), mono, sample-aligned with \(out)")
+        let info = try ExternalTool.cabin(["info", "--json", out, haptics])
+        #expect(info.stdout.components(separatedBy: "\"frames\" : 144000").count - 1 == 2, "same length")
+        #expect(info.stdout.components(separatedBy: "\"sampleRate\" : 48000").count - 1 == 2, "same rate")
+        #expect(info.stdout.contains("\"channels\" : 1"))
+
+        // Off the main mix by default: the mix of a haptics-only session is silent; with
+        // --haptics-in-mix it is not.
+        let inMix = dir.appendingPathComponent("in-mix.wav").path
+        #expect(try ExternalTool.cabin(["render", session, "-o", inMix, "--haptics-in-mix", "--bits", "24"]).status == 0)
+        let silentData = try Data(contentsOf: URL(fileURLWithPath: out)), mixedData = try Data(contentsOf: URL(fileURLWithPath: inMix))
+        #expect(silentData.suffix(144000 * 6).allSatisfy { $0 == 0 })
+        #expect(!mixedData.suffix(144000 * 6).allSatisfy { $0 == 0 })
+    }
+
+    @Test func hapticOptionsAreChecked() throws {
+        let (dir, session) = try Self.write(Self.session)
+        let out = dir.appendingPathComponent("x.wav").path
+        let same = try ExternalTool.cabin(["render", session, "-o", out, "--haptics", out])
+        #expect(same.status == 64)
+        #expect(same.stderr.hasPrefix("Error: --haptics must name another file than -o\n"))
+        let missing = try Self.write(#"{ "cabin": 1, "duration": "1s", "cues": [ { "at": 0, "haptic": "no-such-pattern" } ] }"#)
+        let result = try ExternalTool.cabin(["render", missing.path, "-o", missing.dir.appendingPathComponent("m.wav").path])
+        #expect(result.status == 0)
+        #expect(result.stderr.hasPrefix("cabin: warning: cues[0].haptic is silent: no-such-pattern: not in the haptic pattern library (the library has breath-in, "))
+    }
+
+    @Test func everyLibraryPatternPassesStrictCheck() throws {
+        let folder = TestEnvironment.packageRoot.appendingPathComponent("Patterns/haptics")
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".ahap") }.sorted()
+        #expect(files.count >= 8)
+        let result = try ExternalTool.cabin(["haptics", "check", "--strict"] + files.map { folder.appendingPathComponent($0).path })
+        #expect(result.status == 0, "\(result.stdout)")
+        #expect(result.stdout.split(separator: "\n").allSatisfy { $0.contains(": ok (") })
+    }
 }

@@ -16,4 +16,31 @@ const char *cabin_alsa_take_last_error(void);
  * Wraps pthread_setname_np, which Glibc's Swift module does not export. */
 void cabin_set_thread_name(const char *name);
 
+/* Linux evdev force feedback (evdev.c). The ioctl request numbers are C macros Swift cannot
+ * expand; each wrapper returns what ioctl/write return (-1 with errno set on failure). */
+
+/* EVIOCGBIT(type, len): the capability bits of an event type (0 = the event types). */
+int cabin_evdev_get_bits(int fd, unsigned int type, void *bits, unsigned int len);
+
+/* EVIOCGNAME(len): the device name, NUL-terminated. */
+int cabin_evdev_get_name(int fd, char *name, unsigned int len);
+
+/* EVIOCGEFFECTS: how many effects the device can hold at once. */
+int cabin_evdev_get_effects(int fd, int *count);
+
+/* EVIOCSFF with an FF_RUMBLE effect; *id is -1 for a new effect and receives the id the
+ * kernel assigned. Lengths in milliseconds. */
+int cabin_evdev_upload_rumble(int fd, short *id, unsigned short strong_magnitude,
+                              unsigned short weak_magnitude, unsigned short length_ms,
+                              unsigned short delay_ms);
+
+/* EVIOCRMFF: removes an uploaded effect. */
+int cabin_evdev_remove_effect(int fd, int id);
+
+/* write() of one struct input_event (type, code, value; the kernel stamps the time). */
+long cabin_evdev_write_event(int fd, unsigned short type, unsigned short code, int value);
+
+/* sizeof(struct input_event) on this platform. */
+unsigned int cabin_evdev_input_event_size(void);
+
 #endif

@@ -1,0 +1,104 @@
+import CabinHaptics
+
+/// The operations Cabin performs on a Linux evdev force-feedback device, one per system
+/// call, so players and discovery can run against a real device (``EvdevDevice``) or a
+/// recording one in tests.
+///
+/// Every operation behaves as its system call does: it returns −1 and sets `errno` on
+/// failure (`EINTR`, `ENODEV` …), and callers pass it through ``checkedCall(_:_:)``, which
+/// retries `EINTR`. Implementations must not retry or translate errors themselves.
+///
+/// Thread: one thread at a time (the one playing).
+public protocol ForceFeedbackDevice: AnyObject {
+    /// `ioctl(EVIOCGBIT(type, bits.count))`: fills `bits`; returns the bytes written.
+    func getBits(eventType: UInt16, into bits: inout [UInt8]) -> Int32
+    /// `ioctl(EVIOCGNAME(name.count))`: fills `name` with a NUL-terminated name.
+    func getName(into name: inout [UInt8]) -> Int32
+    /// `ioctl(EVIOCGEFFECTS)`: how many effects the device holds at once.
+    func getEffectSlots(into count: inout Int32) -> Int32
+    /// `ioctl(EVIOCSFF)` with an `FF_RUMBLE` effect; `effect.id` −1 asks for a new slot and
+    /// receives the slot the kernel chose; an existing id updates that effect in place.
+    func uploadEffect(_ effect: inout RumbleEffect) -> Int32
+    /// `ioctl(EVIOCRMFF, id)`.
+    func removeEffect(id: Int16) -> Int32
+    /// `write(2)` of one `struct input_event`; returns the bytes written.
+    func writeEvent(_ event: InputEvent) -> Int
+    /// `close(2)`.
+    func close() -> Int32
+}
+
+/// Opening devices and listing them: the rest of the OS that force feedback needs.
+///
+/// Thread: any thread.
+public protocol ForceFeedbackSystem {
+    /// `open(2)` read-only (enough to query) or read-write (needed to upload and play);
+    /// `nil` with `errno` set on failure.
+    func open(_ path: String, writable: Bool) -> (any ForceFeedbackDevice)?
+    /// The evdev nodes to look at (`/dev/input/event*`), in numeric order.
+    func inputDevicePaths() -> [String]
+}
+
+/// An `FF_RUMBLE` effect as uploaded: slot id, motor magnitudes, replay length and delay.
+///
+/// Thread: a value type; any thread.
+public struct RumbleEffect: Sendable, Hashable {
+    /// −1 for a new effect; otherwise the slot to update.
+    public var id: Int16
+    public var magnitudes: RumbleMagnitudes
+    public var lengthMilliseconds: UInt16
+    public var delayMilliseconds: UInt16
+
+    public init(id: Int16, magnitudes: RumbleMagnitudes, lengthMilliseconds: UInt16, delayMilliseconds: UInt16 = 0) {
+        self.id = id
+        self.magnitudes = magnitudes
+        self.lengthMilliseconds = lengthMilliseconds
+        self.delayMilliseconds = delayMilliseconds
+    }
+}
+
+/// One `struct input_event` to write (the kernel stamps the time).
+///
+/// Thread: a value type; any thread.
+public struct InputEvent: Sendable, Hashable {
+    public var type: UInt16
+    public var code: UInt16
+    public var value: Int32
+
+    public init(type: UInt16, code: UInt16, value: Int32) {
+        self.type = type
+        self.code = code
+        self.value = value
+    }
+
+    /// Play (`count` > 0 repeats) or stop (`count` 0) effect `id`.
+    public static func play(_ id: Int16, count: Int32) -> InputEvent {
+        InputEvent(type: EvdevCode.evFF, code: UInt16(bitPattern: id), value: count)
+    }
+
+    /// Set the device's force-feedback gain, 0…0xFFFF.
+    public static func gain(_ value: UInt16) -> InputEvent {
+        InputEvent(type: EvdevCode.evFF, code: EvdevCode.ffGain, value: Int32(value))
+    }
+}
+
+/// The kernel ABI numbers Cabin uses (from `linux/input-event-codes.h`; stable ABI).
+public enum EvdevCode {
+    /// Event type 0 asks EVIOCGBIT for the device's event types.
+    public static let evSyn: UInt16 = 0x00
+    /// Force-feedback events (play/stop an effect, set gain).
+    public static let evFF: UInt16 = 0x15
+    public static let ffRumble: UInt16 = 0x50
+    public static let ffPeriodic: UInt16 = 0x51
+    public static let ffConstant: UInt16 = 0x52
+    public static let ffGain: UInt16 = 0x60
+    /// Bytes for EVIOCGBIT(EV_FF): FF_MAX (0x7f) + 1 bits.
+    public static let ffBitsByteCount = 16
+    /// Bytes for EVIOCGBIT(0): EV_MAX (0x1f) + 1 bits.
+    public static let eventTypeBitsByteCount = 4
+
+    /// Whether bit `bit` is set in an EVIOCGBIT answer.
+    public static func test(_ bits: [UInt8], _ bit: UInt16) -> Bool {
+        let byte = Int(bit) / 8
+        return byte < bits.count && bits[byte] & (1 << (bit % 8)) != 0
+    }
+}

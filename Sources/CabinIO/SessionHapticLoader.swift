@@ -1,0 +1,97 @@
+import CabinHaptics
+import CabinSession
+import Foundation
+
+/// The built-in haptic pattern library: a folder of `NAME.ahap` files (normally
+/// `Patterns/haptics/` in the package).
+///
+/// Thread: control thread only (file I/O).
+public struct HapticPatternLibrary: Sendable {
+    /// The folder holding the patterns.
+    public let root: URL
+
+    public init(root: URL) { self.root = root }
+
+    /// Where the library is: `$CABIN_PATTERNS`, else the nearest `Patterns/haptics` above
+    /// the running executable (a build inside the package), else
+    /// `/usr/share/cabin/Patterns/haptics`; `nil` when none exists.
+    public static func locate() -> HapticPatternLibrary? {
+        let fm = FileManager.default
+        if let env = ProcessInfo.processInfo.environment["CABIN_PATTERNS"], !env.isEmpty {
+            return HapticPatternLibrary(root: URL(fileURLWithPath: env))
+        }
+        var dir = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
+        for _ in 0..<6 {
+            let candidate = dir.appendingPathComponent("Patterns/haptics")
+            var isDirectory: ObjCBool = false
+            if fm.fileExists(atPath: candidate.path, isDirectory: &isDirectory), isDirectory.boolValue {
+                return HapticPatternLibrary(root: candidate)
+            }
+            dir.deleteLastPathComponent()
+        }
+        let system = URL(fileURLWithPath: "/usr/share/cabin/Patterns/haptics")
+        return fm.fileExists(atPath: system.path) ? HapticPatternLibrary(root: system) : nil
+    }
+
+    /// The file of a library pattern: `root/NAME.ahap`.
+    public func url(for name: String) -> URL { root.appendingPathComponent("\(name).ahap") }
+
+    /// The library's pattern names, sorted.
+    public var names: [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? [])
+            .filter { $0.hasSuffix(".ahap") }.map { String($0.dropLast(5)) }.sorted()
+    }
+}
+
+/// Loads and compiles every haptic pattern a session's cues name: library names from the
+/// ``HapticPatternLibrary``, paths relative to the document's folder. Patterns are read
+/// leniently (as Core Haptics loads them); a pattern that cannot be read is one line in
+/// ``ResolvedHaptics/failures`` and silences its cues, not the session.
+///
+/// Thread: control thread only (file I/O).
+public enum SessionHapticLoader {
+    public static func load(_ document: SessionDocument, documentFolder: URL,
+                            library: HapticPatternLibrary?) -> ResolvedHaptics {
+        var resolved = ResolvedHaptics()
+        for text in document.hapticPatternsToLoad {
+            switch load(text, documentFolder: documentFolder, library: library) {
+            case .success(let compiled): resolved.patterns[text] = compiled
+            case .failure(let problem): resolved.failures[text] = problem.message
+            }
+        }
+        return resolved
+    }
+
+    struct Problem: Error { var message: String }
+
+    static func load(_ text: String, documentFolder: URL, library: HapticPatternLibrary?) -> Result<CompiledHaptics, Problem> {
+        let url: URL
+        switch HapticReference.parse(text) {
+        case .failure(let problem): return .failure(Problem(message: problem.message))
+        case .success(.file(let path)): url = documentFolder.appendingPathComponent(path)
+        case .success(.library(let name)):
+            guard let library else {
+                return .failure(Problem(message: "\(name): no haptic pattern library found (set CABIN_PATTERNS to the folder of NAME.ahap files)"))
+            }
+            url = library.url(for: name)
+            guard FileManager.default.fileExists(atPath: url.path) else {
+                let names = library.names
+                let hint = names.isEmpty ? "the library at \(library.root.path) is empty" : "the library has \(names.joined(separator: ", "))"
+                return .failure(Problem(message: "\(name): not in the haptic pattern library (\(hint))"))
+            }
+        }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
+            return .failure(Problem(message: "\(url.path): no such file"))
+        }
+        guard !isDirectory.boolValue, let data = FileManager.default.contents(atPath: url.path) else {
+            return .failure(Problem(message: "\(url.path): \(isDirectory.boolValue ? "is a directory, not a pattern" : "cannot be read (permission denied?)")"))
+        }
+        let result = HapticReader.read(Array(data), file: url.path)
+        guard let pattern = result.pattern else {
+            let first = result.diagnostics.errors.first.map(\.description) ?? "\(url.path): not a haptic pattern"
+            return .failure(Problem(message: first))
+        }
+        return .success(HapticCompiler.compile(pattern))
+    }
+}

@@ -1,0 +1,51 @@
+import CabinHaptics
+
+/// The haptic patterns a session's cues name, loaded and compiled by the edge (`CabinIO`),
+/// plus what could not be loaded.
+///
+/// A pattern that failed to load silences the cues that use it (with a warning), not the
+/// session.
+///
+/// Thread: a value type; any thread.
+public struct ResolvedHaptics: Sendable {
+    /// Compiled patterns by the cue's `haptic` text.
+    public var patterns: [String: CompiledHaptics]
+    /// One line per pattern that could not be loaded, keyed by the cue's `haptic` text.
+    public var failures: [String: String]
+
+    public init(patterns: [String: CompiledHaptics] = [:], failures: [String: String] = [:]) {
+        self.patterns = patterns
+        self.failures = failures
+    }
+}
+
+extension SessionDocument {
+    /// Every distinct `haptic` text of the cues, in first-use order.
+    public var hapticPatternsToLoad: [String] {
+        var seen = Set<String>()
+        return cues.compactMap(\.haptic).filter { seen.insert($0).inserted }
+    }
+}
+
+/// How a session is compiled beyond its document: choices the embedder (or the CLI) makes.
+///
+/// Thread: a value type; any thread.
+public struct SessionCompileOptions: Sendable, Equatable {
+    /// When set, haptic cues also play their pattern rendered as audio on a `haptics` bus of
+    /// the main mix, at this bus gain in dB (the document's own `haptics` bus gain wins when
+    /// it declares one). `nil` (the default) keeps haptics out of the main mix: haptic audio
+    /// is a preview or an actuator signal, not part of the session's sound.
+    public var hapticsBusGain: Double?
+    /// How patterns become audio (for the haptics bus and the haptic track); the sample
+    /// rate and layout are the session's (mono).
+    public var hapticAudio: HapticAudioOptions
+
+    /// The default gain of the `haptics` bus when it is enabled and the document declares
+    /// none: −12 dB, the engine bus's level, so the rumble sits under UI sounds.
+    public static let defaultHapticsBusGain = -12.0
+
+    public init(hapticsBusGain: Double? = nil, hapticAudio: HapticAudioOptions = .init()) {
+        self.hapticsBusGain = hapticsBusGain
+        self.hapticAudio = hapticAudio
+    }
+}

@@ -1,0 +1,119 @@
+import CabinAudio
+import CabinHaptics
+
+/// The haptic track of a session: every haptic cue's pattern rendered as audio (with
+/// ``HapticAudioRenderer``), each starting on its cue's exact frame, summed into one mono
+/// signal as long as the session and at its rate — sample-aligned with the session's mix,
+/// so frame N of the track is frame N of the render.
+///
+/// Each pattern is rendered once (at the session's rate, mono) and placed at each cue that
+/// uses it. Where cues overlap and their sum would pass the renderer's ceiling (−1 dBFS),
+/// the whole track is scaled by one gain (``gain``) so its peak is exactly the ceiling; the
+/// gain is found up front from the overlapping cues alone, so blocks render independently.
+/// Audio past the session's end is cut.
+///
+/// ```swift
+/// let track = SessionHapticTrack(compiled)
+/// track.render(into: block, from: position, frameCount: 512)   // mono Float
+/// ```
+///
+/// Thread: `init` on the control thread (allocates, renders patterns); `render` is
+/// allocation-free and may run on any one thread at a time.
+public struct SessionHapticTrack: Sendable {
+    /// A pattern placed on the timeline.
+    public struct Clip: Sendable, Equatable {
+        /// The cue's frame: the clip's first sample is output frame `frame`.
+        public var frame: FrameTime
+        /// The cue's `haptic` text.
+        public var pattern: String
+        /// Index into the rendered patterns.
+        let audioIndex: Int
+    }
+
+    public let sampleRate: Double
+    public let durationFrames: FrameTime
+    /// Placed patterns, sorted by frame (cues whose pattern did not load are left out).
+    public let clips: [Clip]
+    /// The normalisation gain (1 unless overlapping cues would pass the ceiling).
+    public let gain: Float
+    private let audio: [[Float]]
+
+    public init(_ session: CompiledSession, options: HapticAudioOptions = .init()) {
+        sampleRate = session.sampleRate
+        durationFrames = session.durationFrames
+        var audio: [[Float]] = []
+        var index: [String: Int] = [:]
+        var clips: [Clip] = []
+        for cue in session.haptics {
+            guard let compiled = session.hapticPatterns[cue.pattern] else { continue }
+            let i = index[cue.pattern] ?? {
+                audio.append(Self.clip(compiled, sampleRate: session.sampleRate, options: options))
+                index[cue.pattern] = audio.count - 1
+                return audio.count - 1
+            }()
+            clips.append(Clip(frame: cue.frame, pattern: cue.pattern, audioIndex: i))
+        }
+        self.clips = clips.enumerated().sorted { ($0.element.frame, $0.offset) < ($1.element.frame, $1.offset) }.map(\.element)
+        self.audio = audio
+        let peak = Self.peak(self.clips, audio)
+        let ceiling = options.peakCeiling
+        gain = peak > ceiling ? Float(ceiling / peak) : 1
+    }
+
+    /// A pattern as mono audio at `sampleRate` (the renderer's own level and length).
+    public static func clip(_ compiled: CompiledHaptics, sampleRate: Double, options: HapticAudioOptions) -> [Float] {
+        var options = options
+        options.sampleRate = sampleRate
+        options.layout = .mono
+        return HapticAudioRenderer.render(compiled, options: options).samples
+    }
+
+    /// Mono samples for frames `start ..< start + frameCount` into `output` (which it
+    /// overwrites). Render thread: safe — no allocation, locks or I/O.
+    public func render(into output: UnsafeMutableBufferPointer<Float>, from start: FrameTime, frameCount: Int) {
+        guard let base = output.baseAddress, frameCount > 0 else { return }
+        base.update(repeating: 0, count: frameCount)
+        let end = min(start + FrameTime(frameCount), durationFrames)
+        for clip in clips {
+            if clip.frame >= end { break }
+            let samples = audio[clip.audioIndex]
+            let clipEnd = clip.frame + FrameTime(samples.count)
+            guard clipEnd > start else { continue }
+            let from = max(start, clip.frame), to = min(end, clipEnd)
+            var frame = from
+            while frame < to {
+                base[Int(frame - start)] += samples[Int(frame - clip.frame)] * gain
+                frame += 1
+            }
+        }
+    }
+
+    /// The largest |sample| of the summed clips: single clips by their own peak, groups of
+    /// overlapping clips by mixing just that group.
+    static func peak(_ clips: [Clip], _ audio: [[Float]]) -> Double {
+        var peak = 0.0
+        var group: [Clip] = []
+        var groupEnd: FrameTime = 0
+        func flush() {
+            guard let first = group.first else { return }
+            if group.count == 1 {
+                peak = max(peak, Double(audio[first.audioIndex].lazy.map { abs($0) }.max() ?? 0))
+            } else {
+                var mix = [Float](repeating: 0, count: Int(groupEnd - first.frame))
+                for clip in group {
+                    for (k, v) in audio[clip.audioIndex].enumerated() { mix[Int(clip.frame - first.frame) + k] += v }
+                }
+                peak = max(peak, Double(mix.lazy.map { abs($0) }.max() ?? 0))
+            }
+            group = []
+        }
+        for clip in clips {
+            let end = clip.frame + FrameTime(audio[clip.audioIndex].count)
+            if !group.isEmpty && clip.frame >= groupEnd { flush() }
+            if group.isEmpty { groupEnd = end } else { groupEnd = max(groupEnd, end) }
+            group.append(clip)
+        }
+        flush()
+        return peak
+    }
+}

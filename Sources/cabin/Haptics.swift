@@ -1,0 +1,73 @@
+import ArgumentParser
+import CabinHaptics
+import Foundation
+
+/// `cabin haptics …`: haptic patterns (AHAP and Meta/Lofelt `.haptic`).
+struct HapticsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "haptics",
+        abstract: "Check, compile, render, plot, convert and play haptic patterns.",
+        discussion: """
+            Patterns are Apple AHAP files or Meta/Lofelt .haptic files, chosen by extension (or by content for other names). Reading is lenient by default, as Core Haptics loads files: missing keys take defaults, out-of-range values are clamped, and each such fix is a warning; --strict makes them errors.
+
+            Examples:
+              cabin haptics check Patterns/haptics/*.ahap --strict
+              cabin haptics show Boing.ahap
+              cabin haptics render Boing.ahap -o boing.wav --channels 4
+              cabin haptics convert shot.haptic -o shot.ahap
+              cabin haptics play seatbelt.ahap --device /dev/input/event5
+            """,
+        subcommands: [Check.self, Compile.self, RenderAudio.self, Plot.self, Show.self, Convert.self, Play.self])
+}
+
+/// Loading patterns for the haptics commands.
+enum CLIHaptics {
+    /// Reads and compiles `path`. Warnings go to stderr (one line each); on errors, or a
+    /// file that cannot be read, prints them and throws exit status 1.
+    static func load(_ path: String, strict: Bool = false) throws -> (pattern: HapticPattern, compiled: CompiledHaptics) {
+        guard let bytes = CLIInput.readDocument(path) else { throw ExitCode.failure }
+        let result = HapticReader.read(bytes, file: path, options: strict ? .strict : .lenient)
+        for diagnostic in result.diagnostics.sortedByLocation {
+            FileHandle.standardError.write(Data("\(diagnostic)\n".utf8))
+        }
+        guard let pattern = result.pattern else { throw ExitCode.failure }
+        return (pattern, HapticCompiler.compile(pattern))
+    }
+
+    /// `0.27 s, 3 events (1 transient), 2 curves`.
+    static func summary(_ pattern: HapticPattern, _ compiled: CompiledHaptics) -> String {
+        let haptic = pattern.events.filter { $0.type.isHaptic }
+        let transients = haptic.filter { $0.type == .hapticTransient }.count
+        var parts = ["\(HapticPreviewText.seconds(compiled.endTime)) s",
+                     plural(haptic.count, "haptic event") + (transients > 0 ? " (\(transients) transient\(transients == 1 ? "" : "s"))" : "")]
+        if !pattern.parameterCurves.isEmpty { parts.append(plural(pattern.parameterCurves.count, "curve")) }
+        if !pattern.dynamicParameters.isEmpty { parts.append(plural(pattern.dynamicParameters.count, "parameter")) }
+        return parts.joined(separator: ", ")
+    }
+
+    static func plural(_ n: Int, _ word: String) -> String { "\(n) \(word)\(n == 1 ? "" : "s")" }
+
+    /// Writes text to `path` (replacing it), or prints one line and throws exit status 1.
+    static func write(_ text: String, to path: String) throws {
+        if let problem = CLIOutput.outputProblem(path) {
+            CLIOutput.error("\(path): \(problem)")
+            throw ExitCode.failure
+        }
+        guard FileManager.default.createFile(atPath: path, contents: Data(text.utf8)) else {
+            CLIOutput.error("\(path): cannot be written (permission denied?)")
+            throw ExitCode.failure
+        }
+    }
+}
+
+/// Number formatting shared by the haptics commands.
+enum HapticPreviewText {
+    /// Seconds with at most three decimals, no trailing zeros: `0.27`, `70`.
+    static func seconds(_ s: Double) -> String {
+        let ms = (s * 1000).rounded()
+        var text = String(format: "%.3f", ms / 1000)
+        while text.hasSuffix("0") { text.removeLast() }
+        if text.hasSuffix(".") { text.removeLast() }
+        return text
+    }
+}

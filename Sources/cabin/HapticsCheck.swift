@@ -1,0 +1,78 @@
+import ArgumentParser
+import CabinHaptics
+import Foundation
+
+extension HapticsCommand {
+    /// `cabin haptics check FILE...`: every diagnostic, exit status 0/1.
+    struct Check: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Report every problem in haptic patterns (exit 1 on any error).",
+            discussion: """
+                Each problem is one line: FILE:LINE:COL: warning|error: JSON.PATH: what is wrong. A file that loads prints 'FILE: ok (…)' with its length and contents. In lenient mode (the default) accepted quirks are warnings and the file still loads; --strict makes every warning an error.
+
+                Examples:
+                  cabin haptics check Boing.ahap shot.haptic
+                  cabin haptics check --strict Patterns/haptics/*.ahap
+                """)
+
+        @Argument(help: "Haptic patterns (.ahap, .haptic).")
+        var files: [String]
+
+        @Flag(help: "Treat every warning as an error (what a pattern library should pass).")
+        var strict = false
+
+        func run() throws {
+            var failed = false
+            for file in files {
+                guard let bytes = CLIInput.readDocument(file) else { failed = true; continue }
+                let result = HapticReader.read(bytes, file: file, options: strict ? .strict : .lenient)
+                for diagnostic in result.diagnostics.sortedByLocation { print(diagnostic) }
+                if let pattern = result.pattern {
+                    print("\(file): ok (\(CLIHaptics.summary(pattern, HapticCompiler.compile(pattern))))")
+                } else {
+                    failed = true
+                }
+            }
+            if failed { throw ExitCode.failure }
+        }
+    }
+
+    /// `cabin haptics compile FILE`: the event stream as JSON, or the sampled stream as CSV.
+    struct Compile: ParsableCommand {
+        enum Format: String, ExpressibleByArgument, CaseIterable { case json, csv }
+
+        static let configuration = CommandConfiguration(
+            abstract: "Print the compiled stream: breakpoints and transients (JSON) or samples (CSV).",
+            discussion: """
+                JSON: the continuous track as intensity/sharpness breakpoints (linear between them) and the transients, times in seconds, every control applied. CSV: the continuous track sampled at --rate Hz as time,intensity,sharpness rows, then the transients as '# transient,TIME,INTENSITY,SHARPNESS' comment lines.
+
+                Examples:
+                  cabin haptics compile Boing.ahap
+                  cabin haptics compile Boing.ahap --format csv --rate 200 > boing.csv
+                """)
+
+        @Argument(help: "A haptic pattern (.ahap, .haptic).")
+        var file: String
+
+        @Option(help: "Output format: json or csv.")
+        var format: Format = .json
+
+        @Option(help: "Samples per second for --format csv.")
+        var rate: Double = 1000
+
+        @Flag(help: "Treat every warning as an error.")
+        var strict = false
+
+        func validate() throws {
+            guard rate.isFinite, (1...96_000).contains(rate) else { throw ValidationError("--rate must be 1…96000 Hz") }
+        }
+
+        func run() throws {
+            let (_, compiled) = try CLIHaptics.load(file, strict: strict)
+            switch format {
+            case .json: print(compiled.jsonDocument.serialized(), terminator: "")
+            case .csv: print(compiled.sampled(rate: rate).csv, terminator: "")
+            }
+        }
+    }
+}

@@ -1,0 +1,38 @@
+import ArgumentParser
+import CabinHaptics
+import Foundation
+
+extension HapticsCommand {
+    /// `cabin haptics convert FILE -o OUT.ahap` / `--android`.
+    struct Convert: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Convert a pattern to normalized AHAP, or to an Android vibration waveform.",
+            discussion: """
+                AHAP: .haptic files become AHAP (curves as Lofelt's converter wrote them); AHAP files come back normalized (sorted events, relative curve times, at most 16 points per curve). The result passes 'cabin haptics check --strict'. --android: VibrationEffect.createWaveform timings (ms) and amplitudes (0-255) as JSON; Android has no sharpness, so it is dropped. Without -o the result goes to standard output.
+
+                Examples:
+                  cabin haptics convert shot.haptic -o shot.ahap
+                  cabin haptics convert Boing.ahap --android -o boing.json
+                """)
+
+        @Argument(help: "A haptic pattern (.ahap, .haptic).")
+        var file: String
+
+        @Option(name: .shortAndLong, help: "Output file (default: standard output).")
+        var output: String?
+
+        @Flag(help: "Write an Android VibrationEffect waveform (JSON) instead of AHAP.")
+        var android = false
+
+        func run() throws {
+            let (pattern, compiled) = try CLIHaptics.load(file)
+            let text = android ? AndroidWaveform(compiled).json + "\n" : AHAPWriter.write(pattern)
+            guard let output else {
+                print(text, terminator: "")
+                return
+            }
+            try CLIHaptics.write(text, to: output)
+            print("\(output): \(android ? "Android waveform" : "AHAP") of \(file) (\(CLIHaptics.summary(pattern, compiled)))")
+        }
+    }
+}

@@ -1,0 +1,81 @@
+import ArgumentParser
+import CabinHaptics
+import Foundation
+
+extension HapticsCommand {
+    /// `cabin haptics plot FILE -o OUT.svg`.
+    struct Plot: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Plot intensity and sharpness over time, transients marked, as SVG.",
+            discussion: """
+                Intensity is the solid blue line, sharpness the dashed orange one, transients red stems at their intensity; the time axis is in seconds.
+
+                Examples:
+                  cabin haptics plot Boing.ahap -o boing.svg
+                  cabin haptics plot long.ahap -o long.svg --width 1600
+                """)
+
+        @Argument(help: "A haptic pattern (.ahap, .haptic).")
+        var file: String
+
+        @Option(name: .shortAndLong, help: "Output file (.svg).")
+        var output: String
+
+        @Option(help: "Width in pixels.")
+        var width: Int = 800
+
+        @Option(help: "Height in pixels.")
+        var height: Int = 280
+
+        func validate() throws {
+            guard (200...10_000).contains(width), (120...4000).contains(height) else {
+                throw ValidationError("--width must be 200…10000 and --height 120…4000 pixels")
+            }
+        }
+
+        func run() throws {
+            let (pattern, compiled) = try CLIHaptics.load(file)
+            let title = "\((file as NSString).lastPathComponent) — \(CLIHaptics.summary(pattern, compiled))"
+            try CLIHaptics.write(HapticPreview.svg(compiled, width: width, height: height, title: title), to: output)
+            print("\(output): \(CLIHaptics.summary(pattern, compiled))")
+        }
+    }
+
+    /// `cabin haptics show FILE`: a terminal preview.
+    struct Show: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Preview a pattern in the terminal: intensity and sharpness sparklines, transients.",
+            discussion: """
+                Each column is an equal slice of the pattern; bars are the slice's intensity (largest) and sharpness (mean where it sounds); '•' marks transients.
+
+                Examples:
+                  cabin haptics show Heartbeats.ahap
+                  cabin haptics show Patterns/haptics/*.ahap --width 60
+                """)
+
+        @Argument(help: "Haptic patterns (.ahap, .haptic).")
+        var files: [String]
+
+        @Option(help: "Columns to use, labels included.")
+        var width: Int = 80
+
+        func validate() throws {
+            guard (20...1000).contains(width) else { throw ValidationError("--width must be 20…1000 columns") }
+        }
+
+        func run() throws {
+            var failed = false
+            for (index, file) in files.enumerated() {
+                do {
+                    let (pattern, compiled) = try CLIHaptics.load(file)
+                    if index > 0 { print() }
+                    print("\(file): \(CLIHaptics.summary(pattern, compiled))")
+                    print(HapticPreview.terminal(compiled, width: width))
+                } catch {
+                    failed = true
+                }
+            }
+            if failed { throw ExitCode.failure }
+        }
+    }
+}

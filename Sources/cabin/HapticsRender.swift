@@ -1,0 +1,83 @@
+import ArgumentParser
+import CabinAudio
+import CabinHaptics
+import CabinIO
+import Foundation
+
+extension HapticsCommand {
+    /// `cabin haptics render FILE -o OUT.wav`: haptics as audio.
+    struct RenderAudio: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "render",
+            abstract: "Render a pattern as audio (to listen to, or for voice-coil actuators).",
+            discussion: """
+                The continuous track becomes a phase-continuous sine whose pitch follows sharpness (log map onto --freq-range) and whose level follows intensity; transients become 20 ms decaying bursts; the peak is at most -1 dBFS. --channels 4 puts the haptics on channels 3 and 4 (1 and 2 silent), as DualSense controllers take them over USB.
+
+                Examples:
+                  cabin haptics render Boing.ahap -o boing.wav
+                  cabin haptics render Boing.ahap -o ds.wav --channels 4 --freq-range 80-250
+                """)
+
+        @Argument(help: "A haptic pattern (.ahap, .haptic).")
+        var file: String
+
+        @Option(name: .shortAndLong, help: "Output file (.wav or .flac).")
+        var output: String
+
+        @OptionGroup var audio: HapticAudioArguments
+
+        @Flag(help: "Treat every warning as an error.")
+        var strict = false
+
+        func run() throws {
+            if let problem = CLIOutput.outputProblem(output) {
+                CLIOutput.error("\(output): \(problem)")
+                throw ExitCode.failure
+            }
+            let (_, compiled) = try CLIHaptics.load(file, strict: strict)
+            let rendered = HapticAudioRenderer.render(compiled, options: audio.options)
+            let buffer = AudioBuffer(samples: rendered.samples, channelCount: rendered.channelCount,
+                                     sampleRate: rendered.sampleRate)
+            do {
+                try SoundFile.write(buffer, to: output, format: .forPath(output, encoding: .pcm24))
+            } catch {
+                CLIOutput.error("\(error)")
+                throw ExitCode.failure
+            }
+            print("\(output): \(CLIOutput.clock(buffer.duration)) at \(audio.sampleRate) Hz, \(rendered.channelCount == 1 ? "mono" : "4 channels (haptics on 3-4)"), sharpness -> \(HapticPreviewText.seconds(rendered.frequencyRange.lowerBound))-\(HapticPreviewText.seconds(rendered.frequencyRange.upperBound)) Hz")
+        }
+    }
+}
+
+/// The options that shape haptics rendered as audio (`render`, `play --audio`).
+struct HapticAudioArguments: ParsableArguments {
+    @Option(help: "1 (mono) or 4 (DualSense: haptics on channels 3-4).")
+    var channels: Int = 1
+
+    @Option(name: .customLong("freq-range"), help: "Sharpness 0…1 maps onto LOW-HIGH Hz (log).")
+    var frequencyRange: String = "60-300"
+
+    @Option(help: "Sample rate in Hz.")
+    var sampleRate: Int = 48000
+
+    func validate() throws {
+        guard channels == 1 || channels == 4 else { throw ValidationError("--channels must be 1 or 4, not \(channels)") }
+        guard (8000...384_000).contains(sampleRate) else { throw ValidationError("--sample-rate must be between 8000 and 384000 Hz") }
+        guard let range = parsedRange else {
+            throw ValidationError("--freq-range must be LOW-HIGH in Hz with 0 < LOW < HIGH < sample rate / 2, like 60-300; not '\(frequencyRange)'")
+        }
+        _ = range
+    }
+
+    var parsedRange: ClosedRange<Double>? {
+        let parts = frequencyRange.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 2, let low = Double(parts[0]), let high = Double(parts[1]),
+              low.isFinite, high.isFinite, low > 0, low < high, high < Double(sampleRate) / 2 else { return nil }
+        return low...high
+    }
+
+    var options: HapticAudioOptions {
+        HapticAudioOptions(sampleRate: Double(sampleRate), frequencyRange: parsedRange ?? 60...300,
+                           layout: channels == 4 ? .dualSense : .mono)
+    }
+}

@@ -1,0 +1,78 @@
+import CabinAudio
+import CabinHaptics
+import CabinIO
+import CabinSession
+import CabinTestSupport
+import Foundation
+import Testing
+
+/// Haptic patterns of sessions loaded from the library and from files, and the haptic
+/// track written beside the mix, sample-aligned.
+@Suite struct SessionHapticTrackFileTests {
+    static let library = HapticPatternLibrary(root: TestEnvironment.packageRoot.appendingPathComponent("Patterns/haptics"))
+
+    @Test func everyLibraryPatternLoadsStrictlyClean() throws {
+        #expect(Self.library.names == ["breath-in", "breath-out", "celebration", "engine-start", "gear-shift",
+                                       "milestone", "seatbelt", "tick"])
+        for name in Self.library.names {
+            let bytes = Array(try Data(contentsOf: Self.library.url(for: name)))
+            let result = HapticReader.read(bytes, file: "\(name).ahap", options: .strict)
+            #expect(result.diagnostics.isEmpty, "\(name): \(result.diagnostics)")
+            let compiled = try #require(result.pattern.map { HapticCompiler.compile($0) })
+            #expect(compiled.endTime > 0)
+        }
+    }
+
+    @Test func renderWritesAHapticTrackAlignedWithTheMix() throws {
+        let dir = try TestEnvironment.temporaryDirectory("cabin-haptic-track")
+        let click = AudioBuffer(samples: [Float](repeating: 0.5, count: 100), channelCount: 1, sampleRate: 48000)
+        try SoundFile.write(click, to: dir.appendingPathComponent("click.wav").path, format: .wav(.float32))
+        try Data(#"{"Version": 1, "Pattern": [{"Event": {"Time": 0, "EventType": "HapticTransient", "EventParameters": [{"ParameterID": "HapticIntensity", "ParameterValue": 0.8}]}}]}"#.utf8)
+            .write(to: dir.appendingPathComponent("knock.ahap"))
+        let session = dir.appendingPathComponent("s.json").path
+        try Data("""
+            { "cabin": 1, "duration": "3s",
+              "cues": [ { "at": "0.5s", "play": "click.wav", "haptic": "seatbelt" },
+                        { "at": "1.2s", "play": "click.wav", "haptic": "knock.ahap" },
+                        { "at": "2s", "haptic": "nope" } ] }
+            """.utf8).write(to: URL(fileURLWithPath: session))
+        let loaded = try SessionLoader.load(path: session, sampleRate: 48000, patterns: Self.library)
+        #expect(loaded.warnings == ["cues[2].haptic is silent: nope: not in the haptic pattern library (the library has breath-in, breath-out, celebration, engine-start, gear-shift, milestone, seatbelt, tick)"])
+        var renderer = OfflineRenderer(blockFrames: 333)
+        let hapticsPath = dir.appendingPathComponent("h.wav").path
+        renderer.hapticTrack = .init(track: SessionHapticTrack(loaded.compiled), path: hapticsPath, format: .wav(.float32))
+        let mixPath = dir.appendingPathComponent("mix.wav").path
+        _ = try renderer.render(SessionRunner(loaded.compiled), to: mixPath, format: .wav(.float32))
+
+        let mix = try SoundFile.read(mixPath), haptics = try SoundFile.read(hapticsPath)
+        #expect(haptics.channelCount == 1)
+        #expect(haptics.sampleRate == mix.sampleRate)
+        #expect(haptics.frameCount == mix.frameCount)
+        #expect(mix.frameCount == 144000)
+        for frame in [24000, 57600] {
+            // The click (a `play`) and the pattern (a `haptic`) of the same cue start on its frame.
+            #expect(mix.samples[2 * (frame - 1)] == 0 && mix.samples[2 * frame] != 0, "mix at \(frame)")
+            #expect(haptics.samples[frame - 1] == 0 && haptics.samples[frame] != 0, "haptics at \(frame)")
+        }
+        #expect(haptics.samples[96000...].allSatisfy { $0 == 0 }, "the missing pattern is silent")
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasSuffix("cabin-tmp") }
+        #expect(leftovers.isEmpty)
+    }
+
+    @Test func fromAndToCutTheHapticTrackLikeTheMix() throws {
+        let dir = try TestEnvironment.temporaryDirectory("cabin-haptic-track")
+        let session = dir.appendingPathComponent("s.json").path
+        try Data(#"{ "cabin": 1, "duration": "2s", "cues": [ { "at": "1s", "haptic": "tick" } ] }"#.utf8)
+            .write(to: URL(fileURLWithPath: session))
+        let loaded = try SessionLoader.load(path: session, sampleRate: 48000, patterns: Self.library)
+        var renderer = OfflineRenderer()
+        renderer.from = 0.5
+        renderer.to = 1.5
+        let hapticsPath = dir.appendingPathComponent("h.wav").path
+        renderer.hapticTrack = .init(track: SessionHapticTrack(loaded.compiled), path: hapticsPath, format: .wav(.float32))
+        _ = try renderer.render(SessionRunner(loaded.compiled), to: dir.appendingPathComponent("m.wav").path, format: .wav(.pcm16))
+        let haptics = try SoundFile.read(hapticsPath)
+        #expect(haptics.frameCount == 48000)
+        #expect(haptics.samples[23999] == 0 && haptics.samples[24000] != 0, "the tick at 1 s is frame 24000 of the part")
+    }
+}
