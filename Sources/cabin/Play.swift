@@ -49,6 +49,9 @@ struct Play: ParsableCommand {
     @Flag(help: "Do not ask for real-time (SCHED_FIFO) scheduling.")
     var noRealtime = false
 
+    @Option(help: "Play the session's haptic cues on this rumble device (/dev/input/eventN; see 'cabin devices').")
+    var rumble: String?
+
     func validate() throws {
         guard period >= 16, period <= 8192, period & (period - 1) == 0 else {
             throw ValidationError("--period must be a power of two between 16 and 8192 frames, not \(period)")
@@ -78,7 +81,14 @@ struct Play: ParsableCommand {
         }
         let view = PlayView(mode: json ? .json : quiet ? .quiet : (isatty(STDOUT_FILENO) == 1 ? .terminal : .lines),
                             title: loaded.compiled.title ?? source.name)
-        let status = try PlaySession(player: player, view: view).run()
+        var sessionRumble: SessionRumble?
+        if let rumble {
+            do { sessionRumble = try SessionRumble(device: rumble, player: player) } catch {
+                CLIOutput.error("\(error)")
+                throw ExitCode.failure
+            }
+        }
+        let status = try PlaySession(player: player, view: view, rumble: sessionRumble).run()
         throw ExitCode(status)
     }
 }

@@ -7,6 +7,7 @@ import Glibc
 struct PlaySession {
     let player: LivePlayer
     let view: PlayView
+    let rumble: SessionRumble?
 
     func run() throws -> Int32 {
         let terminal = TerminalInput()
@@ -14,6 +15,11 @@ struct PlaySession {
         if view.mode == .terminal { terminal.enableRawMode() }
         defer { terminal.restore(); view.finish() }
         try player.start()
+        rumble?.start()
+        defer {
+            rumble?.stop()
+            if let failure = rumble?.failure { CLIOutput.warning("rumble stopped: \(failure)") }
+        }
         var quitting = false
         var lastDraw = Date.distantPast
         while true {

@@ -111,3 +111,43 @@ struct LivePlayerTests {
         #expect(wall > 2.7 && wall < 3.4, "1 s, then the last 2 s: took \(wall) s")
     }
 }
+
+/// `cabin play --rumble`: haptic cues reach the rumble device when their sounds play.
+@Suite(.serialized, .enabled(if: TestEnvironment.rtsinkRunning,
+                             "needs the paced ALSA sink: ../shared/tools/audio-sink start rtsink"))
+struct SessionRumbleTests {
+    /// The audio clock, also moving the recording device's clock so its log shows it.
+    struct SyncedClock: RumbleClock, @unchecked Sendable {
+        let audio: SessionRumble.AudioClock
+        let fake: FakeRumbleClock
+        func now() -> Duration {
+            fake.time = audio.now()
+            return fake.time
+        }
+        func sleep(for duration: Duration) { audio.sleep(for: duration) }
+    }
+
+    @Test func rumbleFollowsTheCuesOnTheAudioClock() throws {
+        let json = """
+            { "cabin": 1, "duration": "3s",
+              "cues": [ { "at": "0.5s", "haptic": "tick", "play": "synth:sine?frequency=1000" },
+                        { "at": "1.5s", "haptic": "seatbelt" } ] }
+            """
+        let loaded = try SessionLoader.load(bytes: Array(json.utf8), name: "rumble.json", folder: TestEnvironment.packageRoot,
+                                            sampleRate: 48000, maxBlockFrames: 256, patterns: HapticPatternLibrary.locate())
+        #expect(loaded.warnings.isEmpty, "\(loaded.warnings)")
+        let player = try LivePlayer(session: loaded.compiled, options: .init(device: "default"))
+        let device = RecordingRumbleDevice()
+        let rumble = try SessionRumble(device: "/dev/input/event7", player: player,
+                                       system: RecordingRumbleSystem(devices: ["/dev/input/event7": device]))
+        try player.start()
+        rumble.start(clock: SyncedClock(audio: SessionRumble.AudioClock(player: player), fake: device.clock))
+        player.waitUntilFinished()
+        rumble.stop()
+        #expect(rumble.failure == nil)
+        let uploads = device.log.filter { $0.contains("EVIOCSFF") }.compactMap { Int($0.dropFirst().split(separator: " ")[0]) }
+        #expect(uploads.first.map { (480...600).contains($0) } == true, "\(device.log)")
+        #expect(uploads.contains { (1480...1600).contains($0) }, "\(device.log)")
+        #expect(device.log.last?.contains("close") == true || device.log.contains { $0.contains("EVIOCRMFF") })
+    }
+}
