@@ -82,6 +82,13 @@ public final class LivePlayer: @unchecked Sendable {
     /// Whether playback has ended (finished, stopped or failed).
     public var isFinished: Bool { shared.state.load(ordering: .acquiring) >= PlayerShared.State.finished.rawValue }
 
+    /// Each bus's peak level since the last call, in dBFS (−∞ for silence), by bus name in
+    /// the session's order. For level meters.
+    public func takeBusPeaks() -> [(bus: String, level: Double)] {
+        let handle = currentSlot.runner.handle
+        return zip(handle.busNames, handle.takeBusPeaks()).map { ($0, $1.value) }
+    }
+
     /// CPU seconds the render thread used, once playback has ended.
     public var renderThreadCPUSeconds: Double { Double(shared.renderCPUNanoseconds.load(ordering: .acquiring)) / 1e9 }
 

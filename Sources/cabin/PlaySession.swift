@@ -38,7 +38,7 @@ struct PlaySession {
                 }
             }
             if Date().timeIntervalSince(lastDraw) >= 0.1 {
-                view.draw(player.status, speed: player.parameterValue("speed"))
+                view.draw(player.status, speed: player.parameterValue("speed"), peaks: player.takeBusPeaks())
                 lastDraw = Date()
             }
         }

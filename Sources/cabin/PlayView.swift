@@ -11,6 +11,8 @@ final class PlayView {
     private var drawnLines = 0
     private var realtimeNote: String?
     private var info: PlaybackInfo?
+    /// Meter levels shown, falling back slowly (peak hold with a 15 dB/s release).
+    private var meters: [(String, Double)] = []
 
     init(mode: Mode, title: String) {
         self.mode = mode
@@ -34,8 +36,15 @@ final class PlayView {
     }
 
     /// Redraws the status block (terminal mode only).
-    func draw(_ status: PlayerStatus, speed: Double?) {
+    func draw(_ status: PlayerStatus, speed: Double?, peaks: [(bus: String, level: Double)]) {
         guard mode == .terminal else { return }
+        for (bus, level) in peaks {
+            if let i = meters.firstIndex(where: { $0.0 == bus }) {
+                meters[i].1 = max(level, meters[i].1 - 1.5)
+            } else if level > -.infinity {
+                meters.append((bus, level))
+            }
+        }
         clear()
         let icon = status.state == .paused ? "⏸" : status.state == .reconnecting ? "⚠" : "▶"
         var lines = [
@@ -44,11 +53,21 @@ final class PlayView {
                    speed.map { String(format: "speed %.0f", $0) } ?? "", status.xruns, status.latencyMilliseconds,
                    info.map { "  \($0.isRealtime ? $0.scheduling : "normal priority")" } ?? ""),
         ]
+        for (bus, level) in meters { lines.append("  " + PlayView.meter(bus, level)) }
         if let problem = status.deviceProblem { lines.append("  device lost, retrying: \(problem)") }
         lines.append("  [space] pull over  [←/→] ±30 s  [+/−] speed  [q] quit")
         for line in lines { print("\u{1B}[2K" + line) }
         drawnLines = lines.count
         CLIOutput.flush()
+    }
+
+    /// `engine   ██████████░░░░░░░░░░  -18 dB` (−60…0 dBFS).
+    static func meter(_ bus: String, _ level: Double) -> String {
+        let width = 24
+        let filled = level.isFinite ? Int(((level + 60) / 60 * Double(width)).rounded()).clamped(0, width) : 0
+        let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
+        let db = level.isFinite && level > -60 ? String(format: "%4.0f dB", level) : "   -∞ dB"
+        return bus.padding(toLength: 8, withPad: " ", startingAt: 0) + " " + bar + " " + db
     }
 
     /// Removes the status block so a log line can go above it.
@@ -105,4 +124,8 @@ enum PlayEventJSON {
         let data = (try? JSONSerialization.data(withJSONObject: o, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
         return String(decoding: data, as: UTF8.self)
     }
+}
+
+extension Int {
+    func clamped(_ lo: Int, _ hi: Int) -> Int { Swift.min(hi, Swift.max(lo, self)) }
 }

@@ -64,3 +64,30 @@ import CabinAudio
         #expect(first != Render.scene(other, commands: commands, frameCount: 1_000))
     }
 }
+
+@Suite struct BusMeterTests {
+    /// A synthesized sine plays at −15 dBFS RMS, so its peak is −15 + 3.01 dB on its bus,
+    /// and the bus gain moves the meter with it; silent buses read silence.
+    @Test func metersShowEachBussPeak() {
+        var config = MixerConfig(sampleRate: 48000, maxBlockFrames: 256)
+        config.isLimiterEnabled = false
+        let voice = config.bus(named: "voice")!, engine = config.bus(named: "engine")!
+        let tone = config.addLayer(LayerConfig(name: "tone", bus: voice, source: .sine(frequency: 1000), isLooping: true))
+        let hum = config.addLayer(LayerConfig(name: "hum", bus: engine, source: .sine(frequency: 500), isLooping: true))
+        let (mixer, handle) = config.make()
+        _ = handle.send(.startLayer(tone, fadeInFrames: 0), at: 0)
+        _ = handle.send(.startLayer(hum, fadeInFrames: 0), at: 0)
+        var block = [Float](repeating: 0, count: 2 * 4800)
+        block.withUnsafeMutableBufferPointer { mixer.render(into: $0, frameCount: 4800) }
+        _ = handle.takeBusPeaks()
+        block.withUnsafeMutableBufferPointer { mixer.render(into: $0, frameCount: 4800) }
+        let peaks = handle.takeBusPeaks()
+        let names = handle.busNames
+        let peakVoice = peaks[names.firstIndex(of: "voice")!].value
+        let peakEngine = peaks[names.firstIndex(of: "engine")!].value
+        #expect(abs(peakVoice - (-15 + 3.0103)) < 0.05, "voice \(peakVoice)")
+        #expect(abs(peakEngine - (-15 + 3.0103 - 12)) < 0.05, "engine \(peakEngine)")
+        #expect(peaks[names.firstIndex(of: "radio")!] == .silence)
+        #expect(handle.takeBusPeaks().allSatisfy { $0 == .silence }, "reading clears")
+    }
+}

@@ -87,9 +87,15 @@ extension Mixer {
                 continue
             }
             let ramping = buses[b].gain.isActive
+            var peak: Float = 0
+            defer { busPeaks[b] = max(busPeaks[b], peak) }
             if !ducked && !ramping {
                 let g = Float(buses[b].gain.gain)
-                for i in 0..<(2 * n) { mixBuffer[i] += buffer[i] * g }
+                for i in 0..<(2 * n) {
+                    let v = buffer[i] * g
+                    mixBuffer[i] += v
+                    peak = max(peak, abs(v))
+                }
                 continue
             }
             for i in 0..<n {
@@ -99,8 +105,10 @@ extension Mixer {
                         g *= duckGains[r * maxBlockFrames + i]
                     }
                 }
-                mixBuffer[2 * i] += buffer[2 * i] * g
-                mixBuffer[2 * i + 1] += buffer[2 * i + 1] * g
+                let l = buffer[2 * i] * g, r = buffer[2 * i + 1] * g
+                mixBuffer[2 * i] += l
+                mixBuffer[2 * i + 1] += r
+                peak = max(peak, max(abs(l), abs(r)))
             }
         }
     }

@@ -92,5 +92,12 @@ extension Mixer {
         cells.store(.activeVoices, UInt64(active))
         cells.store(.limiterMinimumGain, limiter.minimumGain.bitPattern)
         cells.store(.renderedFrames, UInt64(clock))
+        // Bus meters: the highest peak since the control side last read (and cleared) it.
+        for b in 0..<busCount {
+            let cell = cells.busMeterCell(b)
+            let old = Float(bitPattern: UInt32(truncatingIfNeeded: cell.pointee.load(ordering: .relaxed)))
+            if busPeaks[b] > old { cell.pointee.store(UInt64(busPeaks[b].bitPattern), ordering: .relaxed) }
+            busPeaks[b] = 0
+        }
     }
 }

@@ -56,6 +56,8 @@ public final class Mixer: @unchecked Sendable {
     let duckGains: UnsafeMutablePointer<Float>
     /// Per-bus stereo scratch: bus `b` at `b * 2 * maxBlockFrames`.
     let busBuffers: UnsafeMutablePointer<Float>
+    /// Each bus's peak (after gain and ducking) since the last publish.
+    let busPeaks: UnsafeMutablePointer<Float>
     /// Stereo sum of the buses for one segment.
     let mixBuffer: UnsafeMutablePointer<Float>
     let context: VoiceRenderContext
@@ -111,6 +113,8 @@ public final class Mixer: @unchecked Sendable {
         parameterMoving.initialize(repeating: false, count: max(1, parameterCount))
         duckGains = .allocate(capacity: max(1, duckCount * block))
         duckGains.initialize(repeating: 1, count: max(1, duckCount * block))
+        busPeaks = .allocate(capacity: max(1, busCount))
+        busPeaks.initialize(repeating: 0, count: max(1, busCount))
         busBuffers = .allocate(capacity: max(1, busCount * 2 * block))
         busBuffers.initialize(repeating: 0, count: max(1, busCount * 2 * block))
         mixBuffer = .allocate(capacity: 2 * block)
@@ -130,7 +134,7 @@ public final class Mixer: @unchecked Sendable {
     }
 
     deinit {
-        busBuffers.deallocate(); mixBuffer.deallocate(); duckGains.deallocate()
+        busBuffers.deallocate(); busPeaks.deallocate(); mixBuffer.deallocate(); duckGains.deallocate()
         parameterValues.deallocate()
         voices.deallocate(); buses.deallocate(); layers.deallocate(); layerMaps.deallocate()
         mapPoints.deallocate(); parameters.deallocate(); parameterMoving.deallocate()

@@ -60,6 +60,20 @@ public final class MixerHandle: Sendable {
     /// Frames in `seconds` at the mixer's rate.
     public func frames(_ seconds: Double) -> FrameTime { FrameTime((seconds * sampleRate).rounded()) }
 
+    /// Each bus's peak level (after its gain and ducking) since the last call, in dBFS, in
+    /// the config's bus order; reading clears them. For level meters.
+    public func takeBusPeaks() -> [Decibels] {
+        let view = shared.cells.view
+        return (0..<view.busCount).map { b in
+            let bits = view.busMeterCell(b).pointee.exchange(0, ordering: .relaxed)
+            let peak = Float(bitPattern: UInt32(truncatingIfNeeded: bits))
+            return peak > 0 ? Decibels(linearGain: Double(peak)) : .silence
+        }
+    }
+
+    /// The bus names, in the config's order (matching `takeBusPeaks`).
+    public var busNames: [String] { names.buses }
+
     /// Commands waiting in the ring.
     public var queuedCommandCount: Int { shared.ring.view.count }
 

@@ -14,7 +14,7 @@ final class MixerShared: Sendable {
     init(config: MixerConfig) {
         ring = CommandRing(capacity: config.commandCapacity)
         assets = AssetTable(assets: config.assets, sampleRate: config.sampleRate)
-        cells = AtomicCells(parameters: config.parameters.map(\.value))
+        cells = AtomicCells(parameters: config.parameters.map(\.value), busCount: config.buses.count)
     }
 }
 
@@ -27,11 +27,11 @@ final class AtomicCells: @unchecked Sendable {
     // goes through atomics.
     let view: MixerCells
 
-    init(parameters: [Double]) {
-        let count = MixerCells.firstParameterCell + parameters.count
+    init(parameters: [Double], busCount: Int) {
+        let count = MixerCells.firstParameterCell + parameters.count + busCount
         let cells = UnsafeMutablePointer<Atomic<UInt64>>.allocate(capacity: count)
         for i in 0..<count { (cells + i).initialize(to: Atomic(0)) }
-        view = MixerCells(cells: cells, count: count, parameterCount: parameters.count)
+        view = MixerCells(cells: cells, count: count, parameterCount: parameters.count, busCount: busCount)
         view.store(.limiterMinimumGain, 1.0.bitPattern)
         for (p, value) in parameters.enumerated() {
             view.parameterCell(p).pointee.store(value.bitPattern, ordering: .relaxed)
@@ -54,6 +54,7 @@ struct MixerCells: @unchecked Sendable {
     let cells: UnsafeMutablePointer<Atomic<UInt64>>
     let count: Int
     let parameterCount: Int
+    let busCount: Int
 
     enum Counter: Int, CaseIterable {
         case lateCommands, invalidCommands, deferredCommands, stolenVoices, droppedVoices
@@ -82,6 +83,12 @@ struct MixerCells: @unchecked Sendable {
 
     @inline(__always) func parameterCell(_ index: Int) -> UnsafeMutablePointer<Atomic<UInt64>> {
         cells + MixerCells.firstParameterCell + index
+    }
+
+    /// The peak meter cell of bus `index` (a `Float`'s bits): the render thread raises it,
+    /// the control thread reads and clears it.
+    @inline(__always) func busMeterCell(_ index: Int) -> UnsafeMutablePointer<Atomic<UInt64>> {
+        cells + MixerCells.firstParameterCell + parameterCount + index
     }
 
     /// Stores a live parameter value and bumps the generation. Control thread.
