@@ -12,17 +12,17 @@ extension SessionDocument {
         if durationIsExplicit { members.append(("duration", .string(SessionTime.format(duration)))) }
         let defaults = SessionDocument.defaultBuses
         let changed = buses.filter { bus in defaults.first { $0.name == bus.name }?.gain != bus.gain }
-        if !changed.isEmpty { members.append(("buses", .object(changed.map { ($0.name, .number($0.gain)) }))) }
+        if !changed.isEmpty { members.append(("buses", .object(changed.map { ($0.name, num($0.gain)) }))) }
         if !ducking.isEmpty {
             members.append(("ducking", .array(ducking.map { rule in
                 .object([("when", .string(rule.when)), ("duck", .array(rule.duck.map { .string($0) })),
-                         ("by", .number(rule.by)), ("attack", .string(SessionTime.format(rule.attack))),
+                         ("by", num(rule.by)), ("attack", .string(SessionTime.format(rule.attack))),
                          ("release", .string(SessionTime.format(rule.release)))])
             })))
         }
         if !parameters.isEmpty {
             members.append(("parameters", .object(parameters.map { p in
-                (p.name, .object([("value", .number(p.value)), ("min", .number(p.min)), ("max", .number(p.max))]))
+                (p.name, .object([("value", num(p.value)), ("min", num(p.min)), ("max", num(p.max))]))
             })))
         }
         if !layers.isEmpty { members.append(("layers", .object(layers.map { ($0.name, Self.layerJSON($0)) }))) }
@@ -33,7 +33,7 @@ extension SessionDocument {
     static func layerJSON(_ layer: Layer) -> JSONValue {
         var m: [(String, JSONValue)] = [("bus", .string(layer.bus)), ("sound", .string(layer.sound.documentText))]
         if layer.isLooping { m.append(("loop", .bool(true))) }
-        if layer.gain != 0 { m.append(("gain", .number(layer.gain))) }
+        if layer.gain != 0 { m.append(("gain", num(layer.gain))) }
         if !layer.normalize { m.append(("normalize", .bool(false))) }
         if let pitch = layer.pitch { m.append(("pitch", mapJSON(pitch))) }
         if let gainMap = layer.gainMap { m.append(("gainMap", mapJSON(gainMap))) }
@@ -42,7 +42,7 @@ extension SessionDocument {
 
     static func mapJSON(_ map: LayerMap) -> JSONValue {
         .object([("parameter", .string(map.parameter)),
-                 ("map", .array(map.points.map { .array([.number($0.0), .number($0.1)]) }))])
+                 ("map", .array(map.points.map { .array([num($0.0), num($0.1)]) }))])
     }
 
     static func cueJSON(_ cue: Cue) -> JSONValue {
@@ -51,13 +51,13 @@ extension SessionDocument {
         if let play = cue.play {
             m.append(("play", .string(play.sound.documentText)))
             m.append(("bus", .string(play.bus)))
-            if play.gain != 0 { m.append(("gain", .number(play.gain))) }
+            if play.gain != 0 { m.append(("gain", num(play.gain))) }
         }
         if let say = cue.say {
             m.append(("say", .string(say.text)))
             if let voice = say.voice { m.append(("voice", .string(voice))) }
             if say.bus != "voice" { m.append(("bus", .string(say.bus))) }
-            if say.gain != 0 { m.append(("gain", .number(say.gain))) }
+            if say.gain != 0 { m.append(("gain", num(say.gain))) }
             if let fallback = say.fallback { m.append(("fallback", .string(fallback.documentText))) }
         }
         if let haptic = cue.haptic { m.append(("haptic", .string(haptic))) }
@@ -71,16 +71,21 @@ extension SessionDocument {
             if let f = cue.fadeOut { m.append(("fadeOut", .string(SessionTime.format(f)))) }
         }
         if let fade = cue.fade {
-            m += [("fade", .string(fade.layer)), ("to", .number(fade.to)), ("over", .string(SessionTime.format(fade.over)))]
+            m += [("fade", .string(fade.layer)), ("to", num(fade.to)), ("over", .string(SessionTime.format(fade.over)))]
         }
         if let x = cue.crossfade {
             m += [("crossfade", .string(x.layer)), ("to", .string(x.to.documentText)), ("over", .string(SessionTime.format(x.over)))]
         }
         if let set = cue.set {
-            m += [("set", .string(set.parameter)), ("to", .number(set.to)), ("over", .string(SessionTime.format(set.over)))]
+            m += [("set", .string(set.parameter)), ("to", num(set.to)), ("over", .string(SessionTime.format(set.over)))]
         }
         return .object(m)
     }
+}
+
+/// A number as a document writes it: `62`, not `62.0`.
+func num(_ x: Double) -> JSONValue {
+    x == x.rounded() && abs(x) < 1e15 ? .number(Int(x)) : .number(x)
 }
 
 extension SoundReference {

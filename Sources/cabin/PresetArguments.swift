@@ -36,10 +36,12 @@ struct PresetArguments: ParsableArguments {
         return Dictionary(uniqueKeysWithValues: pairs.compactMap { k, v in v.map { (k, $0) } })
     }
 
-    /// The preset's document, or a ValidationError with its one line.
+    /// The preset's document; a bad option prints one line (`cabin: error: --minutes must
+    /// be …`) and exits 64, as usage errors do.
     func document(name: String) throws -> SessionDocument {
         do { return try SessionPresets.make(name, options: given) } catch {
-            throw ValidationError(error.description)
+            CLIOutput.error(error.description)
+            throw ExitCode(64)
         }
     }
 

@@ -6,15 +6,52 @@ import Foundation
 struct SessionCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "session",
-        abstract: "Check session documents.",
+        abstract: "Print a preset's session document, list presets, check documents.",
         discussion: """
             A session document is a JSON file that says what to play, on which bus, and when (see SESSION-FORMAT.md).
 
             Examples:
+              cabin session --preset drive --minutes 50 > drive.json
+              cabin session presets
               cabin session validate drive.json
               cabin session validate Patterns/sessions/*.json
             """,
-        subcommands: [Validate.self])
+        subcommands: [Print.self, Presets.self, Validate.self], defaultSubcommand: Print.self)
+
+    /// `cabin session --preset NAME [options]`: the preset's document, to read or edit.
+    struct Print: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Print a preset's session document as JSON (start from it and edit).",
+            discussion: """
+                Examples:
+                  cabin session --preset drive --minutes 50 --destination Yosemite > yosemite.json
+                  cabin session --preset pomodoro --cycles 2 > short.json && cabin play short.json
+                """)
+
+        @OptionGroup(title: "Presets") var presets: PresetArguments
+
+        func validate() throws {
+            if presets.preset == nil { throw ValidationError("--preset NAME is needed (see 'cabin session presets')") }
+        }
+
+        func run() throws {
+            print(try presets.document(name: presets.preset!).json(), terminator: "")
+        }
+    }
+
+    /// `cabin session presets`: what presets there are and their options.
+    struct Presets: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List the presets and their options.")
+
+        func run() {
+            for preset in SessionPresets.all {
+                print("\(preset.name)\(preset.name == SessionPresets.defaultName ? " (default)" : ""): \(preset.summary)")
+                for option in preset.options {
+                    print("    --\(option.name.padding(toLength: 12, withPad: " ", startingAt: 0)) \(option.help) (default: \(option.defaultValue))")
+                }
+            }
+        }
+    }
 
     struct Validate: ParsableCommand {
         static let configuration = CommandConfiguration(
