@@ -28,6 +28,8 @@ struct RenderLoop {
     var framesWritten: Int64 = 0
     var startTime: Double = 0
     var knownXruns = 0
+    var lastDelay = 0
+    var lastDelayQuery: Int64 = 0
     var phase = Phase.playing
     let fadeFrames: Int
     let seekFadeFrames: Int
@@ -87,6 +89,7 @@ struct RenderLoop {
     /// Fills the buffer and starts the device; the stream's wall clock starts here.
     mutating func prefillAndStart() throws(AudioDeviceError) {
         framesWritten = 0
+        lastDelayQuery = 0
         knownXruns = player.output.xrunCount
         period = min(player.output.negotiated.periodFrames, capacity)
         let buffer = player.output.negotiated.bufferFrames

@@ -63,6 +63,8 @@ public final class PCMOutput {
     var handle: OpaquePointer? { pcm }
     /// poll descriptors: slot 0 for the caller's extra descriptor, then ALSA's.
     var pollStorage = [pollfd](repeating: pollfd(), count: 16)
+    /// How many of `pollStorage[1...]` are ALSA's (0 until the first wait).
+    var pollCount = 0
     public let device: String
     public let negotiated: PCMNegotiated
     /// Underruns and suspends recovered so far.

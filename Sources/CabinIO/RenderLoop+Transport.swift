@@ -75,9 +75,14 @@ extension RenderLoop {
         shared.lostFrames.add(lost, ordering: .releasing)
     }
 
-    /// Publishes the position the listener hears and the output latency.
-    func publish() {
-        let delay = player.output.delayFrames() ?? 0
+    /// Publishes the position the listener hears and the output latency (the device's delay
+    /// is asked for about every 20 ms; between, it is estimated from the last answer).
+    mutating func publish() {
+        if framesWritten - lastDelayQuery >= Int64(rate / 50) || lastDelayQuery == 0 {
+            lastDelay = player.output.delayFrames() ?? 0
+            lastDelayQuery = framesWritten
+        }
+        let delay = lastDelay
         shared.delayFrames.store(delay, ordering: .relaxed)
         shared.position.store(max(0, absolutePosition - FrameTime(delay)), ordering: .releasing)
     }
