@@ -97,10 +97,12 @@ struct RenderLoop {
         while filled < buffer {
             let n = min(period, buffer - filled)
             renderPeriod(n)
+            // The device is empty: it takes whole periods (a refusal ends the prefill, and
+            // the part it took is counted).
             let written = try player.output.writeAvailable(UnsafeBufferPointer(block), frameCount: n)
-            if written == 0 { break }
             filled += written
             framesWritten += Int64(written)
+            if written < n { break }
         }
         try player.output.start()
         startTime = monotonicSeconds()
@@ -108,25 +110,38 @@ struct RenderLoop {
     }
 
     /// The steady state; returns the outcome (a `PlayerShared.State` raw value).
+    ///
+    /// A rendered period stays in `block` until the device has taken all of it (a short or
+    /// refused write never drops audio); only then is the next period rendered.
     mutating func stream() throws(AudioDeviceError) -> Int {
+        var pending = 0, offset = 0
         while true {
             if shared.stopRequested.load(ordering: .acquiring) { return PlayerShared.State.stopped.rawValue }
-            if case .draining(let left, let outcome) = phase, left <= 0 { return outcome }
-            applyTransport()
+            if pending == 0, case .draining(let left, let outcome) = phase, left <= 0 { return outcome }
+            if pending == 0 { applyTransport() }
             let stall = shared.stallMilliseconds.exchange(0, ordering: .acquiringAndReleasing)
             if stall > 0 { usleep(UInt32(stall * 1000)) }
             let avail = try player.output.availableFrames()
             catchUpAfterUnderrun()
-            if avail < period {
+            if pending == 0 && avail >= period {
+                renderPeriod(period)
+                pending = period
+                offset = 0
+            }
+            var written = 0
+            if pending > 0 && avail > 0 {
+                let rest = UnsafeBufferPointer(rebasing: UnsafeBufferPointer(block)[(2 * offset)..<(2 * (offset + pending))])
+                written = try player.output.writeAvailable(rest, frameCount: pending)
+                offset += written
+                pending -= written
+                framesWritten += Int64(written)
+                publish()
+            }
+            if written == 0 {
                 if try player.output.wait(extraDescriptor: player.wakeup.descriptor, timeoutMilliseconds: 200) == .wakeup {
                     player.wakeup.drain()
                 }
-                continue
             }
-            renderPeriod(period)
-            let written = try player.output.writeAvailable(UnsafeBufferPointer(block), frameCount: period)
-            framesWritten += Int64(written)
-            publish()
         }
     }
 

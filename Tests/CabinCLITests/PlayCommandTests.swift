@@ -19,6 +19,7 @@ struct PlayCommandTests {
         try Data(Self.session.utf8).write(to: URL(fileURLWithPath: path))
         let process = Process()
         process.executableURL = URL(fileURLWithPath: ExternalTool.cabinBinary)
+        process.environment = ExternalTool.childEnvironment()
         process.arguments = ["play", path, "--json"]
         let out = Pipe()
         process.standardOutput = out

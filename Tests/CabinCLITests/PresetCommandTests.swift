@@ -49,6 +49,7 @@ struct DefaultPlayTests {
     @Test func playWithNoArgumentsStartsTheDefaultDrive() throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: ExternalTool.cabinBinary)
+        process.environment = ExternalTool.childEnvironment()
         process.arguments = ["play", "--json"]
         let out = Pipe()
         process.standardOutput = out

@@ -87,6 +87,7 @@ import Testing
         let out = dir.appendingPathComponent("long.wav").path
         let process = Process()
         process.executableURL = URL(fileURLWithPath: ExternalTool.cabinBinary)
+        process.environment = ExternalTool.childEnvironment()
         process.arguments = ["render", session, "-o", out, "--block-size", "64"]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice

@@ -32,6 +32,10 @@ struct LivePlayerTests {
 
     /// Plays to the end, collecting events; returns (events, wall seconds).
     static func play(_ player: LivePlayer, during: (Double) -> Void = { _ in }) throws -> ([PlayerEvent], Double) {
+        try SinkLock.exclusive { try playAlone(player, during: during) }
+    }
+
+    static func playAlone(_ player: LivePlayer, during: (Double) -> Void) throws -> ([PlayerEvent], Double) {
         let start = Date()
         try player.start()
         var events: [PlayerEvent] = []
@@ -48,11 +52,10 @@ struct LivePlayerTests {
     @Test func tenSecondsPlayInTenSecondsAndMatchTheOfflineRender() throws {
         let dir = try TestEnvironment.temporaryDirectory()
         let capture = dir.appendingPathComponent("played.wav").path
-        setenv("RTSINK_FILE", capture, 1)
-        defer { unsetenv("RTSINK_FILE") }
         let compiled = try Self.compile()
-        let player = try LivePlayer(session: compiled, options: .init(device: "default"))
-        let (events, wall) = try Self.play(player)
+        let (events, wall) = try SinkLock.recording(into: capture) {
+            try Self.play(try LivePlayer(session: compiled, options: .init(device: "default")))
+        }
 
         #expect(abs(wall - 10) < 0.3, "10 s took \(wall) s")
         #expect(events.first.map { if case .started = $0 { true } else { false } } == true)
@@ -136,7 +139,11 @@ struct SessionRumbleTests {
         let loaded = try SessionLoader.load(bytes: Array(json.utf8), name: "rumble.json", folder: TestEnvironment.packageRoot,
                                             sampleRate: 48000, maxBlockFrames: 256, patterns: HapticPatternLibrary.locate())
         #expect(loaded.warnings.isEmpty, "\(loaded.warnings)")
-        let player = try LivePlayer(session: loaded.compiled, options: .init(device: "default"))
+        try SinkLock.exclusive { try rumbleAlong(loaded.compiled) }
+    }
+
+    func rumbleAlong(_ compiled: CompiledSession) throws {
+        let player = try LivePlayer(session: compiled, options: .init(device: "default"))
         let device = RecordingRumbleDevice()
         let rumble = try SessionRumble(device: "/dev/input/event7", player: player,
                                        system: RecordingRumbleSystem(devices: ["/dev/input/event7": device]))

@@ -12,8 +12,10 @@ struct PCMPlaybackTests {
     @Test func twoSecondsOfSineTakeTwoSecondsAndArriveIntact() throws {
         let dir = try TestEnvironment.temporaryDirectory()
         let capture = dir.appendingPathComponent("played.wav").path
-        setenv("RTSINK_FILE", capture, 1)
-        defer { unsetenv("RTSINK_FILE") }
+        try SinkLock.recording(into: capture) { try playTwoSeconds(capture: capture) }
+    }
+
+    func playTwoSeconds(capture: String) throws {
 
         let amplitude = 0.5 // −6 dBFS
         let tone = TestSignals.sine(frequency: 440, amplitude: amplitude, seconds: 2, channelCount: 2)
@@ -47,8 +49,10 @@ struct PCMPlaybackTests {
 
     @Test func lateWriterCausesRecoveredXrun() throws {
         let dir = try TestEnvironment.temporaryDirectory()
-        setenv("RTSINK_FILE", dir.appendingPathComponent("xrun.wav").path, 1)
-        defer { unsetenv("RTSINK_FILE") }
+        try SinkLock.recording(into: dir.appendingPathComponent("xrun.wav").path) { try stallOnce() }
+    }
+
+    func stallOnce() throws {
         let output = try PCMOutput(device: "default",
                                    configuration: PCMConfiguration(periodFrames: 256, periodCount: 2))
         let block = TestSignals.sine(frequency: 440, amplitude: 0.1, seconds: 0.1, channelCount: 2)

@@ -17,6 +17,16 @@ public enum ExternalTool {
         }
     }
 
+    /// The environment for a child process: ours, with `extra` on top — except that a
+    /// child never records into another test's rtsink capture (`RTSINK_FILE`, which an
+    /// in-process test may have set for itself) unless `extra` says so.
+    public static func childEnvironment(_ extra: [String: String] = [:]) -> [String: String] {
+        var env = ProcessInfo.processInfo.environment
+        env["RTSINK_FILE"] = ""
+        for (k, v) in extra { env[k] = v }
+        return env
+    }
+
     /// The absolute path of `name` on PATH, or `nil`.
     public static func which(_ name: String) -> String? {
         let paths = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
@@ -33,9 +43,7 @@ public enum ExternalTool {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable.hasPrefix("/") ? executable : (which(executable) ?? executable))
         process.arguments = arguments
-        var env = ProcessInfo.processInfo.environment
-        for (k, v) in environment { env[k] = v }
-        process.environment = env
+        process.environment = childEnvironment(environment)
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err

@@ -34,3 +34,25 @@ public enum TestEnvironment {
     /// Whether the rtsink paced sink is running (tests that need it are skipped otherwise).
     public static var rtsinkRunning: Bool { audioSinkBackend == "rtsink" }
 }
+
+/// One in-process user of the paced sink at a time: an rtsink capture is chosen through the
+/// process-wide `RTSINK_FILE`, so a test that records must not share the process's sink
+/// with another test's player. Child processes get `RTSINK_FILE=""` (see `ExternalTool`).
+public enum SinkLock {
+    private static let lock = NSRecursiveLock()
+
+    public static func exclusive<T>(_ body: () throws -> T) rethrows -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body()
+    }
+
+    /// Runs `body` with the sink recording into `path`.
+    public static func recording<T>(into path: String, _ body: () throws -> T) rethrows -> T {
+        try exclusive {
+            setenv("RTSINK_FILE", path, 1)
+            defer { unsetenv("RTSINK_FILE") }
+            return try body()
+        }
+    }
+}
