@@ -15,7 +15,7 @@ struct Cabin: ParsableCommand {
               cabin session validate drive.json      every problem in a session document
             """,
         version: CabinVersion.string,
-        subcommands: [Render.self, SessionCommand.self, Info.self, Devices.self]
+        subcommands: [Render.self, SessionCommand.self, SoundsCommand.self, Info.self, Devices.self]
     )
 }
 

@@ -1,0 +1,3 @@
+public enum RadioRecipes {
+    public static let all: [SoundRecipe] = []
+}

@@ -1,0 +1,3 @@
+public enum UIRecipes {
+    public static let all: [SoundRecipe] = []
+}

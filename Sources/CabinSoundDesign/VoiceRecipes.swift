@@ -1,0 +1,3 @@
+public enum VoiceRecipes {
+    public static let all: [SoundRecipe] = []
+}
