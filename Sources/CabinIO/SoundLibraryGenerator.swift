@@ -65,16 +65,30 @@ public struct SoundLibraryGenerator {
         if only != nil, let existing = try? SoundLibrary(root: folder) { manifest = existing.manifest }
         manifest.referenceLoudness = referenceLoudness
         var voice = speech
+        if voice == nil, recipes.contains(where: \.needsSpeech) { voice = try PrespokenSpeech(SpeechSynthesizer()) }
+        let reports = try generateConcurrently(recipes, speech: voice, progress: progress)
+        for report in reports { manifest.upsert(report.entry) }
+        if only == nil { manifest.sounds = reports.map(\.entry) }
+        try Data(manifest.serialized().utf8).write(to: folder.appendingPathComponent("manifest.json"))
+        return reports
+    }
+
+    /// Every recipe on its own thread pool slot (one per core); results in recipe order.
+    /// Speech is serialised inside `SpeechSynthesizer`; every other step is independent.
+    private func generateConcurrently(_ recipes: [SoundRecipe], speech: (any SpeechSource)?,
+                                      progress: (Report) -> Void) throws -> [Report] {
+        let results = ResultSlots(count: recipes.count)
+        let shared = UncheckedBox((self, speech))
+        DispatchQueue.concurrentPerform(iterations: recipes.count) { i in
+            let (generator, speech) = shared.value
+            results.set(i, Result { try generator.generate(recipes[i], speech: speech) })
+        }
         var reports: [Report] = []
-        for recipe in recipes {
-            if recipe.needsSpeech && voice == nil { voice = try SpeechSynthesizer() }
-            let report = try generate(recipe, speech: voice)
-            manifest.upsert(report.entry)
+        for result in results.all {
+            let report = try result.get()
             progress(report)
             reports.append(report)
         }
-        if only == nil { manifest.sounds = reports.map(\.entry) }
-        try Data(manifest.serialized().utf8).write(to: folder.appendingPathComponent("manifest.json"))
         return reports
     }
 
@@ -98,6 +112,7 @@ public struct SoundLibraryGenerator {
             // select the middle, which the codec encoded in mid-stream.
             let roll = recipe.isLoop && format.isLossy ? Self.lossyLoopRoll : 0
             try SoundFile.write(Self.wrapped(buffer, roll: roll), to: path, format: format)
+            if format.isLossy { try OggSerialNumber.rewrite(path, serial: OggSerialNumber.serial(for: recipe.name)) }
             let decoded = try SoundFile.read(path)
             let loop = recipe.isLoop ? (start: roll, end: decoded.frameCount - roll) : nil
             let seam = loop.map { LoopSeam.measure(decoded, loopStart: $0.start, loopEnd: $0.end) }
@@ -128,6 +143,25 @@ public struct SoundLibraryGenerator {
                           encodeSeconds: (done - rendered).seconds, seam: seam, note: note)
         }
     }
+}
+
+/// Results written by concurrent workers, each to its own slot.
+private final class ResultSlots: @unchecked Sendable {
+    private let lock = NSLock()
+    private var slots: [Result<SoundLibraryGenerator.Report, any Error>?]
+    init(count: Int) { slots = Array(repeating: nil, count: count) }
+    func set(_ i: Int, _ value: Result<SoundLibraryGenerator.Report, any Error>) {
+        lock.lock()
+        slots[i] = value
+        lock.unlock()
+    }
+    var all: [Result<SoundLibraryGenerator.Report, any Error>] { slots.map { $0! } }
+}
+
+/// A value handed to worker threads that only read it (the speech source serialises itself).
+private struct UncheckedBox<T>: @unchecked Sendable {
+    let value: T
+    init(_ value: T) { self.value = value }
 }
 
 extension SoundLibraryGenerator {

@@ -9,16 +9,27 @@ import Foundation
 ///
 /// espeak-ng is one engine per process; calls are serialised by a lock.
 ///
+/// Repeatable speech: espeak-ng draws its breath noise from the C library's `rand()` and
+/// its pitch flutter from a counter that keeps running from one utterance to the next, so
+/// the same text can come out differently depending on what was said before. Each
+/// `synthesize` therefore reseeds `rand()` (with `seed`), and the default voice is a
+/// variant without flutter (`en-us+Alex`): the same text then gives the same samples in
+/// any order, in any process. (Re-initialising espeak-ng between utterances would reset
+/// it too, but `espeak_Synth` hangs after `espeak_ng_Terminate` + `espeak_ng_Initialize`
+/// in 1.51.)
+///
 /// Thread: control thread only (blocking, allocates).
 ///
 /// ```swift
-/// let speech = try SpeechSynthesizer(voice: "en-us+f3", wordsPerMinute: 160)
+/// let speech = try SpeechSynthesizer(wordsPerMinute: 160)
 /// let buffer = try speech.synthesize("Halfway to your destination")   // mono, 22050 Hz
 /// ```
 public final class SpeechSynthesizer: SpeechSource, @unchecked Sendable {
     public let voice: String
     public let wordsPerMinute: Int
     public let pitch: Int
+    /// The seed given to `srand` before each utterance.
+    public let seed: UInt32
     /// espeak-ng's native rate (22050 Hz).
     public let sampleRate: Double
 
@@ -30,8 +41,10 @@ public final class SpeechSynthesizer: SpeechSource, @unchecked Sendable {
     /// nothing is played) and selects `voice`. The corresponding C functions are
     /// `espeak_ng_InitializePath`, `espeak_ng_Initialize`, `espeak_ng_InitializeOutput`
     /// (synchronous, no audio) and `espeak_SetSynthCallback`.
-    public init(voice: String = "en-us+f3", wordsPerMinute: Int = 160, pitch: Int = 45) throws(SystemError) {
+    public init(voice: String = "en-us+Alex", wordsPerMinute: Int = 160, pitch: Int = 45,
+                seed: UInt32 = 1) throws(SystemError) {
         self.voice = voice
+        self.seed = seed
         self.wordsPerMinute = wordsPerMinute
         self.pitch = pitch
         Self.lock.lock()
@@ -53,7 +66,8 @@ public final class SpeechSynthesizer: SpeechSource, @unchecked Sendable {
     }
 
     /// Speaks `text` and returns mono samples at espeak-ng's rate. The corresponding C
-    /// functions are `espeak_ng_SetVoiceByName`, `espeak_SetParameter` and `espeak_Synth`.
+    /// functions are `espeak_ng_SetVoiceByName`, `espeak_SetParameter`, `srand` and
+    /// `espeak_Synth`.
     public func synthesize(_ text: String) throws(SystemError) -> AudioBuffer {
         Self.lock.lock()
         defer { Self.lock.unlock() }
@@ -61,6 +75,7 @@ public final class SpeechSynthesizer: SpeechSource, @unchecked Sendable {
         try Self.check(espeak_ng_SetParameter(espeakRATE, Int32(wordsPerMinute), 0), "espeak_ng_SetParameter(rate)")
         try Self.check(espeak_ng_SetParameter(espeakPITCH, Int32(pitch), 0), "espeak_ng_SetParameter(pitch)")
         Self.collected.removeAll(keepingCapacity: true)
+        srand(seed)
         let bytes = Array(text.utf8CString)
         let status = bytes.withUnsafeBufferPointer { p in
             espeak_Synth(p.baseAddress, p.count, 0, POS_CHARACTER, 0, UInt32(espeakCHARS_UTF8), nil, nil)
