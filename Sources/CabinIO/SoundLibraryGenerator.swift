@@ -42,6 +42,7 @@ public struct SoundLibraryGenerator {
             return name + " " + format.shortName.padding(toLength: 5, withPad: " ", startingAt: 0)
                 + String(format: "%8.1f kB %6.2f s  ", Double(bytes) / 1000, entry.duration ?? 0) + loud + " " + peak
                 + String(format: "  render %.2f s, encode %.2f s", renderSeconds, encodeSeconds)
+                + (seam.map { String(format: "  seam %.4f (body max %.4f)", $0.seamStep, $0.bodyMaxStep) } ?? "")
                 + (note.map { "  (\($0))" } ?? "")
         }
     }

@@ -80,9 +80,9 @@ public enum AmbientRecipes {
         SoundRecipe(name, .ambient, loop: true, storage: .opus, seed: seed, description: description) { context in
             var bed = StereoBed(frames: Int(seconds * context.sampleRate), sampleRate: context.sampleRate)
             build(&bed, &context.random)
-            // Subtle, never harsh: nothing much above 9 kHz, nothing below 30 Hz.
+            // Subtle, never harsh: nothing much above 9 kHz, no sub-bass pressure below 45 Hz.
             bed.filter(.lowpass, 9000)
-            bed.filter(.highpass, 30)
+            bed.filter(.highpass, 45)
             return SoundFinish.buffer(bed.channels, sampleRate: context.sampleRate, peakDB: -4)
         }
     }

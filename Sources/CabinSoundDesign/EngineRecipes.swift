@@ -136,7 +136,7 @@ public enum EngineRecipes {
             let wobble = Periodic.wander(frames: frames, maxCycles: 5, random: &random)
             let phase = random.uniform(0...6.28)
             for i in 0..<frames {
-                out[i] += gain * 0.25 * (1 + 0.3 * wobble[i]) * sin(2 * Double.pi * f * Double(i) / sr + phase)
+                out[i] += gain * 0.45 * (1 + 0.3 * wobble[i]) * sin(2 * Double.pi * f * Double(i) / sr + phase)
             }
         }
         let whine = Periodic.snap(1340, frames: frames, sampleRate: sr)

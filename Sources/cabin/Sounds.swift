@@ -70,7 +70,7 @@ struct SoundsCommand: ParsableCommand {
         @Argument(help: "Library name, e.g. engine/v8.")
         var name: String
 
-        @Option(name: .shortAndLong, help: "ALSA device (see 'cabin devices').")
+        @Option(name: [.customShort("D"), .long], help: "ALSA device (see 'cabin devices').")
         var device = "default"
 
         @Option(help: "Times to play a loop back to back (to hear its seam).")
