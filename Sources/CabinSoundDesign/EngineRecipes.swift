@@ -37,8 +37,10 @@ public enum EngineRecipes {
         var s = EngineSpec(firingAngles: [0, 96, 176, 278, 354, 454, 532, 633])
         s.cylinderSpread = 0.22
         s.pulseDecay = 0.0026
-        s.resonances = [(64, 1.4, 0.8), (135, 2, 0.7), (340, 2.5, 0.55), (820, 2.5, 0.3), (1500, 2, 0.12)]
-        s.directGain = 0.5
+        // Resonances placed between the firing harmonics (133, 267, 400 Hz at 2000 rpm) so
+        // the second and third stay strong and no single one drones.
+        s.resonances = [(64, 1.4, 0.8), (250, 2, 0.75), (420, 2.5, 0.55), (820, 2.5, 0.3), (1500, 2, 0.12)]
+        s.directGain = 0.35
         s.lowpass = 2200
         s.mechanical = 0.06
         s.rumble = 0.06
