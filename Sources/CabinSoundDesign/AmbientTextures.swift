@@ -120,7 +120,7 @@ public enum AmbientTextures {
     public static func wind(_ bed: inout StereoBed, level: Double, low: Double = 250, high: Double = 900,
                             whistle: Double = 0.15, random: inout SeededRandom) {
         let n = bed.frames, sr = bed.sampleRate
-        let gust = Periodic.wander(frames: n, maxCycles: 5, partials: 5, random: &random)
+        let gust = Periodic.wander(frames: n, maxCycles: 11, partials: 7, random: &random)
         for side in 0..<2 {
             let noise = Noise.pink(n, random: &random)
             let skew = Periodic.wander(frames: n, maxCycles: 7, random: &random)
