@@ -40,8 +40,19 @@ public enum Periodic {
             let phase = random.uniform(0...(2 * Double.pi))
             let amp = 1.0 / Double(k + 1)
             total += amp
+            // A rotating phasor (two multiplies a frame instead of a sine), re-anchored every
+            // 4096 frames so rounding never drifts.
             let w = 2 * Double.pi * cycles / Double(frames)
-            for i in 0..<frames { out[i] += amp * sin(w * Double(i) + phase) }
+            let cw = cos(w), sw = sin(w)
+            var s = 0.0, c = 0.0
+            for i in 0..<frames {
+                if i % 4096 == 0 {
+                    s = sin(w * Double(i) + phase)
+                    c = cos(w * Double(i) + phase)
+                }
+                out[i] += amp * s
+                (s, c) = (s * cw + c * sw, c * cw - s * sw)
+            }
         }
         return out.map { $0 / total }
     }
