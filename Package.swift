@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "CabinHaptics", targets: ["CabinHaptics"]),
         .library(name: "CabinSession", targets: ["CabinSession"]),
         .library(name: "CabinIO", targets: ["CabinIO"]),
+        .library(name: "CabinSoundDesign", targets: ["CabinSoundDesign"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -29,6 +30,7 @@ let package = Package(
         .systemLibrary(name: "COpus", pkgConfig: "opus", providers: [.apt(["libopus-dev"])]),
         .systemLibrary(name: "CSoxr", pkgConfig: "soxr", providers: [.apt(["libsoxr-dev"])]),
         .systemLibrary(name: "CEbur128", pkgConfig: "libebur128", providers: [.apt(["libebur128-dev"])]),
+        .systemLibrary(name: "CEspeakNG", pkgConfig: "espeak-ng", providers: [.apt(["libespeak-ng-dev"])]),
         /// Small C shims for what Swift cannot write (ALSA's variadic error handler, evdev's ioctl macros).
         .target(name: "CCabinShims", linkerSettings: [.linkedLibrary("asound")]),
 
@@ -38,13 +40,15 @@ let package = Package(
         .target(name: "CabinAudio"),
         .target(name: "CabinHaptics", dependencies: ["CabinJSON"]),
         .target(name: "CabinSession", dependencies: ["CabinJSON", "CabinAudio", "CabinHaptics"]),
+        /// The built-in sound library's recipes: pure, seeded synthesis.
+        .target(name: "CabinSoundDesign", dependencies: ["CabinAudio"]),
 
         // MARK: the edge
         .target(
             name: "CabinIO",
             dependencies: [
-                "CabinAudio", "CabinHaptics", "CabinSession",
-                "CALSA", "CSndFile", "COpus", "CSoxr", "CEbur128", "CCabinShims",
+                "CabinAudio", "CabinHaptics", "CabinSession", "CabinSoundDesign",
+                "CALSA", "CSndFile", "COpus", "CSoxr", "CEbur128", "CEspeakNG", "CCabinShims",
             ]
         ),
 
@@ -52,7 +56,7 @@ let package = Package(
         .executableTarget(
             name: "cabin",
             dependencies: [
-                "CabinAudio", "CabinHaptics", "CabinSession", "CabinIO",
+                "CabinAudio", "CabinHaptics", "CabinSession", "CabinIO", "CabinSoundDesign",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -76,7 +80,8 @@ let package = Package(
         .testTarget(name: "CabinAudioTests", dependencies: ["CabinAudio", "CabinTestSupport"]),
         .testTarget(name: "CabinHapticsTests", dependencies: ["CabinHaptics", "CabinTestSupport"]),
         .testTarget(name: "CabinSessionTests", dependencies: ["CabinSession", "CabinTestSupport"]),
-        .testTarget(name: "CabinIOTests", dependencies: ["CabinIO", "CabinAudio", "CabinTestSupport"]),
+        .testTarget(name: "CabinIOTests", dependencies: ["CabinIO", "CabinAudio", "CabinSoundDesign", "CabinTestSupport"]),
         .testTarget(name: "CabinCLITests", dependencies: ["CabinTestSupport"]),
+        .testTarget(name: "CabinSoundDesignTests", dependencies: ["CabinSoundDesign", "CabinAudio"]),
     ]
 )

@@ -8,6 +8,9 @@ public enum SoundFileFormat: Sendable, Equatable, CustomStringConvertible {
     case wav(SampleEncoding)
     /// FLAC with 16-bit or 24-bit samples (FLAC has no float).
     case flac(SampleEncoding)
+    /// Ogg Opus (lossy, 48 kHz only) at about `bitrate` bits per second for the whole
+    /// stream (6–256 kb/s per channel).
+    case opus(bitrate: Int)
 
     /// Sample encodings. Integer encodings round to the nearest step (no dither), so a
     /// float that is an exact multiple of the step survives a write → read unchanged.
@@ -25,14 +28,19 @@ public enum SoundFileFormat: Sendable, Equatable, CustomStringConvertible {
     }
 
     var encoding: SampleEncoding {
-        switch self { case .wav(let e), .flac(let e): e }
+        switch self {
+        case .wav(let e), .flac(let e): e
+        case .opus: .float32
+        }
     }
 
     var sndfileFormat: Int32 {
         let major: Int32 = switch self {
         case .wav: Int32(SF_FORMAT_WAV)
         case .flac: Int32(SF_FORMAT_FLAC)
+        case .opus: Int32(SF_FORMAT_OGG)
         }
+        if case .opus = self { return major | Int32(SF_FORMAT_OPUS) }
         let sub: Int32 = switch encoding {
         case .pcm16: Int32(SF_FORMAT_PCM_16)
         case .pcm24: Int32(SF_FORMAT_PCM_24)
@@ -41,15 +49,19 @@ public enum SoundFileFormat: Sendable, Equatable, CustomStringConvertible {
         return major | sub
     }
 
-    /// The format for a file name: `.flac` → FLAC, anything else → WAV.
+    /// The format for a file name: `.flac` → FLAC, `.opus` → Ogg Opus (96 kb/s),
+    /// anything else → WAV.
     public static func forPath(_ path: String, encoding: SampleEncoding) -> SoundFileFormat {
-        path.lowercased().hasSuffix(".flac") ? .flac(encoding) : .wav(encoding)
+        let lower = path.lowercased()
+        if lower.hasSuffix(".opus") { return .opus(bitrate: 96000) }
+        return lower.hasSuffix(".flac") ? .flac(encoding) : .wav(encoding)
     }
 
     public var description: String {
         switch self {
         case .wav(let e): "WAV \(e == .float32 ? "32-bit float" : "\(e.rawValue)-bit")"
         case .flac(let e): "FLAC \(e.rawValue)-bit"
+        case .opus(let bitrate): "Ogg Opus \(bitrate / 1000) kb/s"
         }
     }
 }
@@ -99,6 +111,12 @@ public final class SoundFileWriter {
         // libsndfile stamps float WAVs with a PEAK chunk holding the wall-clock time, which
         // would make two renders of the same session differ: leave it out.
         sf_command(h, Int32(SFC_SET_ADD_PEAK_CHUNK), nil, Int32(SF_FALSE))
+        if case .opus(let bitrate) = format {
+            // libsndfile maps compression level 0…1 linearly onto 256…6 kb/s per channel.
+            let perChannel = Double(bitrate) / Double(channelCount)
+            var level = min(1, max(0, (256_000 - perChannel) / 250_000))
+            sf_command(h, Int32(SFC_SET_COMPRESSION_LEVEL), &level, Int32(MemoryLayout<Double>.size))
+        }
     }
 
     deinit { if let handle { sf_close(handle) } }

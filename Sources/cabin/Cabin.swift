@@ -18,7 +18,7 @@ struct Cabin: ParsableCommand {
               cabin devices                          where Cabin can play (-D)
             """,
         version: CabinVersion.string,
-        subcommands: [Play.self, Render.self, SessionCommand.self, HapticsCommand.self, Info.self, Devices.self, Bench.self]
+        subcommands: [Play.self, Render.self, SessionCommand.self, HapticsCommand.self, SoundsCommand.self, Info.self, Devices.self, Bench.self]
     )
 }
 

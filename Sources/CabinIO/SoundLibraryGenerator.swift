@@ -1,0 +1,201 @@
+import CabinAudio
+import CabinSession
+import CabinSoundDesign
+import Foundation
+
+/// Writes the built-in library: renders each recipe, encodes it (Ogg Opus, or FLAC when
+/// Opus would disturb a loop's seam), measures the decoded file with libebur128 and
+/// records file, loop, loudness, true peak and trim in `manifest.json`.
+///
+/// Thread: control thread only (file I/O).
+///
+/// ```swift
+/// let generator = SoundLibraryGenerator(folder: URL(fileURLWithPath: "Sounds"))
+/// let reports = try generator.generate(only: ["engine/v8"]) { print($0.line) }
+/// ```
+public struct SoundLibraryGenerator {
+    public var folder: URL
+    public var referenceLoudness = -23.0
+    /// Highest true peak an asset may have after encoding; louder assets are turned down
+    /// and encoded again.
+    public var truePeakCeiling = -1.5
+    /// Opus bitrates for mono and stereo assets (bits per second).
+    public var opusBitrate = (mono: 64000, stereo: 96000)
+
+    public init(folder: URL) { self.folder = folder }
+
+    /// What one asset came to.
+    public struct Report: Sendable {
+        public var entry: SoundManifest.Entry
+        public var format: SoundFileFormat
+        public var bytes: Int
+        public var renderSeconds: Double
+        public var encodeSeconds: Double
+        public var seam: LoopSeam?
+        /// Why a recipe that prefers Opus was stored as FLAC.
+        public var note: String?
+
+        public var line: String {
+            let loud = entry.loudness.map { String(format: "%6.1f LUFS", $0) } ?? "  -inf LUFS"
+            let peak = entry.truePeak.map { String(format: "%5.1f dBTP", $0) } ?? ""
+            let name = entry.name.padding(toLength: max(26, entry.name.count), withPad: " ", startingAt: 0)
+            return name + " " + format.shortName.padding(toLength: 5, withPad: " ", startingAt: 0)
+                + String(format: "%8.1f kB %6.2f s  ", Double(bytes) / 1000, entry.duration ?? 0) + loud + " " + peak
+                + String(format: "  render %.2f s, encode %.2f s", renderSeconds, encodeSeconds)
+                + (seam.map { String(format: "  seam %.4f (body max %.4f)", $0.seamStep, $0.bodyMaxStep) } ?? "")
+                + (note.map { "  (\($0))" } ?? "")
+        }
+    }
+
+    /// Generates `only` (library names) or every recipe, and writes the manifest (other
+    /// entries of an existing manifest are kept when generating only some).
+    public func generate(only: [String]? = nil, speech: (any SpeechSource)? = nil,
+                         progress: (Report) -> Void = { _ in }) throws -> [Report] {
+        let recipes: [SoundRecipe]
+        if let only {
+            recipes = try only.map { name in
+                guard let r = SoundRecipes.named(name) else {
+                    throw SoundDesignError("\(name): no such sound (see 'cabin sounds list')")
+                }
+                return r
+            }
+        } else {
+            recipes = SoundRecipes.all
+        }
+        var manifest = SoundManifest(referenceLoudness: referenceLoudness)
+        if only != nil, let existing = try? SoundLibrary(root: folder) { manifest = existing.manifest }
+        manifest.referenceLoudness = referenceLoudness
+        var voice = speech
+        if voice == nil, recipes.contains(where: \.needsSpeech) { voice = try PrespokenSpeech(SpeechSynthesizer()) }
+        let reports = try generateConcurrently(recipes, speech: voice, progress: progress)
+        for report in reports { manifest.upsert(report.entry) }
+        if only == nil { manifest.sounds = reports.map(\.entry) }
+        try Data(manifest.serialized().utf8).write(to: folder.appendingPathComponent("manifest.json"))
+        return reports
+    }
+
+    /// Every recipe on its own thread pool slot (one per core); results in recipe order.
+    /// Speech is serialised inside `SpeechSynthesizer`; every other step is independent.
+    private func generateConcurrently(_ recipes: [SoundRecipe], speech: (any SpeechSource)?,
+                                      progress: (Report) -> Void) throws -> [Report] {
+        let results = ResultSlots(count: recipes.count)
+        let shared = UncheckedBox((self, speech))
+        DispatchQueue.concurrentPerform(iterations: recipes.count) { i in
+            let (generator, speech) = shared.value
+            results.set(i, Result { try generator.generate(recipes[i], speech: speech) })
+        }
+        var reports: [Report] = []
+        for result in results.all {
+            let report = try result.get()
+            progress(report)
+            reports.append(report)
+        }
+        return reports
+    }
+
+    /// Renders, encodes and measures one recipe (writes its file, not the manifest).
+    public func generate(_ recipe: SoundRecipe, speech: (any SpeechSource)? = nil) throws -> Report {
+        let clock = ContinuousClock()
+        let started = clock.now
+        var buffer = try recipe.render(sampleRate: SoundRecipes.sampleRate, speech: speech)
+        let rendered = clock.now
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent(recipe.name).deletingLastPathComponent(),
+                                                withIntermediateDirectories: true)
+        var format: SoundFileFormat = recipe.storage == .opus
+            ? .opus(bitrate: buffer.channelCount == 1 ? opusBitrate.mono : opusBitrate.stereo) : .flac(.pcm16)
+        var note: String?
+        var attempt = 0
+        while true {
+            attempt += 1
+            let path = folder.appendingPathComponent("\(recipe.name).\(format.fileExtension)").path
+            // A lossy codec starts from silence and ends on padding: an Opus loop is stored
+            // with the loop's tail before it and its head after it, and the loop points
+            // select the middle, which the codec encoded in mid-stream.
+            let roll = recipe.isLoop && format.isLossy ? Self.lossyLoopRoll : 0
+            try SoundFile.write(Self.wrapped(buffer, roll: roll), to: path, format: format)
+            if format.isLossy { try OggSerialNumber.rewrite(path, serial: OggSerialNumber.serial(for: recipe.name)) }
+            let decoded = try SoundFile.read(path)
+            let loop = recipe.isLoop ? (start: roll, end: decoded.frameCount - roll) : nil
+            let seam = loop.map { LoopSeam.measure(decoded, loopStart: $0.start, loopEnd: $0.end) }
+            if let seam, !seam.isSeamless || loop!.end - loop!.start != buffer.frameCount, format.isLossy {
+                note = "Opus seam step \(seam.seamStep) > body \(seam.bodyMaxStep): stored as FLAC"
+                try? FileManager.default.removeItem(atPath: path)
+                format = .flac(.pcm16)
+                continue
+            }
+            let loudness = try LoudnessMeter.measure(decoded)
+            if let peak = loudness.truePeak, peak > truePeakCeiling, attempt < 4 {
+                let gain = Float(pow(10, (truePeakCeiling - 0.3 - peak) / 20))
+                buffer.samples = buffer.samples.map { $0 * gain }
+                continue
+            }
+            for other in ["opus", "flac"] where other != format.fileExtension {
+                try? FileManager.default.removeItem(at: folder.appendingPathComponent("\(recipe.name).\(other)"))
+            }
+            let bytes = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+            let entry = SoundManifest.Entry(
+                name: recipe.name, file: "\(recipe.name).\(format.fileExtension)", category: recipe.category.rawValue,
+                loopStart: loop?.start, loopEnd: loop?.end,
+                loudness: loudness.integrated, truePeak: loudness.truePeak,
+                trim: loudness.integrated.map { referenceLoudness - $0 } ?? 0,
+                duration: decoded.duration, description: recipe.description)
+            let done = clock.now
+            return Report(entry: entry, format: format, bytes: bytes, renderSeconds: (rendered - started).seconds,
+                          encodeSeconds: (done - rendered).seconds, seam: seam, note: note)
+        }
+    }
+}
+
+/// Results written by concurrent workers, each to its own slot.
+private final class ResultSlots: @unchecked Sendable {
+    private let lock = NSLock()
+    private var slots: [Result<SoundLibraryGenerator.Report, any Error>?]
+    init(count: Int) { slots = Array(repeating: nil, count: count) }
+    func set(_ i: Int, _ value: Result<SoundLibraryGenerator.Report, any Error>) {
+        lock.lock()
+        slots[i] = value
+        lock.unlock()
+    }
+    var all: [Result<SoundLibraryGenerator.Report, any Error>] { slots.map { $0! } }
+}
+
+/// A value handed to worker threads that only read it (the speech source serialises itself).
+private struct UncheckedBox<T>: @unchecked Sendable {
+    let value: T
+    init(_ value: T) { self.value = value }
+}
+
+extension SoundLibraryGenerator {
+    /// Frames of pre- and post-roll around a lossy loop (40 ms: two Opus frames).
+    static let lossyLoopRoll = 1920
+
+    /// `buffer` with its last `roll` frames before it and its first `roll` frames after it.
+    static func wrapped(_ buffer: AudioBuffer, roll: Int) -> AudioBuffer {
+        guard roll > 0 else { return buffer }
+        let ch = buffer.channelCount, s = buffer.samples
+        let head = s[0..<(roll * ch)], tail = s[(s.count - roll * ch)...]
+        return AudioBuffer(samples: Array(tail) + s + Array(head), channelCount: ch, sampleRate: buffer.sampleRate)
+    }
+}
+
+extension SoundFileFormat {
+    var isLossy: Bool {
+        if case .opus = self { return true }
+        return false
+    }
+
+    /// `opus`, `flac` or `wav`.
+    public var fileExtension: String {
+        switch self {
+        case .opus: "opus"
+        case .flac: "flac"
+        case .wav: "wav"
+        }
+    }
+
+    var shortName: String { fileExtension.uppercased() }
+}
+
+extension Duration {
+    var seconds: Double { Double(components.seconds) + Double(components.attoseconds) * 1e-18 }
+}

@@ -1,0 +1,104 @@
+import CEspeakNG
+import CabinAudio
+import CabinSoundDesign
+import Foundation
+
+/// Text to speech with libespeak-ng, returned as samples (no audio device involved): the
+/// voice prompts of the sound library are spoken with it, and the same wrapper can speak
+/// live text when a session loads.
+///
+/// espeak-ng is one engine per process; calls are serialised by a lock.
+///
+/// Repeatable speech: espeak-ng draws its breath noise from the C library's `rand()` and
+/// its pitch flutter from a counter that keeps running from one utterance to the next, so
+/// the same text can come out differently depending on what was said before. Each
+/// `synthesize` therefore reseeds `rand()` (with `seed`), and the default voice is a
+/// variant without flutter (`en-us+Alex`): the same text then gives the same samples in
+/// any order, in any process. (Re-initialising espeak-ng between utterances would reset
+/// it too, but `espeak_Synth` hangs after `espeak_ng_Terminate` + `espeak_ng_Initialize`
+/// in 1.51.)
+///
+/// Thread: control thread only (blocking, allocates).
+///
+/// ```swift
+/// let speech = try SpeechSynthesizer(wordsPerMinute: 160)
+/// let buffer = try speech.synthesize("Halfway to your destination")   // mono, 22050 Hz
+/// ```
+public final class SpeechSynthesizer: SpeechSource, @unchecked Sendable {
+    public let voice: String
+    public let wordsPerMinute: Int
+    public let pitch: Int
+    /// The seed given to `srand` before each utterance.
+    public let seed: UInt32
+    /// espeak-ng's native rate (22050 Hz).
+    public let sampleRate: Double
+
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var initialized = false
+    nonisolated(unsafe) private static var collected: [Int16] = []
+
+    /// Initialises espeak-ng in retrieval mode (samples come back through a callback,
+    /// nothing is played) and selects `voice`. The corresponding C functions are
+    /// `espeak_ng_InitializePath`, `espeak_ng_Initialize`, `espeak_ng_InitializeOutput`
+    /// (synchronous, no audio) and `espeak_SetSynthCallback`.
+    public init(voice: String = "en-us+Alex", wordsPerMinute: Int = 160, pitch: Int = 45,
+                seed: UInt32 = 1) throws(SystemError) {
+        self.voice = voice
+        self.seed = seed
+        self.wordsPerMinute = wordsPerMinute
+        self.pitch = pitch
+        Self.lock.lock()
+        defer { Self.lock.unlock() }
+        if !Self.initialized {
+            espeak_ng_InitializePath(nil)
+            var context: espeak_ng_ERROR_CONTEXT?
+            try Self.check(espeak_ng_Initialize(&context), "espeak_ng_Initialize")
+            try Self.check(espeak_ng_InitializeOutput(ENOUTPUT_MODE_SYNCHRONOUS, 0, nil), "espeak_ng_InitializeOutput")
+            espeak_SetSynthCallback { samples, count, _ in
+                if let samples, count > 0 {
+                    SpeechSynthesizer.collected.append(contentsOf: UnsafeBufferPointer(start: samples, count: Int(count)))
+                }
+                return 0
+            }
+            Self.initialized = true
+        }
+        sampleRate = Double(espeak_ng_GetSampleRate())
+    }
+
+    /// Speaks `text` and returns mono samples at espeak-ng's rate. The corresponding C
+    /// functions are `espeak_ng_SetVoiceByName`, `espeak_SetParameter`, `srand` and
+    /// `espeak_Synth`.
+    public func synthesize(_ text: String) throws(SystemError) -> AudioBuffer {
+        Self.lock.lock()
+        defer { Self.lock.unlock() }
+        try Self.check(espeak_ng_SetVoiceByName(voice), "espeak_ng_SetVoiceByName(\(voice))")
+        try Self.check(espeak_ng_SetParameter(espeakRATE, Int32(wordsPerMinute), 0), "espeak_ng_SetParameter(rate)")
+        try Self.check(espeak_ng_SetParameter(espeakPITCH, Int32(pitch), 0), "espeak_ng_SetParameter(pitch)")
+        Self.collected.removeAll(keepingCapacity: true)
+        srand(seed)
+        let bytes = Array(text.utf8CString)
+        let status = bytes.withUnsafeBufferPointer { p in
+            espeak_Synth(p.baseAddress, p.count, 0, POS_CHARACTER, 0, UInt32(espeakCHARS_UTF8), nil, nil)
+        }
+        guard status == EE_OK else {
+            throw SystemError(operation: "espeak_Synth", code: 0, reason: "espeak-ng error \(status.rawValue)")
+        }
+        try Self.check(espeak_ng_Synchronize(), "espeak_ng_Synchronize")
+        let samples = Self.collected.map { Float($0) / 32768 }
+        return AudioBuffer(samples: samples, channelCount: 1, sampleRate: sampleRate)
+    }
+
+    /// `SpeechSource`: speech resampled (soxr) to `sampleRate`.
+    public func speak(_ text: String, sampleRate: Double) throws -> [Float] {
+        let native = try synthesize(text)
+        guard native.frameCount > 0 else { throw SystemError(operation: "espeak_Synth", code: 0, reason: "no audio for \"\(text)\"") }
+        return try Resampler.resample(native, to: sampleRate).samples
+    }
+
+    private static func check(_ status: espeak_ng_STATUS, _ operation: String) throws(SystemError) {
+        guard status != ENS_OK else { return }
+        var message = [CChar](repeating: 0, count: 256)
+        espeak_ng_GetStatusCodeMessage(status, &message, message.count)
+        throw SystemError(operation: operation, code: 0, reason: String(cString: message))
+    }
+}

@@ -1,0 +1,89 @@
+import CabinAudio
+import Foundation
+
+/// Ambient loops (stereo, 24–32 s so the repeat is not obvious, seamless by construction:
+/// every layer is periodic in the loop and events wrap around its end).
+public enum AmbientRecipes {
+    public static let all: [SoundRecipe] = [
+        ambient("ambient/highway-light", seconds: 30, seed: 0xA101, "Light highway traffic from inside the car") { bed, r in
+            AmbientTextures.road(&bed, level: 0.5, brightness: 380, random: &r)
+            traffic(&bed, cars: 4, trucks: 0, gain: 0.7, random: &r)
+            AmbientTextures.wind(&bed, level: 0.05, low: 300, high: 700, whistle: 0.05, random: &r)
+        },
+        ambient("ambient/highway-medium", seconds: 30, seed: 0xA102, "Steady highway traffic") { bed, r in
+            AmbientTextures.road(&bed, level: 0.6, brightness: 420, random: &r)
+            traffic(&bed, cars: 8, trucks: 1, gain: 0.75, random: &r)
+            AmbientTextures.wind(&bed, level: 0.06, low: 300, high: 750, whistle: 0.05, random: &r)
+        },
+        ambient("ambient/highway-heavy", seconds: 32, seed: 0xA103, "Heavy highway traffic with trucks") { bed, r in
+            AmbientTextures.road(&bed, level: 0.7, brightness: 450, random: &r)
+            traffic(&bed, cars: 14, trucks: 4, gain: 0.8, random: &r)
+            AmbientTextures.wind(&bed, level: 0.07, low: 300, high: 800, whistle: 0.05, random: &r)
+        },
+        ambient("ambient/rain", seconds: 24, seed: 0xA201, "Rain on the windscreen, the road hushed beneath") { bed, r in
+            AmbientTextures.rain(&bed, perSecond: 140, level: 0.25, random: &r)
+            AmbientTextures.road(&bed, level: 0.25, brightness: 350, random: &r)
+        },
+        ambient("ambient/night", seconds: 28, seed: 0xA301, "Night drive: crickets, distant traffic") { bed, r in
+            AmbientTextures.road(&bed, level: 0.3, brightness: 300, random: &r)
+            AmbientTextures.crickets(&bed, count: 4, level: 0.05, random: &r)
+            for k in 0..<2 {
+                AmbientTextures.passBy(&bed, at: Int(Double(k) * 14 * bed.sampleRate) + r.int(0...48000 * 6),
+                                       seconds: 7, gain: 0.12, truck: k == 1, direction: k == 0 ? 1 : -1,
+                                       distance: 3, random: &r)
+            }
+        },
+        ambient("ambient/city", seconds: 30, seed: 0xA401, "City streets: slow traffic, distant horns") { bed, r in
+            AmbientTextures.road(&bed, level: 0.35, brightness: 500, random: &r)
+            for k in 0..<6 {
+                AmbientTextures.passBy(&bed, at: Int(Double(k) * 5 * bed.sampleRate) + r.int(0...48000 * 2),
+                                       seconds: r.uniform(4...6), gain: r.uniform(0.15...0.3), truck: k == 3,
+                                       direction: k.isMultiple(of: 2) ? 1 : -1, distance: 1.6, random: &r)
+            }
+            for k in 0..<2 {
+                AmbientTextures.distantHorn(&bed, at: Int(Double(4 + 13 * k) * bed.sampleRate), level: 0.04, random: &r)
+            }
+            AmbientTextures.birds(&bed, phrases: 2, level: 0.015, random: &r)
+        },
+        ambient("ambient/desert-wind", seconds: 30, seed: 0xA501, "Desert wind in gusts, a faint whistle") { bed, r in
+            AmbientTextures.wind(&bed, level: 0.5, low: 180, high: 750, whistle: 0.12, random: &r)
+            AmbientTextures.road(&bed, level: 0.12, brightness: 300, random: &r)
+        },
+        ambient("ambient/rest-area", seconds: 28, seed: 0xA601, "Rest area: highway beyond the trees, birds, a breeze") { bed, r in
+            AmbientTextures.road(&bed, level: 0.18, brightness: 300, random: &r)
+            for k in 0..<4 {
+                AmbientTextures.passBy(&bed, at: Int(Double(k) * 7 * bed.sampleRate) + r.int(0...48000 * 3),
+                                       seconds: 6, gain: 0.08, truck: k == 2, direction: k.isMultiple(of: 2) ? 1 : -1,
+                                       distance: 3, random: &r)
+            }
+            AmbientTextures.birds(&bed, phrases: 9, level: 0.03, random: &r)
+            AmbientTextures.wind(&bed, level: 0.08, low: 300, high: 600, whistle: 0, random: &r)
+        },
+    ]
+
+    /// Cars and trucks spread evenly over the loop, alternating direction, each a little off the grid.
+    static func traffic(_ bed: inout StereoBed, cars: Int, trucks: Int, gain: Double, random: inout SeededRandom) {
+        let total = cars + trucks
+        let spacing = Double(bed.frames) / Double(total)
+        for k in 0..<total {
+            let truck = trucks > 0 && k % max(1, total / trucks) == 0 && k / max(1, total / trucks) < trucks
+            let start = Int(Double(k) * spacing + random.uniform(0...0.6) * spacing)
+            AmbientTextures.passBy(&bed, at: start, seconds: truck ? random.uniform(6...8) : random.uniform(3.5...5.5),
+                                   gain: gain * random.uniform(0.6...1) * (truck ? 1.2 : 1), truck: truck,
+                                   direction: random.chance(0.5) ? 1 : -1, distance: random.uniform(0.9...1.6),
+                                   random: &random)
+        }
+    }
+
+    static func ambient(_ name: String, seconds: Double, seed: UInt64, _ description: String,
+                        _ build: @escaping @Sendable (inout StereoBed, inout SeededRandom) -> Void) -> SoundRecipe {
+        SoundRecipe(name, .ambient, loop: true, storage: .opus, seed: seed, description: description) { context in
+            var bed = StereoBed(frames: Int(seconds * context.sampleRate), sampleRate: context.sampleRate)
+            build(&bed, &context.random)
+            // Subtle, never harsh: nothing much above 9 kHz, no sub-bass pressure below 45 Hz.
+            bed.filter(.lowpass, 9000)
+            bed.filter(.highpass, 45)
+            return SoundFinish.buffer(bed.channels, sampleRate: context.sampleRate, peakDB: -4)
+        }
+    }
+}

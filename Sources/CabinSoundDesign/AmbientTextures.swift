@@ -1,0 +1,189 @@
+import Foundation
+
+/// The ingredients of the ambient loops: road and tyre noise, passing traffic with
+/// Doppler, raindrops on glass, crickets, wind and birds. Every one is periodic in the loop.
+///
+/// Thread: pure functions; any thread except the render thread.
+public enum AmbientTextures {
+    /// Tyre and road noise heard from inside the car: brown rumble plus a band of pink
+    /// noise, mostly shared between the ears, breathing slowly.
+    public static func road(_ bed: inout StereoBed, level: Double, brightness: Double = 400, random: inout SeededRandom) {
+        let n = bed.frames, sr = bed.sampleRate
+        let common = Noise.brown(n, random: &random).filtered(.lowpass, 160, sampleRate: sr, periodic: true)
+        let band = Noise.pink(n, random: &random).filtered(.bandpass, brightness, q: 0.6, sampleRate: sr, periodic: true)
+        let sway = Periodic.wander(frames: n, maxCycles: 4, random: &random)
+        for side in 0..<2 {
+            let own = Noise.brown(n, random: &random).filtered(.lowpass, 160, sampleRate: sr, periodic: true)
+            let ownBand = Noise.pink(n, random: &random).filtered(.bandpass, brightness * 1.1, q: 0.6, sampleRate: sr, periodic: true)
+            var layer = [Double](repeating: 0, count: n)
+            for i in 0..<n {
+                layer[i] = level * (1 + 0.15 * sway[i]) * (0.5 * (0.7 * common[i] + 0.3 * own[i])
+                    + 0.9 * (0.7 * band[i] + 0.3 * ownBand[i]))
+            }
+            if side == 0 { bed.add(left: layer, right: [Double](repeating: 0, count: n)) } else {
+                bed.add(left: [Double](repeating: 0, count: n), right: layer)
+            }
+        }
+    }
+
+    /// A vehicle passing: filtered noise (tyres) and, for trucks, a low engine tone, both
+    /// falling in pitch through the Doppler shift as it passes, louder as it nears, moving
+    /// across the stereo field. `seconds` is the audible length.
+    public static func passBy(_ bed: inout StereoBed, at start: Int, seconds: Double, gain: Double, truck: Bool = false,
+                              direction: Double = 1, distance: Double = 1, random: inout SeededRandom) {
+        let sr = bed.sampleRate
+        let n = Int(seconds * sr)
+        let center = Double(n) / 2
+        let width = sr * (truck ? 0.9 : 0.6) * distance
+        let speed = random.uniform(0.06...0.09) // Doppler ratio swing (≈ v/c)
+        let tyre = truck ? random.uniform(260...380) : random.uniform(550...900)
+        var noise = Noise.pink(n, random: &random, periodic: false)
+        var bp = Biquad(.bandpass, frequency: tyre, q: 0.9, sampleRate: sr)
+        var lp = Biquad(.lowpass, frequency: 2500 / distance, q: 0.7, sampleRate: sr)
+        let hum = truck ? random.uniform(55...75) : 0
+        var phase = 0.0
+        for i in 0..<n {
+            let x = (Double(i) - center) / width
+            let doppler = 1 + speed * -tanh(x * 1.5)
+            if i % 64 == 0 { bp.setCoefficients(.bandpass, frequency: tyre * doppler, q: 0.9, sampleRate: sr) }
+            let envelope = 1 / (1 + x * x) * SoundFinish.raisedCosine(min(Double(i), Double(n - 1 - i)) / (0.25 * sr))
+            var v = bp.process(noise[i]) * 3
+            if truck {
+                phase += 2 * Double.pi * hum * doppler / sr
+                v += 0.25 * (sin(phase) + 0.5 * sin(2 * phase) + 0.25 * sin(3 * phase))
+            }
+            noise[i] = lp.process(v) * envelope
+        }
+        bed.add(noise, at: start, gain: gain) { i in direction * tanh((Double(i) - center) / width) * 0.8 }
+    }
+
+    /// Raindrops on a windscreen: many small glassy ticks, fewer heavier plips, over a
+    /// soft hiss of distant rain. `perSecond` small drops a second.
+    public static func rain(_ bed: inout StereoBed, perSecond: Double, level: Double, random: inout SeededRandom) {
+        let n = bed.frames, sr = bed.sampleRate
+        let count = Int(perSecond * Double(n) / sr)
+        for _ in 0..<count {
+            let heavy = random.chance(0.12)
+            let f = heavy ? random.uniform(450...1100) : random.uniform(1400...4200)
+            let tau = heavy ? random.uniform(0.006...0.014) : random.uniform(0.0015...0.004)
+            let amp = level * (heavy ? random.uniform(0.5...1.0) : pow(random.unit(), 2) * 0.6 + 0.05)
+            let length = Int(tau * 6 * sr)
+            let phase = random.uniform(0...6.28)
+            var drop = [Double](repeating: 0, count: length)
+            for i in 0..<length {
+                let t = Double(i) / sr
+                let onset = min(1, t / 0.0004)
+                drop[i] = amp * onset * exp(-t / tau) * (sin(2 * Double.pi * f * t * (1 + 0.3 * t / tau * 0.1) + phase)
+                    + 0.15 * random.bipolar())
+            }
+            bed.add(drop, at: random.int(0...(n - 1)), pan: random.uniform(-0.9...0.9))
+        }
+        var hissL = Noise.pink(n, random: &random), hissR = Noise.pink(n, random: &random)
+        let swell = Periodic.wander(frames: n, maxCycles: 3, random: &random)
+        for i in 0..<n {
+            hissL[i] *= level * 0.9 * (1 + 0.2 * swell[i])
+            hissR[i] *= level * 0.9 * (1 + 0.2 * swell[i])
+        }
+        bed.add(left: hissL.filtered(.bandpass, 2200, q: 0.4, sampleRate: sr, periodic: true),
+                right: hissR.filtered(.bandpass, 2200, q: 0.4, sampleRate: sr, periodic: true))
+    }
+
+    /// Field crickets: chirps of 3–5 pulses of a 4–5 kHz carrier, each cricket with its
+    /// own pitch, rhythm and place.
+    public static func crickets(_ bed: inout StereoBed, count: Int, level: Double, random: inout SeededRandom) {
+        let n = bed.frames, sr = bed.sampleRate
+        for _ in 0..<count {
+            let carrier = random.uniform(4000...4900)
+            let period = random.uniform(0.55...1.1)
+            let pulses = random.int(3...5)
+            let pan = random.uniform(-0.8...0.8)
+            let gain = level * random.uniform(0.4...1.0)
+            let pulse = 0.011, gap = 0.009
+            let chirpLength = Int(Double(pulses) * (pulse + gap) * sr)
+            var chirp = [Double](repeating: 0, count: chirpLength)
+            for i in 0..<chirpLength {
+                let t = Double(i) / sr
+                let within = t.truncatingRemainder(dividingBy: pulse + gap)
+                let env = within < pulse ? sin(Double.pi * within / pulse) : 0
+                chirp[i] = env * env * sin(2 * Double.pi * carrier * t)
+            }
+            var t = random.uniform(0...period) * sr
+            while t < Double(n) {
+                bed.add(chirp, at: Int(t), pan: pan, gain: gain * random.uniform(0.75...1))
+                t += period * sr * random.uniform(0.92...1.08)
+            }
+        }
+    }
+
+    /// Wind: pink noise through a resonant band whose centre and level drift with slow
+    /// periodic gusts, and a faint whistle riding the strongest gusts.
+    public static func wind(_ bed: inout StereoBed, level: Double, low: Double = 250, high: Double = 900,
+                            whistle: Double = 0.15, random: inout SeededRandom) {
+        let n = bed.frames, sr = bed.sampleRate
+        let gust = Periodic.wander(frames: n, maxCycles: 11, partials: 7, random: &random)
+        for side in 0..<2 {
+            let noise = Noise.pink(n, random: &random)
+            let skew = Periodic.wander(frames: n, maxCycles: 7, random: &random)
+            var body = Biquad(.bandpass, frequency: low, q: 1.2, sampleRate: sr)
+            var tone = Biquad(.bandpass, frequency: high * 1.6, q: 9, sampleRate: sr)
+            var position = 0
+            let out = Periodic.filter(noise) { x in
+                let i = position
+                position = (position + 1) % n
+                let g = 0.5 + 0.5 * (0.8 * gust[i] + 0.2 * skew[i])
+                if i % 32 == 0 {
+                    body.setCoefficients(.bandpass, frequency: low + (high - low) * g, q: 1.2, sampleRate: sr)
+                    tone.setCoefficients(.bandpass, frequency: high * (1.4 + 0.5 * g), q: 9, sampleRate: sr)
+                }
+                return level * (0.25 + g * g) * (body.process(x) * 2.5 + whistle * g * g * tone.process(x) * 6)
+            }
+            if side == 0 { bed.add(left: out, right: [Double](repeating: 0, count: n)) } else {
+                bed.add(left: [Double](repeating: 0, count: n), right: out)
+            }
+        }
+    }
+
+    /// Songbirds: phrases of 2–6 short frequency-swept notes, here and there.
+    public static func birds(_ bed: inout StereoBed, phrases: Int, level: Double, random: inout SeededRandom) {
+        let n = bed.frames, sr = bed.sampleRate
+        for _ in 0..<phrases {
+            let base = random.uniform(2300...3800)
+            let notes = random.int(2...6)
+            let pan = random.uniform(-0.85...0.85)
+            let gain = level * random.uniform(0.4...1)
+            var t = random.int(0...(n - 1))
+            let sweep = random.uniform(-0.35...0.45)
+            for _ in 0..<notes {
+                let dur = random.uniform(0.04...0.13)
+                let f0 = base * random.uniform(0.9...1.15)
+                let length = Int(dur * sr)
+                var phase = 0.0
+                let note = (0..<length).map { i -> Double in
+                    let u = Double(i) / Double(length)
+                    phase += 2 * Double.pi * f0 * (1 + sweep * u + 0.04 * sin(2 * Double.pi * 38 * u * dur)) / sr
+                    let env = sin(Double.pi * u)
+                    return env * env * (sin(phase) + 0.12 * sin(2 * phase))
+                }
+                bed.add(note, at: t, pan: pan, gain: gain)
+                t += length + Int(random.uniform(0.03...0.09) * sr)
+            }
+        }
+    }
+
+    /// A distant car horn: two detuned reedy tones, heavily low-passed by distance.
+    public static func distantHorn(_ bed: inout StereoBed, at start: Int, level: Double, random: inout SeededRandom) {
+        let sr = bed.sampleRate
+        let seconds = random.uniform(0.25...0.5)
+        let n = Int(seconds * sr)
+        let f1 = random.uniform(380...440), f2 = f1 * 1.26
+        var lp = Biquad(.lowpass, frequency: 900, q: 0.7, sampleRate: sr)
+        let tone = (0..<n).map { i -> Double in
+            let t = Double(i) / sr
+            let env = SoundFinish.raisedCosine(min(t / 0.03, (seconds - t) / 0.06))
+            var v = 0.0
+            for k in 1...4 { v += (sin(2 * Double.pi * f1 * Double(k) * t) + sin(2 * Double.pi * f2 * Double(k) * t)) / Double(k) }
+            return lp.process(v * env)
+        }
+        bed.add(tone, at: start, pan: random.uniform(-0.7...0.7), gain: level)
+    }
+}

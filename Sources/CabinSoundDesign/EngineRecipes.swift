@@ -1,0 +1,149 @@
+import CabinAudio
+import Foundation
+
+/// Engine loops: a cruise loop the engine layer repitches by focus speed (ratio ~0.7–1.4)
+/// and, where a repitched cruise loop would sound wrong at rest (lumpy idles, diesel
+/// clatter, a sputtering vintage motor), a separate idle loop. Mono, seamless, FLAC.
+public enum EngineRecipes {
+    public static let all: [SoundRecipe] = [
+        engine("engine/v8", v8, rpm: 2000, seed: 0xE801, "V8 rumble at cruise: uneven cylinders, deep exhaust"),
+        engine("engine/v8-idle", v8Idle, rpm: 720, seed: 0xE802, "V8 lumpy idle"),
+        engine("engine/v6", v6, rpm: 2300, seed: 0xE601, "V6 smooth at cruise"),
+        engine("engine/v6-idle", v6, rpm: 800, seed: 0xE602, "V6 idle"),
+        engine("engine/four", four, rpm: 2700, seed: 0xE401, "4-cylinder, efficient and a little raspy"),
+        engine("engine/four-idle", four, rpm: 850, seed: 0xE402, "4-cylinder idle"),
+        engine("engine/diesel", diesel, rpm: 1800, seed: 0xED01, "Turbo diesel chug at cruise"),
+        engine("engine/diesel-idle", dieselIdle, rpm: 760, seed: 0xED02, "Diesel idle clatter"),
+        engine("engine/vintage", vintage, rpm: 2100, seed: 0xEA01, "Vintage four with the odd sputter"),
+        engine("engine/vintage-idle", vintageIdle, rpm: 700, seed: 0xEA02, "Vintage idle, sputtering"),
+        SoundRecipe("engine/electric", .engine, loop: true, storage: .flac, seed: 0xEE01,
+                    description: "Electric motor hum with road noise (repitches naturally)") { context in
+            let frames = Int(6 * context.sampleRate)
+            return SoundFinish.buffer([electric(frames: frames, sampleRate: context.sampleRate, random: &context.random)],
+                                      sampleRate: context.sampleRate)
+        },
+    ]
+
+    static func engine(_ name: String, _ spec: EngineSpec, rpm: Double, seed: UInt64, _ description: String) -> SoundRecipe {
+        SoundRecipe(name, .engine, loop: true, storage: .flac, seed: seed, description: description) { context in
+            let mono = EngineModel.loop(spec, rpm: rpm, seconds: 6, sampleRate: context.sampleRate, random: &context.random)
+            return SoundFinish.buffer([mono], sampleRate: context.sampleRate)
+        }
+    }
+
+    // MARK: specs
+
+    static var v8: EngineSpec {
+        var s = EngineSpec(firingAngles: [0, 96, 176, 278, 354, 454, 532, 633])
+        s.cylinderSpread = 0.22
+        s.pulseDecay = 0.0026
+        // Resonances placed between the firing harmonics (133, 267, 400 Hz at 2000 rpm) so
+        // the second and third stay strong and no single one drones.
+        s.resonances = [(64, 1.4, 0.8), (250, 2, 0.75), (420, 2.5, 0.55), (820, 2.5, 0.3), (1500, 2, 0.12)]
+        s.directGain = 0.35
+        s.lowpass = 2200
+        s.mechanical = 0.06
+        s.rumble = 0.06
+        s.drive = 1.3
+        return s
+    }
+
+    static var v8Idle: EngineSpec {
+        var s = v8
+        s.cylinderSpread = 0.35
+        s.timingJitter = 0.03
+        s.eventSpread = 0.1
+        return s
+    }
+
+    static var v6: EngineSpec {
+        var s = EngineSpec.even(6)
+        s.cylinderSpread = 0.08
+        s.timingJitter = 0.006
+        s.pulseDecay = 0.002
+        s.resonances = [(88, 1.5, 0.7), (205, 2.2, 0.6), (500, 2.5, 0.45), (1150, 2.5, 0.25), (2000, 2, 0.08)]
+        s.lowpass = 2800
+        s.mechanical = 0.05
+        s.drive = 1.1
+        return s
+    }
+
+    static var four: EngineSpec {
+        var s = EngineSpec.even(4)
+        s.cylinderSpread = 0.1
+        s.pulseDecay = 0.0017
+        s.resonances = [(115, 1.6, 0.6), (290, 2.5, 0.6), (690, 3, 0.45), (1500, 2.5, 0.25), (2400, 2, 0.08)]
+        s.lowpass = 3200
+        s.mechanical = 0.08
+        s.mechanicalFrequency = 2400
+        s.rumble = 0.08
+        s.drive = 1.3
+        return s
+    }
+
+    static var diesel: EngineSpec {
+        var s = EngineSpec.even(4)
+        s.cylinderSpread = 0.12
+        s.pulseAttack = 0.0003
+        s.pulseDecay = 0.0022
+        s.resonances = [(72, 1.4, 0.8), (160, 2, 0.6), (420, 2.5, 0.45), (950, 2.5, 0.25)]
+        s.lowpass = 2800
+        s.knock = 0.25
+        s.mechanical = 0.06
+        s.rumble = 0.07
+        s.drive = 1.5
+        return s
+    }
+
+    static var dieselIdle: EngineSpec {
+        var s = diesel
+        s.knock = 0.4
+        s.timingJitter = 0.015
+        return s
+    }
+
+    static var vintage: EngineSpec {
+        var s = EngineSpec.even(4)
+        s.cylinderSpread = 0.28
+        s.eventSpread = 0.15
+        s.timingJitter = 0.035
+        s.misfireChance = 0.03
+        s.pulseDecay = 0.0024
+        s.resonances = [(100, 1.8, 0.7), (245, 3, 0.6), (610, 4, 0.5), (1300, 3, 0.2)]
+        s.lowpass = 1900
+        s.mechanical = 0.1
+        s.mechanicalFrequency = 1700
+        s.drive = 1.8
+        return s
+    }
+
+    static var vintageIdle: EngineSpec {
+        var s = vintage
+        s.misfireChance = 0.07
+        s.timingJitter = 0.05
+        return s
+    }
+
+    /// An electric drive unit: a soft hum of motor orders (not one pure tone) with slow
+    /// beating between them, a faint inverter tone, and tyre/road noise carrying most of
+    /// the loudness. Every frequency completes whole cycles in the loop.
+    static func electric(frames: Int, sampleRate sr: Double, random: inout SeededRandom) -> [Double] {
+        var out = Noise.pink(frames, random: &random)
+            .filtered(.bandpass, 220, q: 0.6, sampleRate: sr, periodic: true)
+            .filtered(.lowpass, 1200, sampleRate: sr, periodic: true).scaled(2.2)
+        let orders: [(Double, Double)] = [(1, 0.5), (2, 0.35), (3, 0.12), (4, 0.08), (6, 0.05), (8, 0.025)]
+        let base = 112.0
+        for (k, (order, gain)) in orders.enumerated() {
+            let f = Periodic.snap(base * order + (k.isMultiple(of: 2) ? 0 : 0.5), frames: frames, sampleRate: sr)
+            let wobble = Periodic.wander(frames: frames, maxCycles: 5, random: &random)
+            let phase = random.uniform(0...6.28)
+            for i in 0..<frames {
+                out[i] += gain * 0.45 * (1 + 0.3 * wobble[i]) * sin(2 * Double.pi * f * Double(i) / sr + phase)
+            }
+        }
+        let whine = Periodic.snap(1340, frames: frames, sampleRate: sr)
+        let whineMod = Periodic.wander(frames: frames, maxCycles: 3, random: &random)
+        for i in 0..<frames { out[i] += 0.006 * (1 + 0.5 * whineMod[i]) * sin(2 * Double.pi * whine * Double(i) / sr) }
+        return out.filtered(.highpass, 35, sampleRate: sr, periodic: true)
+    }
+}

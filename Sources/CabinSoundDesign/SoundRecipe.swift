@@ -1,0 +1,75 @@
+import CabinAudio
+
+/// The families of the built-in library (the manifest's `category`).
+public enum SoundCategory: String, Sendable, CaseIterable {
+    case engine, ambient, ui, radio, voice
+}
+
+/// How an asset is best stored: Ogg Opus (small) or FLAC (lossless, for seams Opus would
+/// disturb). The generator checks the decoded seam and falls back to FLAC when Opus hurts it.
+public enum StorageFormat: String, Sendable {
+    case opus, flac
+    public var fileExtension: String { self == .opus ? "opus" : "flac" }
+}
+
+/// Where recipes that speak get their voice (espeak-ng lives in `CabinIO`; the recipes stay
+/// pure). Returns mono samples at `sampleRate`.
+public protocol SpeechSource {
+    func speak(_ text: String, sampleRate: Double) throws -> [Float]
+}
+
+/// What a recipe renders with.
+public struct SoundDesignContext {
+    public var sampleRate: Double
+    /// Seeded from the recipe's seed: the same recipe renders the same samples every time.
+    public var random: SeededRandom
+    public var speech: (any SpeechSource)?
+
+    public init(sampleRate: Double = 48000, seed: UInt64, speech: (any SpeechSource)? = nil) {
+        self.sampleRate = sampleRate
+        self.random = SeededRandom(seed: seed)
+        self.speech = speech
+    }
+}
+
+/// One sound of the library: its name, what it is, and the function that makes it.
+///
+/// A loop's buffer loops as a whole (loop start 0, end = frame count).
+///
+/// Thread: a value; render on any thread except the audio thread.
+public struct SoundRecipe: Sendable {
+    /// Library name, e.g. `engine/v8-idle`; also its path under `Sounds/` without extension.
+    public var name: String
+    public var category: SoundCategory
+    public var description: String
+    public var seed: UInt64
+    public var isLoop: Bool
+    public var storage: StorageFormat
+    private let body: @Sendable (inout SoundDesignContext) throws -> AudioBuffer
+
+    public init(_ name: String, _ category: SoundCategory, loop: Bool, storage: StorageFormat, seed: UInt64,
+                description: String, render: @escaping @Sendable (inout SoundDesignContext) throws -> AudioBuffer) {
+        self.name = name
+        self.category = category
+        self.isLoop = loop
+        self.storage = storage
+        self.seed = seed
+        self.description = description
+        self.body = render
+    }
+
+    /// Renders the sound (deterministic: same recipe and seed → same samples).
+    public func render(sampleRate: Double = 48000, speech: (any SpeechSource)? = nil) throws -> AudioBuffer {
+        var context = SoundDesignContext(sampleRate: sampleRate, seed: seed, speech: speech)
+        return try body(&context)
+    }
+
+    /// Whether rendering needs a speech source.
+    public var needsSpeech: Bool { category == .voice }
+}
+
+/// A recipe could not render.
+public struct SoundDesignError: Error, Sendable, CustomStringConvertible {
+    public var description: String
+    public init(_ description: String) { self.description = description }
+}

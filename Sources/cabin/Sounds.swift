@@ -1,0 +1,147 @@
+import ArgumentParser
+import CabinIO
+import CabinSession
+import CabinSoundDesign
+import Foundation
+
+/// `cabin sounds …`: the built-in sound library.
+struct SoundsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sounds",
+        abstract: "The built-in sound library: list, hear, render and regenerate it.",
+        discussion: """
+            Every sound in Sounds/ is made by a seeded recipe in CabinSoundDesign; regenerating
+            gives the same audio. Sounds are found in $CABIN_SOUNDS or the Sounds/ folder above
+            the cabin binary.
+
+            Examples:
+              cabin sounds list
+              cabin sounds play engine/v8 --loops 3
+              cabin sounds render ambient/rain -o rain.wav
+              cabin sounds generate --only engine/v8 --only ui/horn
+            """,
+        subcommands: [List.self, Play.self, RenderSound.self, Generate.self])
+
+    static func library() throws -> SoundLibrary {
+        do {
+            guard let library = try SoundLibrary.standard() else {
+                CLIOutput.error("no sound library found: run 'cabin sounds generate' or set CABIN_SOUNDS")
+                throw ExitCode.failure
+            }
+            return library
+        } catch let error as SoundLibraryError {
+            CLIOutput.error("sound library: \(error)")
+            throw ExitCode.failure
+        }
+    }
+
+    static func entry(_ name: String, in library: SoundLibrary) throws -> SoundManifest.Entry {
+        guard let entry = library.manifest.entry(named: name) else {
+            CLIOutput.error("\(name): not in the sound library (see 'cabin sounds list')")
+            throw ExitCode.failure
+        }
+        return entry
+    }
+
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "List library sounds: name, category, duration, loudness, loop.")
+
+        @Option(help: "Only this category (engine, ambient, ui, radio, voice).")
+        var category: String?
+
+        func run() throws {
+            let library = try SoundsCommand.library()
+            print("NAME                       CATEGORY  DURATION  LOUDNESS    TRIM     LOOP")
+            for e in library.manifest.sounds where category == nil || e.category == category {
+                let loop = e.loopEnd.map { "\(e.loopStart ?? 0)…\($0)" } ?? "-"
+                print(e.name.padding(toLength: max(26, e.name.count), withPad: " ", startingAt: 0) + " "
+                      + e.category.padding(toLength: 8, withPad: " ", startingAt: 0)
+                      + String(format: "%8.2f s  %@  %+6.1f dB  %@", e.duration ?? 0,
+                               CLIOutput.decibels(e.loudness, "LUFS"), e.trim, loop))
+            }
+        }
+    }
+
+    struct Play: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Play a library sound at its loudness trim through ALSA.")
+
+        @Argument(help: "Library name, e.g. engine/v8.")
+        var name: String
+
+        @Option(name: [.customShort("D"), .long], help: "ALSA device (see 'cabin devices').")
+        var device = "default"
+
+        @Option(help: "Times to play a loop back to back (to hear its seam).")
+        var loops = 2
+
+        func run() throws {
+            let library = try SoundsCommand.library()
+            let entry = try SoundsCommand.entry(name, in: library)
+            do {
+                try SoundPreview.play(try SoundPreview.buffer(entry, in: library, loops: loops), device: device)
+            } catch {
+                CLIOutput.error("\(error)")
+                throw ExitCode.failure
+            }
+        }
+    }
+
+    struct RenderSound: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "render",
+            abstract: "Write a library sound (at its trim, loops repeated) to a WAV or FLAC file.")
+
+        @Argument(help: "Library name, e.g. ambient/rain.")
+        var name: String
+
+        @Option(name: .shortAndLong, help: "Output file (.wav or .flac, 16-bit).")
+        var output: String
+
+        @Option(help: "Times to repeat a loop back to back.")
+        var loops = 2
+
+        func run() throws {
+            let library = try SoundsCommand.library()
+            let entry = try SoundsCommand.entry(name, in: library)
+            do {
+                let buffer = try SoundPreview.buffer(entry, in: library, loops: loops)
+                try SoundFile.write(buffer, to: output, format: SoundFileFormat.forPath(output, encoding: .pcm16))
+                print("\(output): \(name), \(CLIOutput.clock(buffer.duration))")
+            } catch {
+                CLIOutput.error("\(error)")
+                throw ExitCode.failure
+            }
+        }
+    }
+
+    struct Generate: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Regenerate library sounds and Sounds/manifest.json from their recipes.")
+
+        @Option(help: "Only this sound (repeatable); the other manifest entries are kept.")
+        var only: [String] = []
+
+        @Option(help: "The library folder (default: the library cabin finds, else ./Sounds).")
+        var output: String?
+
+        func run() throws {
+            let folder = output.map { URL(fileURLWithPath: $0) } ?? SoundLibrary.locate()
+                ?? URL(fileURLWithPath: "Sounds")
+            let generator = SoundLibraryGenerator(folder: folder)
+            let started = ContinuousClock.now
+            do {
+                let reports = try generator.generate(only: only.isEmpty ? nil : only) { print($0.line) }
+                let bytes = reports.reduce(0) { $0 + $1.bytes }
+                let elapsed = ContinuousClock.now - started
+                print(String(format: "%d sounds, %.1f MB in %@, generated in %.2f s", reports.count,
+                             Double(bytes) / 1e6, folder.path,
+                             Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18))
+            } catch {
+                CLIOutput.error("\(error)")
+                throw ExitCode.failure
+            }
+        }
+    }
+}
