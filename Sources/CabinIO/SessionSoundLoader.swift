@@ -1,5 +1,6 @@
 import CabinAudio
 import CabinSession
+import CabinSoundDesign
 import Foundation
 
 /// Loads every sound a session refers to: library names through the manifest, paths
@@ -14,6 +15,8 @@ public enum SessionSoundLoader {
     public static func load(_ document: SessionDocument, documentFolder: URL, library: SoundLibrary?,
                             sampleRate: Double) -> ResolvedSounds {
         var resolved = ResolvedSounds()
+        loadSpeech(document, sampleRate: sampleRate, referenceLoudness: library?.manifest.referenceLoudness ?? -23,
+                   into: &resolved)
         for reference in document.soundsToLoad {
             let key = reference.description
             do {
@@ -24,6 +27,32 @@ public enum SessionSoundLoader {
             }
         }
         return resolved
+    }
+
+    /// Speaks every `say` text with espeak-ng (the library's voice and polish), resampled to
+    /// the session's rate and trimmed to the library's reference loudness. When speech is
+    /// not available, each text is recorded as a failure and its cue uses its fallback.
+    static func loadSpeech(_ document: SessionDocument, sampleRate: Double, referenceLoudness: Double,
+                           into resolved: inout ResolvedSounds) {
+        let texts = document.speechToSynthesize
+        guard !texts.isEmpty else { return }
+        var voices: [String: SpeechSynthesizer] = [:]
+        for speech in texts {
+            do {
+                let voice = speech.voice ?? SpeechSynthesizer.defaultVoice
+                let synthesizer: SpeechSynthesizer
+                if let known = voices[voice] { synthesizer = known } else {
+                    synthesizer = try SpeechSynthesizer(voice: voice)
+                    voices[voice] = synthesizer
+                }
+                let raw = try synthesizer.speak(speech.text, sampleRate: sampleRate)
+                let buffer = VoiceRecipes.polish(raw.map(Double.init), sampleRate: sampleRate)
+                let loudness = try LoudnessMeter.measure(buffer).integrated ?? referenceLoudness
+                resolved.sounds[speech.soundKey] = LoadedSound(buffer: buffer, trim: referenceLoudness - loudness)
+            } catch {
+                resolved.failures[speech.soundKey] = "speech synthesis failed for \"\(speech.text)\": \(error)"
+            }
+        }
     }
 
     static func load(_ reference: SoundReference, documentFolder: URL, library: SoundLibrary?,

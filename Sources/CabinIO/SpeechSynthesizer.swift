@@ -41,7 +41,10 @@ public final class SpeechSynthesizer: SpeechSource, @unchecked Sendable {
     /// nothing is played) and selects `voice`. The corresponding C functions are
     /// `espeak_ng_InitializePath`, `espeak_ng_Initialize`, `espeak_ng_InitializeOutput`
     /// (synchronous, no audio) and `espeak_SetSynthCallback`.
-    public init(voice: String = "en-us+Alex", wordsPerMinute: Int = 160, pitch: Int = 45,
+    /// The voice the built-in prompts use (and `say` cues, unless they name another).
+    public static let defaultVoice = "en-us+Alex"
+
+    public init(voice: String = SpeechSynthesizer.defaultVoice, wordsPerMinute: Int = 160, pitch: Int = 45,
                 seed: UInt32 = 1) throws(SystemError) {
         self.voice = voice
         self.seed = seed
