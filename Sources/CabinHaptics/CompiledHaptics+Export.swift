@@ -49,6 +49,12 @@ extension SampledHaptics {
 
 func round6(_ x: Double) -> Double { (x * 1_000_000).rounded() / 1_000_000 }
 
+/// Number formatting for the text exports (CSV, JSON, plots).
+public enum HapticText {
+    /// `x` with at most `places` decimals, no trailing zeros, no exponent, locale-independent.
+    public static func decimal(_ x: Double, _ places: Int) -> String { CabinHaptics.decimal(x, places) }
+}
+
 /// `x` with at most `places` decimals, no trailing zeros, no exponent, locale-independent.
 func decimal(_ x: Double, _ places: Int) -> String {
     var scale = 1.0

@@ -89,7 +89,7 @@ public enum HapticPreview {
     }
 
     /// A round tick step (1, 2 or 5 × 10ⁿ) giving at most `maxTicks` ticks over `span`.
-    static func tickStep(_ span: Double, maxTicks: Int) -> Double {
+    public static func tickStep(_ span: Double, maxTicks: Int) -> Double {
         var step = pow(10, (log10(span / Double(maxTicks))).rounded(.down))
         for factor in [1.0, 2, 5, 10] where span / (step * factor) <= Double(maxTicks) {
             return step * factor

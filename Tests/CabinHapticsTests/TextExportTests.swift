@@ -1,4 +1,4 @@
-@testable import CabinHaptics
+import CabinHaptics
 import CabinJSON
 import Testing
 
@@ -31,10 +31,10 @@ struct TextExportTests {
     }
 
     @Test func decimalsAreShortAndLocaleFree() {
-        #expect(decimal(0.1 + 0.2, 4) == "0.3")
-        #expect(decimal(-0.00004, 4) == "0")
-        #expect(decimal(-1.23456, 3) == "-1.235")
-        #expect(decimal(70, 6) == "70")
+        #expect(HapticText.decimal(0.1 + 0.2, 4) == "0.3")
+        #expect(HapticText.decimal(-0.00004, 4) == "0")
+        #expect(HapticText.decimal(-1.23456, 3) == "-1.235")
+        #expect(HapticText.decimal(70, 6) == "70")
     }
 
     @Test func terminalPreviewDrawsBothTracksOverTheSameColumns() {
