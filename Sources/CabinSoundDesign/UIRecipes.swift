@@ -90,11 +90,12 @@ public enum UIRecipes {
         let n = Int(0.3 * sr)
         var phase = 0.0
         var bp = Biquad(.bandpass, frequency: 650, q: 1.5, sampleRate: sr)
+        var lp = Biquad(.lowpass, frequency: 2500, q: 0.7, sampleRate: sr) // a muffled knock, no hiss
         return (0..<n).map { i in
             let t = Double(i) / sr
             phase += 2 * Double.pi * (95 + 60 * exp(-t / 0.02)) / sr
             let thud = sin(phase) * exp(-t / 0.045)
-            let knock = bp.process(random.bipolar()) * exp(-t / 0.018) * 1.5
+            let knock = lp.process(bp.process(random.bipolar())) * exp(-t / 0.018) * 1.5
             return (thud + knock) * min(1, t / 0.001)
         }
     }
