@@ -122,8 +122,8 @@ public struct SoundLibraryGenerator {
                 loop = (l.start + d, l.end + d)
             }
             let seam = loop.map { LoopSeam.measure(decoded, loopStart: $0.start, loopEnd: $0.end) }
-            if let seam, !seam.isSeamless || loop!.end - loop!.start != buffer.frameCount, format.isLossy {
-                note = "Opus seam step \(seam.seamStep) > body \(seam.bodyMaxStep): stored as FLAC"
+            if let seam, !seam.isInconspicuous || loop!.end - loop!.start != buffer.frameCount, format.isLossy {
+                note = "Opus seam stands out (\(seam)): stored as FLAC"
                 try? FileManager.default.removeItem(atPath: path)
                 format = .flac(.pcm16)
                 continue
