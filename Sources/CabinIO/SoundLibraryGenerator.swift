@@ -110,15 +110,20 @@ public struct SoundLibraryGenerator {
             let path = folder.appendingPathComponent("\(recipe.name).\(format.fileExtension)").path
             // A lossy codec starts from silence and ends on padding: an Opus loop is stored
             // with the loop's tail before it and its head after it, and the loop points
-            // select the middle, which the codec encoded in mid-stream.
+            // select a stretch the codec encoded in mid-stream, spliced where its two
+            // codings of the loop's head agree best.
             let roll = recipe.isLoop && format.isLossy ? Self.lossyLoopRoll : 0
             try SoundFile.write(Self.wrapped(buffer, roll: roll), to: path, format: format)
             if format.isLossy { try OggSerialNumber.rewrite(path, serial: OggSerialNumber.serial(for: recipe.name)) }
             let decoded = try SoundFile.read(path)
-            let loop = recipe.isLoop ? (start: roll, end: decoded.frameCount - roll) : nil
+            var loop = recipe.isLoop ? (start: roll, end: decoded.frameCount - roll) : nil
+            if let l = loop, roll > 0 {
+                let d = LoopSeam.bestSplice(decoded, start: l.start, end: l.end, search: roll - 960)
+                loop = (l.start + d, l.end + d)
+            }
             let seam = loop.map { LoopSeam.measure(decoded, loopStart: $0.start, loopEnd: $0.end) }
-            if let seam, !seam.isSeamless || loop!.end - loop!.start != buffer.frameCount, format.isLossy {
-                note = "Opus seam step \(seam.seamStep) > body \(seam.bodyMaxStep): stored as FLAC"
+            if let seam, !seam.isInconspicuous || loop!.end - loop!.start != buffer.frameCount, format.isLossy {
+                note = "Opus seam stands out (\(seam)): stored as FLAC"
                 try? FileManager.default.removeItem(atPath: path)
                 format = .flac(.pcm16)
                 continue
@@ -166,8 +171,9 @@ private struct UncheckedBox<T>: @unchecked Sendable {
 }
 
 extension SoundLibraryGenerator {
-    /// Frames of pre- and post-roll around a lossy loop (40 ms: two Opus frames).
-    static let lossyLoopRoll = 1920
+    /// Frames of pre- and post-roll around a lossy loop (0.5 s: 25 Opus frames, enough for the
+    /// encoder's state at the loop's end to match its state at the start).
+    static let lossyLoopRoll = 24000
 
     /// `buffer` with its last `roll` frames before it and its first `roll` frames after it.
     static func wrapped(_ buffer: AudioBuffer, roll: Int) -> AudioBuffer {

@@ -59,7 +59,9 @@ public enum EngineModel {
         let interval = cycleFrames / Double(spec.firingAngles.count)
         for k in 0..<Int(cycles) {
             for (c, angle) in spec.firingAngles.enumerated() {
-                let position = (Double(k) + angle / 720) * cycleFrames + spec.timingJitter * interval * random.gaussian()
+                // Half an interval in: the loop's wrap falls between firings, not on an onset.
+                let position = (Double(k) + angle / 720) * cycleFrames + interval / 2
+                    + spec.timingJitter * interval * random.gaussian()
                 events.append((position, eventGain(spec, cylinder[c], random: &random)))
             }
         }

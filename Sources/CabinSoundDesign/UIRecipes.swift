@@ -90,26 +90,28 @@ public enum UIRecipes {
         let n = Int(0.3 * sr)
         var phase = 0.0
         var bp = Biquad(.bandpass, frequency: 650, q: 1.5, sampleRate: sr)
+        var lp = Biquad(.lowpass, frequency: 2500, q: 0.7, sampleRate: sr) // a muffled knock, no hiss
         return (0..<n).map { i in
             let t = Double(i) / sr
             phase += 2 * Double.pi * (95 + 60 * exp(-t / 0.02)) / sr
             let thud = sin(phase) * exp(-t / 0.045)
-            let knock = bp.process(random.bipolar()) * exp(-t / 0.018) * 1.5
+            let knock = lp.process(bp.process(random.bipolar())) * exp(-t / 0.018) * 1.5
             return (thud + knock) * min(1, t / 0.001)
         }
     }
 
-    /// Two reedy tones a major third apart through a horn-like formant, soft attack and release.
+    /// Two reedy tones a major third apart through a horn-like formant, soft attack and
+    /// release, low-passed so it reads "friendly toot", not "angry driver".
     static func horn(sampleRate sr: Double) -> [Double] {
         let seconds = 0.55, held = 0.32
         var formant = Biquad(.peak(gainDB: 6), frequency: 1100, q: 1.5, sampleRate: sr)
-        var lp = Biquad(.lowpass, frequency: 3200, q: 0.7, sampleRate: sr)
+        var lp = Biquad(.lowpass, frequency: 2400, q: 0.7, sampleRate: sr)
         return (0..<Int(seconds * sr)).map { i in
             let t = Double(i) / sr
             let env = t < held ? SoundFinish.raisedCosine(t / 0.015) : exp(-(t - held) / 0.035)
             var v = 0.0
-            for k in 1...10 {
-                let a = 1 / Double(k)
+            for k in 1...8 {
+                let a = pow(Double(k), -1.4) // reedy but not buzzy
                 v += a * (sin(2 * Double.pi * 415 * Double(k) * t) + 0.9 * sin(2 * Double.pi * 523.25 * Double(k) * t))
             }
             return lp.process(formant.process(v * env))

@@ -10,9 +10,9 @@ struct SoundsCommand: ParsableCommand {
         commandName: "sounds",
         abstract: "The built-in sound library: list, hear, render and regenerate it.",
         discussion: """
-            Every sound in Sounds/ is made by a seeded recipe in CabinSoundDesign; regenerating
-            gives the same audio. Sounds are found in $CABIN_SOUNDS or the Sounds/ folder above
-            the cabin binary.
+            Every sound in Sounds/ is made by a seeded recipe in CabinSoundDesign;
+            regenerating gives the same files. The library is $CABIN_SOUNDS or the
+            Sounds/ folder above the cabin binary.
 
             Examples:
               cabin sounds list
@@ -52,13 +52,14 @@ struct SoundsCommand: ParsableCommand {
 
         func run() throws {
             let library = try SoundsCommand.library()
-            print("NAME                       CATEGORY  DURATION  LOUDNESS    TRIM     LOOP")
+            print("NAME                       CATEGORY  DURATION    LOUDNESS       TRIM  LOOP")
             for e in library.manifest.sounds where category == nil || e.category == category {
                 let loop = e.loopEnd.map { "\(e.loopStart ?? 0)…\($0)" } ?? "-"
                 print(e.name.padding(toLength: max(26, e.name.count), withPad: " ", startingAt: 0) + " "
                       + e.category.padding(toLength: 8, withPad: " ", startingAt: 0)
-                      + String(format: "%8.2f s  %@  %+6.1f dB  %@", e.duration ?? 0,
-                               CLIOutput.decibels(e.loudness, "LUFS"), e.trim, loop))
+                      + String(format: "%8.2f s  ", e.duration ?? 0)
+                      + CLIOutput.decibels(e.loudness, "LUFS").leftPadded(10)
+                      + String(format: "  %+6.1f dB  ", e.trim) + loop)
             }
         }
     }
@@ -144,4 +145,8 @@ struct SoundsCommand: ParsableCommand {
             }
         }
     }
+}
+
+extension String {
+    func leftPadded(_ width: Int) -> String { count >= width ? self : String(repeating: " ", count: width - count) + self }
 }
