@@ -68,6 +68,13 @@ public enum ALSADevices {
         return devices
     }
 
+    /// Whether any of `devices` leads to sound: ALSA's `default` (a card or a sound server),
+    /// or a card's own `hw:`/`plughw:`/`sysdefault:` device. Plugin PCMs such as `null`,
+    /// `jack` or `lavrate` alone do not count.
+    public static func hasSoundDevice(_ devices: [ALSADevice] = playback()) -> Bool {
+        devices.contains { $0.name == "default" || ["hw:", "plughw:", "sysdefault:", "front:"].contains(where: $0.name.hasPrefix) }
+    }
+
     private static func takeHint(_ hint: UnsafeMutableRawPointer, _ id: String) -> String? {
         guard let p = snd_device_name_get_hint(hint, id) else { return nil }
         defer { free(p) }

@@ -31,16 +31,12 @@ struct Devices: ParsableCommand {
             try CLIOutput.json(devices)
             return
         }
-        let real = devices.filter { $0.name != "null" }
-        if real.isEmpty {
-            print("No ALSA playback devices found (no sound card, and no sound server configured for ALSA).")
-            print("Sessions can still be rendered to files: cabin render SESSION.json -o out.wav")
-            if !devices.isEmpty { print("(Only ALSA's 'null' device exists, which discards audio.)") }
-        } else {
-            for device in devices {
-                print(device.name)
-                if !device.description.isEmpty { print("    \(device.description)") }
-            }
+        for device in devices {
+            print(device.name)
+            if !device.description.isEmpty { print("    \(device.description)") }
+        }
+        if !ALSADevices.hasSoundDevice(devices) {
+            print("No sound card or sound server is set up for ALSA (no 'default', no hw: device): 'cabin play' has nowhere to play; 'cabin render' writes sessions to files.")
         }
         print()
         printRumble(RumbleDevices.list())

@@ -72,7 +72,7 @@ struct Play: ParsableCommand {
         do {
             player = try LivePlayer(session: loaded.compiled, options: options)
         } catch {
-            if ALSADevices.playback().allSatisfy({ $0.name == "null" }) {
+            if device == "default" && !ALSADevices.hasSoundDevice() {
                 CLIOutput.error("no sound device to play on (no sound card, no sound server); render it instead: cabin render \(source.commandLine) -o \(source.suggestedOutput)")
             } else {
                 CLIOutput.error("\(error)")
