@@ -102,6 +102,7 @@ public final class SpeechSynthesizer: SpeechSource, @unchecked Sendable {
         guard status != ENS_OK else { return }
         var message = [CChar](repeating: 0, count: 256)
         espeak_ng_GetStatusCodeMessage(status, &message, message.count)
-        throw SystemError(operation: operation, code: 0, reason: String(cString: message))
+        let text = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        throw SystemError(operation: operation, code: 0, reason: text)
     }
 }
