@@ -76,9 +76,9 @@ let package = Package(
 
         // MARK: tests
         .target(name: "CabinTestSupport", dependencies: ["CabinAudio"], path: "Tests/CabinTestSupport"),
-        .testTarget(name: "CabinJSONTests", dependencies: ["CabinJSON", "CabinTestSupport"]),
+        .testTarget(name: "CabinJSONTests", dependencies: ["CabinJSON", "CabinAudio", "CabinTestSupport"]),
         .testTarget(name: "CabinAudioTests", dependencies: ["CabinAudio", "CabinTestSupport"]),
-        .testTarget(name: "CabinHapticsTests", dependencies: ["CabinHaptics", "CabinTestSupport"]),
+        .testTarget(name: "CabinHapticsTests", dependencies: ["CabinHaptics", "CabinAudio", "CabinTestSupport"]),
         .testTarget(name: "CabinSessionTests", dependencies: ["CabinSession", "CabinTestSupport"]),
         .testTarget(name: "CabinIOTests", dependencies: ["CabinIO", "CabinAudio", "CabinSoundDesign", "CabinTestSupport"]),
         .testTarget(name: "CabinCLITests", dependencies: ["CabinTestSupport"]),

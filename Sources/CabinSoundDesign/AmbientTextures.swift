@@ -1,3 +1,4 @@
+import CabinAudio
 import Foundation
 
 /// The ingredients of the ambient loops: road and tyre noise, passing traffic with

@@ -1,3 +1,4 @@
+import CabinAudio
 import Foundation
 
 /// What makes one combustion engine sound like itself: how many cylinders fire when, how

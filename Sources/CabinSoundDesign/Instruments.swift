@@ -1,3 +1,4 @@
+import CabinAudio
 import Foundation
 
 /// Small instruments for the radio beds. Each returns a mono note or hit of its own

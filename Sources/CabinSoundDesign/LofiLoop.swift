@@ -1,3 +1,4 @@
+import CabinAudio
 import Foundation
 
 /// The lo-fi radio loop: eight bars at 80 BPM of a ii–V–I–vi progression on an electric

@@ -1,3 +1,4 @@
+import CabinAudio
 import Foundation
 
 /// Struck and clicked things for the UI sounds: modal synthesis (a sum of exponentially

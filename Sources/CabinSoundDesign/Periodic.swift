@@ -1,3 +1,4 @@
+import CabinAudio
 import Foundation
 
 /// Building blocks for loops that are seamless by construction: every part of a loop is

@@ -1,24 +1,14 @@
+import CabinAudio
 import CabinHaptics
 import CabinJSON
 import CabinTestSupport
 import Testing
 
-/// SplitMix64, so the fuzz run is the same every time.
-struct FuzzRandom: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 @Suite("Readers and compiler never crash on damaged files")
 struct ReaderFuzzTests {
     @Test func mutatedFixturesGiveAPatternOrErrorsAndCompileCleanly() throws {
-        var rng = FuzzRandom(state: 0xCAB1_4A97)
+        var rng = SeededRandom(seed: 0xCAB1_4A97)
         let seeds = try fixtureNames.map { ($0, try SharedFixtures.bytes($0)) }
         let tokens = ["-1", "1e3", "\"x\"", "true", "null", "{}", "[]", "0", "31", ",", "\"Time\"", "\"Event\""]
         for i in 0..<600 {

@@ -46,21 +46,7 @@ struct SpeedProfile {
     }
 }
 
-/// A small seeded PRNG so a preset with the same options gives the same document.
-struct PresetRandom {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed &+ 0x9E3779B97F4A7C15 }
+import CabinAudio
 
-    mutating func next() -> UInt64 {
-        state &+= 0x9E3779B97F4A7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58476D1CE4E5B9
-        z = (z ^ (z >> 27)) &* 0x94D049BB133111EB
-        return z ^ (z >> 31)
-    }
-
-    /// Uniform in `range`.
-    mutating func uniform(_ range: ClosedRange<Double>) -> Double {
-        range.lowerBound + Double(next() >> 11) / Double(1 << 53) * (range.upperBound - range.lowerBound)
-    }
-}
+/// Presets draw from a seeded generator, so the same options give the same document.
+typealias PresetRandom = SeededRandom

@@ -1,4 +1,4 @@
-import CabinSoundDesign
+import CabinAudio
 import Testing
 
 @Suite struct SeededRandomTests {

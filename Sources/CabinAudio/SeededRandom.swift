@@ -1,8 +1,8 @@
-/// A small deterministic random source (SplitMix64): the same seed gives the same sounds on
+/// A small deterministic random source (SplitMix64): the same seed gives the same values on
 /// every machine and every run. The generator never uses system randomness or the clock.
 ///
-/// Thread: a value; each recipe owns its own.
-public struct SeededRandom: Sendable {
+/// Thread: a value; each user (a recipe, a preset, a fuzz test) owns its own.
+public struct SeededRandom: Sendable, RandomNumberGenerator {
     private var state: UInt64
 
     public init(seed: UInt64) { state = seed &+ 0x9E37_79B9_7F4A_7C15 }
