@@ -1,6 +1,7 @@
 import CabinAudio
 import CabinSession
 import Foundation
+import Glibc
 import Synchronization
 
 /// Plays a compiled session live on an ALSA device, from a dedicated render thread, with
@@ -50,12 +51,24 @@ public final class LivePlayer: @unchecked Sendable {
     private var userParameters: [String: Double] = [:]
 
     /// Opens the device now, so a missing or busy device fails here with a clear error.
-    public init(session: CompiledSession, options: Options) throws(AudioDeviceError) {
-        self.session = session
-        self.options = options
+    public convenience init(session: CompiledSession, options: Options) throws(AudioDeviceError) {
         var configuration = options.configuration
         configuration.sampleRate = Int(session.sampleRate)
-        output = try PCMOutput(device: options.device, configuration: configuration, nonBlocking: true)
+        let output = try PCMOutput(device: options.device, configuration: configuration, nonBlocking: true)
+        try self.init(session: session, options: options, output: output)
+    }
+
+    /// Plays on a device already opened (non-blocking) — open it first to learn its rate,
+    /// then load the session at that rate, so assets are resampled once at load and never
+    /// by the device. The session's rate must be the device's.
+    public init(session: CompiledSession, options: Options, output: PCMOutput) throws(AudioDeviceError) {
+        guard output.negotiated.sampleRate == Int(session.sampleRate) else {
+            throw AudioDeviceError(.unsupportedConfiguration, device: output.device, operation: "snd_pcm_hw_params_set_rate_near",
+                                   code: EINVAL, detail: "the device plays at \(output.negotiated.sampleRate) Hz, the session was loaded at \(Int(session.sampleRate)) Hz")
+        }
+        self.session = session
+        self.options = options
+        self.output = output
         do { wakeup = try EventFD() } catch {
             throw AudioDeviceError(.failed, device: options.device, operation: "eventfd", code: error.code, detail: error.reason)
         }

@@ -2,6 +2,7 @@ import CabinAudio
 import CabinSession
 import CabinSoundDesign
 import Foundation
+import Synchronization
 
 /// Loads every sound a session refers to: library names through the manifest, paths
 /// relative to the document's folder; decoded, resampled once to the session's rate with
@@ -17,13 +18,21 @@ public enum SessionSoundLoader {
         var resolved = ResolvedSounds()
         loadSpeech(document, sampleRate: sampleRate, referenceLoudness: library?.manifest.referenceLoudness ?? -23,
                    into: &resolved)
-        for reference in document.soundsToLoad {
-            let key = reference.description
-            do {
-                resolved.sounds[key] = try load(reference, documentFolder: documentFolder, library: library,
-                                                sampleRate: sampleRate)
-            } catch {
-                resolved.failures[key] = error.description
+        // Files decode in parallel (libsndfile handles and soxr calls are independent):
+        // what a session needs at launch is ready sooner.
+        let references = document.soundsToLoad
+        let results = Mutex([Result<LoadedSound, LoadError>?](repeating: nil, count: references.count))
+        DispatchQueue.concurrentPerform(iterations: references.count) { i in
+            let result = Result { () throws(LoadError) -> LoadedSound in
+                try load(references[i], documentFolder: documentFolder, library: library, sampleRate: sampleRate)
+            }
+            results.withLock { $0[i] = result }
+        }
+        for (reference, result) in zip(references, results.withLock { $0 }) {
+            switch result {
+            case .success(let sound): resolved.sounds[reference.description] = sound
+            case .failure(let error): resolved.failures[reference.description] = error.description
+            case nil: break
             }
         }
         return resolved

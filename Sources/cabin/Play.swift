@@ -64,14 +64,16 @@ struct Play: ParsableCommand {
 
     func run() throws {
         let source = try CLISession.Source(file: session, presets: presets)
-        let loaded = try CLISession.load(source, sampleRate: Double(sampleRate), maxBlockFrames: period)
         var options = LivePlayer.Options(device: device, configuration: PCMConfiguration(
             sampleRate: sampleRate, channelCount: 2, periodFrames: period, periodCount: periods))
         options.realtime = !noRealtime
         let player: LivePlayer
         do {
-            player = try LivePlayer(session: loaded.compiled, options: options)
-        } catch {
+            // The device first: the session loads at the rate it plays (assets resampled once).
+            let output = try PCMOutput(device: device, configuration: options.configuration, nonBlocking: true)
+            let loaded = try CLISession.load(source, sampleRate: Double(output.negotiated.sampleRate), maxBlockFrames: period)
+            player = try LivePlayer(session: loaded.compiled, options: options, output: output)
+        } catch let error as AudioDeviceError {
             if device == "default" && !ALSADevices.hasSoundDevice() {
                 CLIOutput.error("no sound device to play on (no sound card, no sound server); render it instead: cabin render \(source.commandLine) -o \(source.suggestedOutput)")
             } else {
@@ -80,7 +82,7 @@ struct Play: ParsableCommand {
             throw ExitCode.failure
         }
         let view = PlayView(mode: json ? .json : quiet ? .quiet : (isatty(STDOUT_FILENO) == 1 ? .terminal : .lines),
-                            title: loaded.compiled.title ?? source.name)
+                            title: player.session.title ?? source.name)
         var sessionRumble: SessionRumble?
         if let rumble {
             do { sessionRumble = try SessionRumble(device: rumble, player: player) } catch {
