@@ -21,6 +21,8 @@ public final class SessionRunner: @unchecked Sendable {
     public let handle: MixerHandle
     private let mixer: Mixer
     private let commands: UnsafeMutableBufferPointer<MixerCommand>
+    /// The marks' frames, copied like the commands so the render thread reads no array.
+    private let markFrames: UnsafeMutableBufferPointer<FrameTime>
     private var nextCommand = 0
     private let latency: Int
     private let frameCounter = Atomic<Int64>(0)
@@ -32,13 +34,18 @@ public final class SessionRunner: @unchecked Sendable {
         let (mixer, handle) = session.config.make()
         self.mixer = mixer
         self.handle = handle
-        commands = .allocate(capacity: max(1, session.commands.count))
+        commands = .allocate(capacity: session.commands.count)
         _ = commands.initialize(from: session.commands)
+        markFrames = .allocate(capacity: session.marks.count)
+        _ = markFrames.initialize(from: session.marks.map(\.frame))
         latency = mixer.latencyFrames
         preroll()
     }
 
-    deinit { commands.deallocate() }
+    deinit {
+        commands.deallocate()
+        markFrames.deallocate()
+    }
 
     /// Frames of the timeline rendered so far ("now" in the session).
     public var position: FrameTime { frameCounter.load(ordering: .acquiring) }
@@ -64,7 +71,7 @@ public final class SessionRunner: @unchecked Sendable {
             (base + 2 * n).update(repeating: 0, count: 2 * (frameCount - n))
         }
         let end = start + FrameTime(n)
-        while nextMark < session.marks.count && session.marks[nextMark].frame < end { nextMark += 1 }
+        while nextMark < markFrames.count && markFrames[nextMark] < end { nextMark += 1 }
         markCounter.store(nextMark, ordering: .releasing)
         frameCounter.store(end, ordering: .releasing)
         return n

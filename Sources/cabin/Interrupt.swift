@@ -7,7 +7,7 @@ import Synchronization
 enum Interrupt {
     static let requested = Atomic<Int>(0)
 
-    static func install(restoringTerminal: Bool = false) {
+    static func install() {
         // A parent may have started us with SIGINT blocked (the mask is inherited): unblock it.
         var set = sigset_t()
         sigemptyset(&set)

@@ -11,7 +11,7 @@ struct PlaySession {
 
     func run() throws -> Int32 {
         let terminal = TerminalInput()
-        Interrupt.install(restoringTerminal: true)
+        Interrupt.install()
         if view.mode == .terminal { terminal.enableRawMode() }
         defer { terminal.restore(); view.finish() }
         try player.start()

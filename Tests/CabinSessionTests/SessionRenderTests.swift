@@ -112,6 +112,18 @@ import Testing
         #expect(runner.position == 48000)
     }
 
+    @Test func aSessionWithoutMarksOrCommandsReportsNone() throws {
+        var compiled = try SessionRender.compile(#"{ "cabin": 1, "duration": "0.5s" }"#)
+        #expect(compiled.marks.isEmpty)
+        compiled.commands = []
+        let runner = SessionRunner(compiled)
+        var block = [Float](repeating: 1, count: 2 * 24000)
+        let n = block.withUnsafeMutableBufferPointer { runner.render(into: $0, frameCount: 24000) }
+        #expect(n == 24000)
+        #expect(runner.marksReached == 0)
+        #expect(block.allSatisfy { $0 == 0 })
+    }
+
     @Test func aSoundThatFailedSilencesItsLayerNotTheSession() throws {
         let json = """
             { "cabin": 1, "duration": "1s",
