@@ -6,7 +6,7 @@ import Foundation
 /// `cabin render SESSION.json -o OUT.wav`: a session to a file, far faster than real time.
 struct Render: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Render a session to a WAV or FLAC file, far faster than real time.",
+        abstract: "Render a session to a WAV, FLAC or Opus file, far faster than real time.",
         discussion: """
             The file is written under a temporary name and renamed at the end: an interrupted or failed render leaves nothing at OUT. The same session gives the same bits on every run and with every --block-size.
 
@@ -24,7 +24,7 @@ struct Render: ParsableCommand {
 
     @OptionGroup(title: "Presets") var presets: PresetArguments
 
-    @Option(name: .shortAndLong, help: "Output file (.wav or .flac).")
+    @Option(name: .shortAndLong, help: "Output file: .wav, .flac, or .opus (Ogg Opus, 48 kHz only).")
     var output: String
 
     @Option(name: .long, help: "Sample rate in Hz.")
