@@ -29,7 +29,7 @@ final class ProgressBar {
         let filled = Int(fraction * Double(width))
         let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
         let line = String(format: "\r%@ %@ %3d%%  %.0f× real time  ETA %@ ", label, bar, Int(fraction * 100), speed,
-                          CLIOutput.clock(eta).replacingOccurrences(of: ".000", with: ""))
+                          String(CLIOutput.clock(eta.rounded(.up)).dropLast(4)))
         FileHandle.standardError.write(Data(line.utf8))
     }
 
