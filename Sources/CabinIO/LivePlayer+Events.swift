@@ -42,7 +42,7 @@ extension LivePlayer {
             state: state, position: position, duration: session.duration, mark: session.mark(at: positionFrames),
             xruns: shared.xruns.load(ordering: .relaxed),
             lostSeconds: Double(shared.lostFrames.load(ordering: .relaxed)) / session.sampleRate,
-            latencyMilliseconds: (delay + Double(output.negotiated.periodFrames)) / session.sampleRate * 1000,
+            latencyMilliseconds: (delay + Double(negotiated.periodFrames)) / session.sampleRate * 1000,
             deviceProblem: state == .reconnecting || state == .failed ? shared.lastDeviceError.withLock { $0 } : nil)
     }
 
@@ -77,7 +77,7 @@ extension LivePlayer {
         if !m.started && shared.started.load(ordering: .acquiring) {
             m.started = true
             let scheduling = shared.scheduling.withLock { $0 }
-            let n = output.negotiated
+            let n = negotiated
             let text: String, isRT: Bool
             switch scheduling {
             case .realtime(let p): (text, isRT) = ("SCHED_FIFO \(p)", true)

@@ -16,7 +16,14 @@ extension LivePlayer {
 /// Everything it needs is allocated in `init`, before audio starts. The steady state
 /// (`stream`) allocates nothing; the reconnect path does, while no audio flows.
 struct RenderLoop {
-    unowned let player: LivePlayer
+    /// The player outlives this loop (its deinit joins the thread), so it is held without
+    /// reference counting: nothing on the render thread retains or releases.
+    unowned(unsafe) let player: LivePlayer
+    /// Held once here for the same reason (reading them through `player` would retain).
+    let shared: PlayerShared
+    let wakeup: EventFD
+    /// The device; replaced when a lost device is reopened.
+    var output: PCMOutput
     let rate: Double
     var period: Int
     let capacity: Int
@@ -47,21 +54,29 @@ struct RenderLoop {
 
     init(player: LivePlayer) {
         self.player = player
+        shared = player.shared
+        wakeup = player.wakeup
+        output = player.output
         rate = player.session.sampleRate
-        period = player.output.negotiated.periodFrames
-        capacity = max(8192, player.output.negotiated.bufferFrames)
+        period = output.negotiated.periodFrames
+        capacity = max(8192, output.negotiated.bufferFrames)
         block = .allocate(capacity: 2 * capacity)
         block.initialize(repeating: 0)
         scratch = .allocate(capacity: 2 * 4096)
         scratch.initialize(repeating: 0)
         slot = RunnerSlot.borrow(player.shared.slot.load(ordering: .acquiring))!
+        runner = slot.takeUnretainedValue().runner
+        base = slot.takeUnretainedValue().base
         fadeFrames = max(1, Int(player.options.transportFade * rate))
         seekFadeFrames = Int(0.03 * rate)
     }
 
-    var shared: PlayerShared { player.shared }
-    var runner: SessionRunner { slot.takeUnretainedValue().runner }
-    var absolutePosition: FrameTime { slot.takeUnretainedValue().base + runner.position }
+    /// The playing runner and its timeline offset, read without reference counting: the
+    /// slot that owns the runner is kept alive by `shared.slot` until the control thread
+    /// frees it after a swap.
+    unowned(unsafe) var runner: SessionRunner
+    var base: FrameTime
+    var absolutePosition: FrameTime { base + runner.position }
 
     mutating func run() {
         defer { block.deallocate(); scratch.deallocate() }
@@ -83,28 +98,28 @@ struct RenderLoop {
         clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu)
         shared.renderCPUNanoseconds.store(Int64(cpu.tv_sec) * 1_000_000_000 + Int64(cpu.tv_nsec), ordering: .releasing)
         shared.state.store(outcome, ordering: .releasing)
-        player.output.close()
+        output.close()
     }
 
     /// Fills the buffer and starts the device; the stream's wall clock starts here.
     mutating func prefillAndStart() throws(AudioDeviceError) {
         framesWritten = 0
         lastDelayQuery = 0
-        knownXruns = player.output.xrunCount
-        period = min(player.output.negotiated.periodFrames, capacity)
-        let buffer = player.output.negotiated.bufferFrames
+        knownXruns = output.xrunCount
+        period = min(output.negotiated.periodFrames, capacity)
+        let buffer = output.negotiated.bufferFrames
         var filled = 0
         while filled < buffer {
             let n = min(period, buffer - filled)
             renderPeriod(n)
             // The device is empty: it takes whole periods (a refusal ends the prefill, and
             // the part it took is counted).
-            let written = try player.output.writeAvailable(UnsafeBufferPointer(block), frameCount: n)
+            let written = try output.writeAvailable(UnsafeBufferPointer(block), frameCount: n)
             filled += written
             framesWritten += Int64(written)
             if written < n { break }
         }
-        try player.output.start()
+        try output.start()
         startTime = monotonicSeconds()
         publish()
     }
@@ -121,7 +136,7 @@ struct RenderLoop {
             if pending == 0 { applyTransport() }
             let stall = shared.stallMilliseconds.exchange(0, ordering: .acquiringAndReleasing)
             if stall > 0 { usleep(UInt32(stall * 1000)) }
-            let avail = try player.output.availableFrames()
+            let avail = try output.availableFrames()
             catchUpAfterUnderrun()
             if pending == 0 && avail >= period {
                 renderPeriod(period)
@@ -131,15 +146,15 @@ struct RenderLoop {
             var written = 0
             if pending > 0 && avail > 0 {
                 let rest = UnsafeBufferPointer(rebasing: UnsafeBufferPointer(block)[(2 * offset)..<(2 * (offset + pending))])
-                written = try player.output.writeAvailable(rest, frameCount: pending)
+                written = try output.writeAvailable(rest, frameCount: pending)
                 offset += written
                 pending -= written
                 framesWritten += Int64(written)
                 publish()
             }
             if written == 0 {
-                if try player.output.wait(extraDescriptor: player.wakeup.descriptor, timeoutMilliseconds: 200) == .wakeup {
-                    player.wakeup.drain()
+                if try output.wait(extraDescriptor: wakeup.descriptor, timeoutMilliseconds: 200) == .wakeup {
+                    wakeup.drain()
                 }
             }
         }
@@ -173,7 +188,7 @@ struct RenderLoop {
     }
 
     mutating func drain(_ outcome: PlayerShared.State) {
-        phase = .draining(framesLeft: player.output.negotiated.bufferFrames, outcome: outcome.rawValue)
+        phase = .draining(framesLeft: output.negotiated.bufferFrames, outcome: outcome.rawValue)
     }
 }
 

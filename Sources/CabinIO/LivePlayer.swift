@@ -43,7 +43,11 @@ public final class LivePlayer: @unchecked Sendable {
     public let options: Options
     let shared = PlayerShared()
     let wakeup: EventFD
-    var output: PCMOutput
+    /// The device as opened; the render thread takes it over (and replaces it if the
+    /// device is lost), so the control side reads only `negotiated`.
+    let output: PCMOutput
+    /// What the device agreed to when opened (for status and events).
+    public let negotiated: PCMNegotiated
     private var thread: RealtimeThread?
     /// The runner the control side last handed over, and its timeline offset.
     private var currentSlot: RunnerSlot
@@ -69,6 +73,7 @@ public final class LivePlayer: @unchecked Sendable {
         self.session = session
         self.options = options
         self.output = output
+        negotiated = output.negotiated
         do { wakeup = try EventFD() } catch {
             throw AudioDeviceError(.failed, device: options.device, operation: "eventfd", code: error.code, detail: error.reason)
         }

@@ -12,14 +12,14 @@ extension RenderLoop {
         shared.lastDeviceError.withLock { $0 = error.description }
         shared.deviceErrors.add(1, ordering: .releasing)
         shared.state.store(PlayerShared.State.reconnecting.rawValue, ordering: .releasing)
-        player.output.close()
+        output.close()
         let outageStart = monotonicSeconds()
         var delay = 0.25
-        let negotiated = player.output.negotiated
+        let negotiated = output.negotiated
         while monotonicSeconds() - outageStart < player.options.reconnectTimeout {
-            var pfd = pollfd(fd: player.wakeup.descriptor, events: Int16(POLLIN), revents: 0)
+            var pfd = pollfd(fd: wakeup.descriptor, events: Int16(POLLIN), revents: 0)
             if poll(&pfd, 1, Int32(delay * 1000)) > 0 {
-                player.wakeup.drain()
+                wakeup.drain()
                 if shared.stopRequested.load(ordering: .acquiring) { return false }
                 if PlayerShared.Transport(rawValue: shared.transport.load(ordering: .acquiring)) == .quit { return false }
             }
@@ -30,7 +30,7 @@ extension RenderLoop {
             configuration.formats = [negotiated.format] + PCMSampleFormat.allCases.filter { $0 != negotiated.format }
             guard let fresh = try? PCMOutput(device: player.options.device, configuration: configuration, nonBlocking: true),
                   fresh.negotiated.sampleRate == negotiated.sampleRate else { continue }
-            player.output = fresh
+            output = fresh
             let outage = Int((monotonicSeconds() - outageStart) * rate)
             if phase != .paused { runner.skip(outage, scratch: scratch) }
             shared.restores.add(1, ordering: .releasing)

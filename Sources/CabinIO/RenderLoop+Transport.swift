@@ -58,13 +58,15 @@ extension RenderLoop {
         let old = shared.slot.exchange(bits, ordering: .acquiringAndReleasing)
         shared.retired.store(old, ordering: .releasing)
         slot = next
+        runner = next.takeUnretainedValue().runner
+        base = next.takeUnretainedValue().base
         shared.seeks.add(1, ordering: .releasing)
     }
 
     /// After an underrun the device played silence for a while: skip the session by the
     /// time lost, so it stays on the wall clock and ends on time.
     mutating func catchUpAfterUnderrun() {
-        let xruns = player.output.xrunCount
+        let xruns = output.xrunCount
         guard xruns != knownXruns else { return }
         knownXruns = xruns
         let expected = Int64((monotonicSeconds() - startTime) * rate)
@@ -79,7 +81,7 @@ extension RenderLoop {
     /// is asked for about every 20 ms; between, it is estimated from the last answer).
     mutating func publish() {
         if framesWritten - lastDelayQuery >= Int64(rate / 50) || lastDelayQuery == 0 {
-            lastDelay = player.output.delayFrames() ?? 0
+            lastDelay = output.delayFrames() ?? 0
             lastDelayQuery = framesWritten
         }
         let delay = lastDelay
