@@ -39,22 +39,16 @@ extension DocumentReader {
             var speech = Cue.Speech(text: text)
             if let voice = o["voice"] { speech.voice = voice.string(at: p.key("voice"), in: &diagnostics) }
             if let f = o["fallback"] { speech.fallback = sound(f, at: p.key("fallback")) }
-            if let b = o["bus"], let name = b.string(at: p.key("bus"), in: &diagnostics),
-               reference(name, b, at: p.key("bus"), kind: "bus", known: buses.map(\.name)) { speech.bus = name }
-            speech.gain = o["gain"].flatMap { decibels($0, at: p.key("gain")) } ?? 0
+            (speech.bus, speech.gain) = busAndGain(o, at: p, default: "voice", buses: buses)
             cue.say = speech
-        }
-        if o["say"] == nil { for key in ["voice", "fallback"] { misplaced(key, in: o, at: p, belongsTo: "say") } }
-        if o["say"] != nil {
-            // bus and gain belong to say here
-        } else if let v = o["play"], let sound = sound(v, at: p.key("play")) {
-            var bus = "ui"
-            if let b = o["bus"], let name = b.string(at: p.key("bus"), in: &diagnostics),
-               reference(name, b, at: p.key("bus"), kind: "bus", known: buses.map(\.name)) { bus = name }
-            let gain = o["gain"].flatMap { decibels($0, at: p.key("gain")) } ?? 0
-            cue.play = Cue.OneShot(sound: sound, bus: bus, gain: gain)
-        } else if o["play"] == nil {
-            for key in ["bus", "gain"] { misplaced(key, in: o, at: p, belongsTo: "play or say") }
+        } else {
+            for key in ["voice", "fallback"] { misplaced(key, in: o, at: p, belongsTo: "say") }
+            if let v = o["play"] {
+                let (bus, gain) = busAndGain(o, at: p, default: "ui", buses: buses)
+                if let sound = sound(v, at: p.key("play")) { cue.play = Cue.OneShot(sound: sound, bus: bus, gain: gain) }
+            } else {
+                for key in ["bus", "gain"] { misplaced(key, in: o, at: p, belongsTo: "play or say") }
+            }
         }
         if let v = o["haptic"], let text = v.string(at: p.key("haptic"), in: &diagnostics) {
             switch HapticReference.parse(text) {
@@ -81,6 +75,15 @@ extension DocumentReader {
                               at: row.location, path: p, rule: "session.empty-cue")
         }
         return diagnostics.errors.count == errorsBefore && at != nil ? cue : nil
+    }
+
+    /// The `bus` (checked against the buses) and `gain` that `play` and `say` share.
+    private mutating func busAndGain(_ o: JSONObject, at p: JSONPath, default bus: String,
+                                     buses: [Bus]) -> (String, Double) {
+        var name = bus
+        if let b = o["bus"], let given = b.string(at: p.key("bus"), in: &diagnostics),
+           reference(given, b, at: p.key("bus"), kind: "bus", known: buses.map(\.name)) { name = given }
+        return (name, o["gain"].flatMap { decibels($0, at: p.key("gain")) } ?? 0)
     }
 
     /// `fade`, `crossfade` and `set` share `to` and `over`: at most one per cue.

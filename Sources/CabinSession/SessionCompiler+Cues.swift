@@ -10,17 +10,17 @@ extension SessionCompiler.Builder {
             if let mark = cue.mark { marks.append(.init(frame: at, name: mark)) }
             if let pattern = cue.haptic { scheduleHaptic(pattern, at: at, who: who) }
             for name in cue.start {
-                guard let id = layer(name, who) else { continue }
+                guard let id = layers[name] else { continue }
                 add(at, .startLayer(id, fadeInFrames: frames(cue.fadeIn ?? 0)))
             }
             for name in cue.stop {
-                guard let id = layer(name, who) else { continue }
+                guard let id = layers[name] else { continue }
                 add(at, .stopLayer(id, fadeOutFrames: frames(cue.fadeOut ?? 0)))
             }
-            if let fade = cue.fade, let id = layer(fade.layer, who) {
+            if let fade = cue.fade, let id = layers[fade.layer] {
                 add(at, .fadeLayer(id, to: Decibels(fade.to), overFrames: frames(fade.over)))
             }
-            if let x = cue.crossfade, let id = layer(x.layer, who),
+            if let x = cue.crossfade, let id = layers[x.layer],
                let source = source(x.to, normalize: true, seed: 1000 + UInt64(cue.index), user: "\(who).crossfade") {
                 add(at, .crossfadeLayer(id, to: source, overFrames: frames(x.over)))
             }
@@ -85,11 +85,6 @@ extension SessionCompiler.Builder {
             hapticAssets[pattern] = id
         }
         add(at, .playOneShot(.asset(id), bus: bus, gain: 0))
-    }
-
-    /// The layer's ID, or a warning when the layer was silenced (its sound did not load).
-    mutating func layer(_ name: String, _ who: String) -> LayerID? {
-        layers[name]
     }
 
     mutating func add(_ frame: FrameTime, _ action: MixerCommand.Action) {

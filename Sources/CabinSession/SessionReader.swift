@@ -57,7 +57,7 @@ struct DocumentReader {
             for cue in cues where cue.time > duration {
                 let path = JSONPath.root.key("cues").index(cue.index).key("at")
                 diagnostics.error("cue at \(SessionTime.format(cue.time)) comes after the session ends (duration \(SessionTime.format(duration)))",
-                                  at: location(of: object["cues"]?.arrayValue?[cue.index].objectValue?["at"]) ?? root.location,
+                                  at: object["cues"]?.arrayValue?[cue.index].objectValue?["at"]?.location ?? root.location,
                                   path: path, value: SessionTime.format(cue.time), rule: "session.cue-after-end")
             }
         }
@@ -79,6 +79,4 @@ struct DocumentReader {
             return
         }
     }
-
-    func location(of value: JSONValue?) -> SourceLocation? { value?.location }
 }
