@@ -57,3 +57,63 @@ public enum Resampler {
         return AudioBuffer(samples: out, channelCount: channels, sampleRate: sampleRate)
     }
 }
+
+/// soxr fed in pieces: converts a sound chunk by chunk as it is decoded, so a long file
+/// is never held at its source rate. The output is exactly `outputFrames(for:)` frames
+/// long (soxr's own count can differ by a frame; the tail is trimmed or left silent).
+///
+/// The corresponding C functions are `soxr_create`, `soxr_process` and `soxr_delete`.
+///
+/// Thread: one thread at a time (not the render thread: it allocates).
+final class StreamingResampler {
+    private let handle: soxr_t
+    private let channels: Int
+    private let ratio: Double
+    private var output: [Float]
+
+    init(from inputRate: Double, to outputRate: Double, channels: Int,
+         quality: Resampler.Quality = .high) throws(SystemError) {
+        var io = soxr_io_spec(SOXR_FLOAT32_I, SOXR_FLOAT32_I)
+        var q = soxr_quality_spec(quality.recipe, 0)
+        var error: soxr_error_t?
+        guard let handle = soxr_create(inputRate, outputRate, UInt32(channels), &error, &io, &q, nil), error == nil else {
+            throw SystemError(operation: "soxr_create \(inputRate) → \(outputRate) Hz", code: 0,
+                              reason: error.map { String(cString: $0) } ?? "failed")
+        }
+        self.handle = handle
+        self.channels = channels
+        ratio = outputRate / inputRate
+        output = []
+    }
+
+    deinit { soxr_delete(handle) }
+
+    /// Output frames for `inputFrames` input frames.
+    static func outputFrames(for inputFrames: Int, from inputRate: Double, to outputRate: Double) -> Int {
+        Int((Double(inputFrames) * outputRate / inputRate).rounded())
+    }
+
+    /// Converts `frames` interleaved input frames (nil: flush the end) and hands what
+    /// comes out to `body`.
+    func process(_ input: UnsafePointer<Float>?, frames: Int,
+                 _ body: (UnsafeBufferPointer<Float>) -> Void) throws(SystemError) {
+        let capacity = Int((Double(max(frames, 4096)) * ratio).rounded(.up)) + 64
+        if output.count < capacity * channels { output = [Float](repeating: 0, count: capacity * channels) }
+        var consumed = 0
+        repeat {
+            var used = 0, produced = 0
+            let remaining = frames - consumed
+            let error: soxr_error_t? = output.withUnsafeMutableBufferPointer { out in
+                soxr_process(handle, input.map { $0 + consumed * channels }, input == nil ? 0 : remaining, &used,
+                             out.baseAddress, capacity, &produced)
+            }
+            if let error {
+                throw SystemError(operation: "soxr_process", code: 0, reason: String(cString: error))
+            }
+            consumed += used
+            if produced > 0 { output.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[0..<(produced * channels)])) } }
+            // Flushing: repeat until soxr has nothing left.
+            if input == nil { if produced == 0 { return } } else if used == 0 && produced == 0 { return }
+        } while input == nil || consumed < frames
+    }
+}

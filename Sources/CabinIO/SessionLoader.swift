@@ -16,6 +16,8 @@ public enum SessionLoader {
         public var sounds: ResolvedSounds
         /// Warnings from the document (accepted quirks) — errors never get this far.
         public var diagnostics: Diagnostics
+        /// Sounds still decoding in the background (`progressive` loads); `.done` otherwise.
+        public var decoding: SoundDecoding = .done
         /// Lines for parts of the session that are silent (a sound that did not load).
         public var warnings: [String] { compiled.warnings }
     }
@@ -28,7 +30,7 @@ public enum SessionLoader {
 
     public static func load(path: String, sampleRate: Double, maxBlockFrames: Int = 512,
                             library: SoundLibrary? = nil, patterns: HapticPatternLibrary? = nil,
-                            options: SessionCompileOptions = .init()) throws(Failure) -> Loaded {
+                            options: SessionCompileOptions = .init(), progressive: Bool = false) throws(Failure) -> Loaded {
         let url = URL(fileURLWithPath: path)
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
@@ -40,21 +42,33 @@ public enum SessionLoader {
         }
         return try load(bytes: Array(data), name: path, folder: url.deletingLastPathComponent(),
                         sampleRate: sampleRate, maxBlockFrames: maxBlockFrames, library: library,
-                        patterns: patterns, options: options)
+                        patterns: patterns, options: options, progressive: progressive)
     }
 
     /// Loads a document given as bytes (a preset, stdin); `folder` resolves relative paths.
+    ///
+    /// `progressive` returns once the first second of each sound is decoded and decodes
+    /// the rest while the session plays (see `SessionSoundLoader.loadProgressively`): for
+    /// live playback, where launch time matters. Offline rendering decodes everything first.
     public static func load(bytes: [UInt8], name: String, folder: URL, sampleRate: Double, maxBlockFrames: Int = 512,
                             library: SoundLibrary? = nil, patterns: HapticPatternLibrary? = nil,
-                            options: SessionCompileOptions = .init()) throws(Failure) -> Loaded {
+                            options: SessionCompileOptions = .init(), progressive: Bool = false) throws(Failure) -> Loaded {
         let result = SessionReader.read(bytes, file: name)
         guard let document = result.document else {
             throw Failure(lines: result.diagnostics.map(\.description))
         }
-        let sounds = SessionSoundLoader.load(document, documentFolder: folder, library: library, sampleRate: sampleRate)
+        let sounds: ResolvedSounds, decoding: SoundDecoding
+        if progressive {
+            (sounds, decoding) = SessionSoundLoader.loadProgressively(document, documentFolder: folder, library: library,
+                                                                      sampleRate: sampleRate)
+        } else {
+            sounds = SessionSoundLoader.load(document, documentFolder: folder, library: library, sampleRate: sampleRate)
+            decoding = .done
+        }
         let haptics = SessionHapticLoader.load(document, documentFolder: folder, library: patterns)
         let compiled = SessionCompiler.compile(document, sounds: sounds, haptics: haptics, sampleRate: sampleRate,
                                                maxBlockFrames: maxBlockFrames, options: options)
-        return Loaded(document: document, compiled: compiled, sounds: sounds, diagnostics: result.diagnostics)
+        return Loaded(document: document, compiled: compiled, sounds: sounds, diagnostics: result.diagnostics,
+                      decoding: decoding)
     }
 }

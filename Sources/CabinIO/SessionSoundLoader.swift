@@ -8,34 +8,69 @@ import Synchronization
 /// relative to the document's folder; decoded, resampled once to the session's rate with
 /// soxr, with their loudness trim and loop points.
 ///
+/// Each sound's samples are held once, in a `SampleStorage` (16-bit for 16-bit and lossy
+/// sources, floats otherwise) that the mixer plays without copying. `loadProgressively`
+/// returns once the first second of every sound is decoded and decodes the rest in the
+/// background while the session plays; `load` decodes everything first (offline render).
+///
 /// A sound that cannot be loaded is recorded in `ResolvedSounds.failures` with one line
 /// naming the file and the cause; it stops the layers and cues that use it, not the session.
 ///
 /// Thread: control thread only (file I/O, allocation).
 public enum SessionSoundLoader {
+    /// Decodes every sound completely.
     public static func load(_ document: SessionDocument, documentFolder: URL, library: SoundLibrary?,
                             sampleRate: Double) -> ResolvedSounds {
+        let (resolved, decoding) = load(document, documentFolder: documentFolder, library: library,
+                                        sampleRate: sampleRate, initialSeconds: nil)
+        decoding.waitUntilDone()
+        return resolved
+    }
+
+    /// Decodes the first `initialSeconds` of every sound (all of a shorter one) and the
+    /// rest in the background, so playback can start at once; what is not decoded yet
+    /// plays as silence (the decoder stays far ahead of any voice).
+    public static func loadProgressively(_ document: SessionDocument, documentFolder: URL, library: SoundLibrary?,
+                                         sampleRate: Double, initialSeconds: Double = 1) -> (ResolvedSounds, SoundDecoding) {
+        load(document, documentFolder: documentFolder, library: library, sampleRate: sampleRate,
+             initialSeconds: initialSeconds)
+    }
+
+    private static func load(_ document: SessionDocument, documentFolder: URL, library: SoundLibrary?,
+                             sampleRate: Double, initialSeconds: Double?) -> (ResolvedSounds, SoundDecoding) {
         var resolved = ResolvedSounds()
         loadSpeech(document, sampleRate: sampleRate, referenceLoudness: library?.manifest.referenceLoudness ?? -23,
                    into: &resolved)
-        // Files decode in parallel (libsndfile handles and soxr calls are independent):
-        // what a session needs at launch is ready sooner.
+        // Files open and decode in parallel (libsndfile handles and soxr states are
+        // independent): what a session needs at launch is ready sooner.
         let references = document.soundsToLoad
-        let results = Mutex([Result<LoadedSound, LoadError>?](repeating: nil, count: references.count))
+        let results = Mutex([Result<(LoadedSound, SoundDecodeJob), LoadError>?](repeating: nil, count: references.count))
         DispatchQueue.concurrentPerform(iterations: references.count) { i in
-            let result = Result { () throws(LoadError) -> LoadedSound in
-                try load(references[i], documentFolder: documentFolder, library: library, sampleRate: sampleRate)
+            let result = Result { () throws(LoadError) -> (LoadedSound, SoundDecodeJob) in
+                let (sound, job) = try open(references[i], documentFolder: documentFolder, library: library, sampleRate: sampleRate)
+                let target = initialSeconds.map { Int($0 * sampleRate) } ?? job.storage.frameCount
+                do throws(LoadError) { try job.decode(upTo: target) } catch {
+                    job.close()
+                    throw error
+                }
+                return (sound, job)
             }
             results.withLock { $0[i] = result }
         }
+        var jobs: [SoundDecodeJob] = []
         for (reference, result) in zip(references, results.withLock { $0 }) {
             switch result {
-            case .success(let sound): resolved.sounds[reference.description] = sound
+            case .success(let (sound, job)):
+                resolved.sounds[reference.description] = sound
+                if sound.samples.isComplete { job.close() } else { jobs.append(job) }
             case .failure(let error): resolved.failures[reference.description] = error.description
             case nil: break
             }
         }
-        return resolved
+        guard !jobs.isEmpty else { return (resolved, .done) }
+        let decoding = SoundDecoding()
+        decoding.start(jobs)
+        return (resolved, decoding)
     }
 
     /// Speaks every `say` text with espeak-ng (the library's voice and polish), resampled to
@@ -64,14 +99,16 @@ public enum SessionSoundLoader {
         }
     }
 
-    static func load(_ reference: SoundReference, documentFolder: URL, library: SoundLibrary?,
-                     sampleRate: Double) throws(LoadError) -> LoadedSound {
+    /// Opens the file behind `reference` and makes its storage (nothing decoded yet).
+    static func open(_ reference: SoundReference, documentFolder: URL, library: SoundLibrary?,
+                     sampleRate: Double) throws(LoadError) -> (LoadedSound, SoundDecodeJob) {
         switch reference {
         case .synth:
             throw LoadError(description: "\(reference): synthesized, nothing to load")
         case .file(let path):
             let url = documentFolder.appendingPathComponent(path)
-            return try decode(url.path, trim: 0, loop: nil, sampleRate: sampleRate)
+            let job = try SoundDecodeJob(path: url.path, sampleRate: sampleRate)
+            return (LoadedSound(samples: job.storage), job)
         case .library(let name):
             guard let library else {
                 throw LoadError(description: "\(name): no sound library found (set CABIN_SOUNDS to the folder with manifest.json)")
@@ -82,32 +119,17 @@ public enum SessionSoundLoader {
                 let hint = near.isEmpty ? "see 'cabin sounds list'" : "try \(near.prefix(6).joined(separator: ", "))"
                 throw LoadError(description: "\(name): not in the sound library (\(hint))")
             }
-            var loop: (Int, Int)?
-            if let s = entry.loopStart, let e = entry.loopEnd { loop = (s, e) }
-            return try decode(library.url(for: entry).path, trim: entry.trim, loop: loop, sampleRate: sampleRate)
+            let job = try SoundDecodeJob(path: library.url(for: entry).path, sampleRate: sampleRate)
+            var sound = LoadedSound(samples: job.storage, trim: entry.trim)
+            if let start = entry.loopStart, let end = entry.loopEnd {
+                // Loop points are in the file's frames; move them to the session's rate.
+                let ratio = sampleRate / job.fileSampleRate
+                let frames = job.storage.frameCount
+                sound.loopStart = min(frames - 1, Int((Double(start) * ratio).rounded()))
+                sound.loopEnd = min(frames, Int((Double(end) * ratio).rounded()))
+            }
+            return (sound, job)
         }
-    }
-
-    private static func decode(_ path: String, trim: Double, loop: (Int, Int)?,
-                               sampleRate: Double) throws(LoadError) -> LoadedSound {
-        let original: AudioBuffer
-        do { original = try SoundFile.read(path) } catch { throw LoadError(description: error.description) }
-        guard original.channelCount <= 2 else {
-            throw LoadError(description: "\(path): \(original.channelCount) channels; Cabin plays mono and stereo sounds")
-        }
-        guard original.frameCount > 0 else { throw LoadError(description: "\(path): holds no audio (0 frames)") }
-        let buffer: AudioBuffer
-        do { buffer = try Resampler.resample(original, to: sampleRate) } catch {
-            throw LoadError(description: "\(path): \(error.description)")
-        }
-        var sound = LoadedSound(buffer: buffer, trim: trim)
-        if let (start, end) = loop {
-            // Loop points are in the file's frames; move them to the session's rate.
-            let ratio = sampleRate / original.sampleRate
-            sound.loopStart = min(buffer.frameCount - 1, Int((Double(start) * ratio).rounded()))
-            sound.loopEnd = min(buffer.frameCount, Int((Double(end) * ratio).rounded()))
-        }
-        return sound
     }
 
     /// Why one sound could not be loaded (one line).

@@ -106,13 +106,37 @@ struct OpenSoundFile {
         var chunk = [Float](repeating: 0, count: chunkFrames * channels)
         var total: Int64 = 0
         while true {
-            let got = chunk.withUnsafeMutableBufferPointer { sf_readf_float(handle, $0.baseAddress, sf_count_t(chunkFrames)) }
+            let got = chunk.withUnsafeMutableBufferPointer { read(into: $0.baseAddress!, frames: chunkFrames) }
             if got <= 0 { break }
-            samples.append(contentsOf: chunk[0..<(Int(got) * channels)])
+            samples.append(contentsOf: chunk[0..<(got * channels)])
             total += Int64(got)
         }
+        try checkEnd(framesDecoded: total)
+        return AudioBuffer(samples: samples, channelCount: channels, sampleRate: Double(info.samplerate))
+    }
+
+    /// Decodes up to `frames` frames into `buffer` (interleaved); 0 at the end or on an
+    /// error (then `checkEnd` tells which). The corresponding C function is `sf_readf_float`.
+    func read(into buffer: UnsafeMutablePointer<Float>, frames: Int) -> Int {
+        max(0, Int(sf_readf_float(handle, buffer, sf_count_t(frames))))
+    }
+
+    /// Whether the header already shows the file cannot be decoded whole: an Ogg stream
+    /// with no end, or a WAV/AIFF whose data chunk runs past the end of the file.
+    func checkHeader() throws(SoundFileError) {
+        if Int64(info.frames) == Int64.max {
+            throw SoundFileError(.truncated, path: path, reason: "truncated: the stream has no end")
+        }
+        if OpenSoundFile.logShowsTruncation(log()) {
+            throw SoundFileError(.truncated, path: path, reason: "truncated: the file ends before its audio data does")
+        }
+    }
+
+    /// After decoding `framesDecoded` frames to the end: throws if decoding stopped on an
+    /// error or short of the length the header promised.
+    func checkEnd(framesDecoded total: Int64) throws(SoundFileError) {
+        let declared = Int64(info.frames)
         let status = sf_error(handle)
-        let sub = Int(info.format) & Int(SF_FORMAT_SUBMASK)
         if status != 0 {
             let message = String(cString: sf_strerror(handle))
             let of = declared > 0 && declared != Int64.max ? " of \(declared)" : ""
@@ -124,10 +148,7 @@ struct OpenSoundFile {
             throw SoundFileError(.truncated, path: path,
                                  reason: "truncated: the stream has no end (\(total) frames decodable)")
         }
-        // MPEG frame counts are estimates; every other format knows its length exactly.
-        let exactLength = sub != Int(SF_FORMAT_MPEG_LAYER_III) && sub != Int(SF_FORMAT_MPEG_LAYER_II)
-            && sub != Int(SF_FORMAT_MPEG_LAYER_I)
-        if exactLength && declared > 0 && total < declared {
+        if hasExactLength && declared > 0 && total < declared {
             throw SoundFileError(.truncated, path: path,
                                  reason: "truncated: the header promises \(declared) frames but only \(total) could be decoded")
         }
@@ -135,7 +156,27 @@ struct OpenSoundFile {
             throw SoundFileError(.truncated, path: path,
                                  reason: "truncated: the file ends before its audio data does (\(total) frames readable)")
         }
-        return AudioBuffer(samples: samples, channelCount: channels, sampleRate: Double(info.samplerate))
+    }
+
+    /// Whether the header's frame count is exact (MPEG frame counts are estimates).
+    var hasExactLength: Bool {
+        let sub = Int(info.format) & Int(SF_FORMAT_SUBMASK)
+        return sub != Int(SF_FORMAT_MPEG_LAYER_III) && sub != Int(SF_FORMAT_MPEG_LAYER_II)
+            && sub != Int(SF_FORMAT_MPEG_LAYER_I)
+    }
+
+    /// How the samples are best held in memory: 16-bit for sources of at most 16 bits and
+    /// for lossy codecs (whose noise floor is far above 16 bits' −98 dBFS); floats for
+    /// 24-bit, 32-bit and float sources.
+    var storageFormat: SampleStorage.Format {
+        switch Int32(info.format) & Int32(SF_FORMAT_SUBMASK) {
+        case Int32(SF_FORMAT_PCM_24), Int32(SF_FORMAT_PCM_32), Int32(SF_FORMAT_FLOAT), Int32(SF_FORMAT_DOUBLE),
+             Int32(SF_FORMAT_ALAC_20), Int32(SF_FORMAT_ALAC_24), Int32(SF_FORMAT_ALAC_32),
+             Int32(SF_FORMAT_DWVW_24), Int32(SF_FORMAT_DWVW_N):
+            return .float32
+        default:
+            return .int16
+        }
     }
 
     /// libsndfile opens a truncated WAV/AIFF happily and shortens it, but says so in its

@@ -1,21 +1,37 @@
 import CabinAudio
 
-/// A sound ready for the mixer: decoded, at the session's rate, with its loudness trim
-/// and loop points.
+/// A sound ready for the mixer: decoded (or still decoding), at the session's rate, with
+/// its loudness trim and loop points.
 public struct LoadedSound: Sendable, Equatable {
-    public var buffer: AudioBuffer
+    /// The samples, held once; the mixer plays them without copying.
+    public var samples: SampleStorage
     /// Loudness trim in dB (0 when the layer says `normalize: false` or the sound is not
     /// from the library).
     public var trim: Double
-    /// Loop region in frames of `buffer`, if the library gives one.
+    /// Loop region in frames of `samples`, if the library gives one.
     public var loopStart: Int?
     public var loopEnd: Int?
 
-    public init(buffer: AudioBuffer, trim: Double = 0, loopStart: Int? = nil, loopEnd: Int? = nil) {
-        self.buffer = buffer
+    public init(samples: SampleStorage, trim: Double = 0, loopStart: Int? = nil, loopEnd: Int? = nil) {
+        self.samples = samples
         self.trim = trim
         self.loopStart = loopStart
         self.loopEnd = loopEnd
+    }
+
+    /// A sound holding a copy of `buffer` (as floats).
+    public init(buffer: AudioBuffer, trim: Double = 0, loopStart: Int? = nil, loopEnd: Int? = nil) {
+        self.init(samples: SampleStorage(buffer), trim: trim, loopStart: loopStart, loopEnd: loopEnd)
+    }
+
+    /// The samples loaded so far, as a buffer (a copy; for analysis and tests).
+    public var buffer: AudioBuffer { samples.audioBuffer }
+
+    /// Frames in the sound.
+    public var frameCount: Int { samples.frameCount }
+
+    public static func == (a: LoadedSound, b: LoadedSound) -> Bool {
+        a.samples === b.samples && a.trim == b.trim && a.loopStart == b.loopStart && a.loopEnd == b.loopEnd
     }
 }
 

@@ -40,7 +40,7 @@ extension SessionCompiler.Builder {
                 if let source {
                     add(at, .playOneShot(source, bus: bus, gain: Decibels(speech.gain)))
                     if case .asset(let id) = source {
-                        lastSoundEnd = max(lastSoundEnd, at + FrameTime(config.assets[Int(id.index)].buffer.frameCount))
+                        lastSoundEnd = max(lastSoundEnd, at + FrameTime(config.assets[Int(id.index)].frameCount))
                     }
                 }
             }
@@ -48,7 +48,7 @@ extension SessionCompiler.Builder {
                let source = source(play.sound, normalize: true, seed: 2000 + UInt64(cue.index), user: "\(who).play") {
                 add(at, .playOneShot(source, bus: bus, gain: Decibels(play.gain)))
                 if case .asset(let id) = source {
-                    lastSoundEnd = max(lastSoundEnd, at + FrameTime(config.assets[Int(id.index)].buffer.frameCount))
+                    lastSoundEnd = max(lastSoundEnd, at + FrameTime(config.assets[Int(id.index)].frameCount))
                 }
             }
         }
@@ -57,7 +57,7 @@ extension SessionCompiler.Builder {
     /// Registers a synthesized utterance once (its trim comes with it from the loader).
     mutating func registerSpeech(_ sound: LoadedSound, key: String) -> SoundSource {
         if let id = assets[key] { return .asset(id) }
-        let id = config.addAsset(sound.buffer, trim: Decibels(sound.trim))
+        let id = config.addAsset(sound.samples, trim: Decibels(sound.trim))
         assets[key] = id
         return .asset(id)
     }

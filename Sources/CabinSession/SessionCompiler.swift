@@ -110,10 +110,10 @@ public enum SessionCompiler {
                 let key = "\(reference.description)|\(trim)"
                 if let id = assets[key] { return .asset(id) }
                 var loop: LoopPoints?
-                if let s = sound.loopStart, let e = sound.loopEnd, e > s, e <= sound.buffer.frameCount {
+                if let s = sound.loopStart, let e = sound.loopEnd, e > s, e <= sound.frameCount {
                     loop = LoopPoints(start: s, end: e)
                 }
-                let id = config.addAsset(sound.buffer, trim: Decibels(trim), loop: loop)
+                let id = config.addAsset(sound.samples, trim: Decibels(trim), loop: loop)
                 assets[key] = id
                 return .asset(id)
             }

@@ -68,10 +68,15 @@ struct Play: ParsableCommand {
             sampleRate: sampleRate, channelCount: 2, periodFrames: period, periodCount: periods))
         options.realtime = !noRealtime
         let player: LivePlayer
+        let decoding: SoundDecoding
         do {
             // The device first: the session loads at the rate it plays (assets resampled once).
             let output = try PCMOutput(device: device, configuration: options.configuration, nonBlocking: true)
-            let loaded = try CLISession.load(source, sampleRate: Double(output.negotiated.sampleRate), maxBlockFrames: period)
+            // Playback starts once the first second of every sound is decoded; the rest
+            // decodes while it plays.
+            let loaded = try CLISession.load(source, sampleRate: Double(output.negotiated.sampleRate), maxBlockFrames: period,
+                                             progressive: true)
+            decoding = loaded.decoding
             player = try LivePlayer(session: loaded.compiled, options: options, output: output)
         } catch let error as AudioDeviceError {
             if device == "default" && !ALSADevices.hasSoundDevice() {
@@ -90,7 +95,7 @@ struct Play: ParsableCommand {
                 throw ExitCode.failure
             }
         }
-        let status = try PlaySession(player: player, view: view, rumble: sessionRumble).run()
+        let status = try PlaySession(player: player, view: view, rumble: sessionRumble, decoding: decoding).run()
         throw ExitCode(status)
     }
 }

@@ -8,6 +8,8 @@ struct PlaySession {
     let player: LivePlayer
     let view: PlayView
     let rumble: SessionRumble?
+    /// Sounds still decoding in the background: a late failure is reported as a warning.
+    let decoding: SoundDecoding
 
     func run() throws -> Int32 {
         let terminal = TerminalInput()
@@ -24,6 +26,7 @@ struct PlaySession {
         var lastDraw = Date.distantPast
         while true {
             for event in player.poll() { view.show(event) }
+            for line in decoding.takeFailures() { CLIOutput.warning(line) }
             if player.isFinished { break }
             if Interrupt.isRequested && !quitting { quitting = true; player.stop() }
             for key in terminal.readKeys(timeoutMilliseconds: 50) {

@@ -147,24 +147,25 @@ enum CLISession {
 
     /// Loads, printing warnings; on errors prints them (one line each) and exits 1.
     static func load(_ source: Source, sampleRate: Double, maxBlockFrames: Int,
-                     options: SessionCompileOptions = .init()) throws -> SessionLoader.Loaded {
+                     options: SessionCompileOptions = .init(), progressive: Bool = false) throws -> SessionLoader.Loaded {
         if let file = source.file {
-            return try load(file, sampleRate: sampleRate, maxBlockFrames: maxBlockFrames, options: options)
+            return try load(file, sampleRate: sampleRate, maxBlockFrames: maxBlockFrames, options: options,
+                            progressive: progressive)
         }
         let bytes = Array(source.document!.json().utf8)
         return try load(source.name, sampleRate: sampleRate, maxBlockFrames: maxBlockFrames) { library throws(SessionLoader.Failure) in
             try SessionLoader.load(bytes: bytes, name: source.name, folder: URL(fileURLWithPath: CLIPaths.packageFile(".")),
                                    sampleRate: sampleRate, maxBlockFrames: maxBlockFrames, library: library,
-                                   patterns: HapticPatternLibrary.locate(), options: options)
+                                   patterns: HapticPatternLibrary.locate(), options: options, progressive: progressive)
         }
     }
 
     /// Loads, printing warnings; on errors prints them (one line each) and exits 1.
     static func load(_ path: String, sampleRate: Double, maxBlockFrames: Int,
-                     options: SessionCompileOptions = .init()) throws -> SessionLoader.Loaded {
+                     options: SessionCompileOptions = .init(), progressive: Bool = false) throws -> SessionLoader.Loaded {
         try load(path, sampleRate: sampleRate, maxBlockFrames: maxBlockFrames) { library throws(SessionLoader.Failure) in
             try SessionLoader.load(path: path, sampleRate: sampleRate, maxBlockFrames: maxBlockFrames, library: library,
-                                   patterns: HapticPatternLibrary.locate(), options: options)
+                                   patterns: HapticPatternLibrary.locate(), options: options, progressive: progressive)
         }
     }
 

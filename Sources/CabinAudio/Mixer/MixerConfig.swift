@@ -99,14 +99,24 @@ public struct MixerConfig: Sendable {
         return ParameterID(index: Int32(parameters.count - 1))
     }
 
-    /// Registers an immutable sound asset. `trim` is its loudness trim (from the sound
-    /// manifest); `loop` its loop points (default: the whole sound when it loops);
-    /// `seamCrossfadeFrames` bakes a linear crossfade across the loop seam into the copy the
-    /// mixer plays, for loops whose ends do not match.
+    /// Registers a sound asset (a copy of `buffer`, as floats). `trim` is its loudness trim
+    /// (from the sound manifest); `loop` its loop points (default: the whole sound when it
+    /// loops); `seamCrossfadeFrames` bakes a linear crossfade across the loop seam into the
+    /// copy the mixer plays, for loops whose ends do not match.
     public mutating func addAsset(_ buffer: AudioBuffer, trim: Decibels = 0, loop: LoopPoints? = nil,
                                   seamCrossfadeFrames: Int = 0) -> AssetID {
-        assets.append(SoundAsset(buffer: buffer, trim: trim, loop: loop,
-                                 seamCrossfadeFrames: seamCrossfadeFrames))
+        addAsset(SoundAsset(buffer: buffer, trim: trim, loop: loop, seamCrossfadeFrames: seamCrossfadeFrames))
+    }
+
+    /// Registers samples held in a storage (no copy; it may still be loading: frames not yet
+    /// written play as silence).
+    public mutating func addAsset(_ samples: SampleStorage, trim: Decibels = 0, loop: LoopPoints? = nil) -> AssetID {
+        addAsset(SoundAsset(samples: samples, trim: trim, loop: loop))
+    }
+
+    /// Registers an asset.
+    public mutating func addAsset(_ asset: SoundAsset) -> AssetID {
+        assets.append(asset)
         return AssetID(index: Int32(assets.count - 1))
     }
 

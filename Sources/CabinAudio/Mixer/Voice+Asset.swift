@@ -8,53 +8,51 @@ extension Voice {
     ///
     /// Render thread: safe.
     @inline(__always)
-    #if !DEBUG  // checked by the optimizer; debug code calls unspecialised generics
-    @_noAllocation @_noLocks
-    #endif
-    func readAsset(_ slot: AssetTable.Slot) -> (Float, Float) {
+    // Not annotated itself (generic); checked where `render` calls its specializations.
+    func readAsset<S: AssetSample>(_ a: AssetReader<S>) -> (Float, Float) {
         let i = Int(position)  // position ≥ 0: truncation is floor
         let base = Double(i)
         let t = Float(position - base)
-        let limit = isLooping ? slot.loopEnd : slot.frameCount
-        let low = hasWrapped && isLooping ? slot.loopStart : 0
-        let s = slot.samples
-        // Fast paths: all four taps inside the playable range.
+        let limit = min(isLooping ? a.slot.loopEnd : a.slot.frameCount, a.ready)
+        let low = hasWrapped && isLooping ? a.slot.loopStart : 0
+        let s = a.samples
+        // Fast paths: all four taps inside the playable (and loaded) range.
         if i - 1 >= low && i + 2 < limit {
-            if slot.channelCount == 1 {
-                let v = Voice.hermite(s[i - 1], s[i], s[i + 1], s[i + 2], t)
+            if a.slot.channelCount == 1 {
+                let v = Voice.hermite(s[i - 1].float, s[i].float, s[i + 1].float, s[i + 2].float, t)
                 return (v, v)
             }
             let p = s + 2 * (i - 1)
-            return (Voice.hermite(p[0], p[2], p[4], p[6], t), Voice.hermite(p[1], p[3], p[5], p[7], t))
+            return (Voice.hermite(p[0].float, p[2].float, p[4].float, p[6].float, t),
+                    Voice.hermite(p[1].float, p[3].float, p[5].float, p[7].float, t))
         }
-        return readAssetNearEdge(slot, i, t)
+        return readAssetNearEdge(a, i, t)
     }
 
     /// `readAsset` within two frames of the start, the end or the loop seam, where taps wrap
     /// around the loop or fall silent. Out of line to keep the common path small.
     @inline(never)
-    #if !DEBUG  // checked by the optimizer; debug code calls unspecialised generics
-    @_noAllocation @_noLocks
-    #endif
-    private func readAssetNearEdge(_ slot: AssetTable.Slot, _ i: Int, _ t: Float) -> (Float, Float) {
-        let left = Voice.hermite(tap(i - 1, 0, slot), tap(i, 0, slot), tap(i + 1, 0, slot), tap(i + 2, 0, slot), t)
-        if slot.channelCount == 1 { return (left, left) }
-        return (left, Voice.hermite(tap(i - 1, 1, slot), tap(i, 1, slot), tap(i + 1, 1, slot), tap(i + 2, 1, slot), t))
+    // Not annotated itself (generic); checked where `render` calls its specializations.
+    private func readAssetNearEdge<S: AssetSample>(_ a: AssetReader<S>, _ i: Int, _ t: Float) -> (Float, Float) {
+        let left = Voice.hermite(tap(i - 1, 0, a), tap(i, 0, a), tap(i + 1, 0, a), tap(i + 2, 0, a), t)
+        if a.slot.channelCount == 1 { return (left, left) }
+        return (left, Voice.hermite(tap(i - 1, 1, a), tap(i, 1, a), tap(i + 1, 1, a), tap(i + 2, 1, a), t))
     }
 
     /// Sample `index` of `channel`, with the loop's wrap-around applied (past the loop end
     /// continues at its start; before its start, once wrapped, comes its end) and silence
-    /// outside a one-shot.
+    /// outside a one-shot and past what is loaded.
     @inline(__always)
-    private func tap(_ index: Int, _ channel: Int, _ slot: AssetTable.Slot) -> Float {
+    private func tap<S: AssetSample>(_ index: Int, _ channel: Int, _ a: AssetReader<S>) -> Float {
         var j = index
+        let slot = a.slot
         if isLooping {
             let length = slot.loopEnd - slot.loopStart
             while j >= slot.loopEnd { j -= length }
             if hasWrapped { while j < slot.loopStart { j += length } }
         }
-        guard j >= 0 && j < slot.frameCount else { return 0 }
-        return slot.samples[j * slot.channelCount + channel]
+        guard j >= 0 && j < a.ready else { return 0 }
+        return a.samples[j * slot.channelCount + channel].float
     }
 
     /// Moves the read position by `rate` asset frames (clamped to 0…64), wrapping around the
@@ -89,4 +87,28 @@ extension Voice {
         let c3 = 0.5 * (x2 - xm1) + 1.5 * (x0 - x1)
         return ((c3 * t + c2) * t + c1) * t + x0
     }
+}
+
+/// A sample type assets are stored in.
+protocol AssetSample: BitwiseCopyable {
+    /// The sample as a float in −1…1.
+    var float: Float { get }
+}
+
+extension Float: AssetSample {
+    @inline(__always) var float: Float { self }
+}
+
+extension Int16: AssetSample {
+    /// As libsndfile reads 16-bit PCM (÷ 32768), so 16-bit sources play exactly.
+    @inline(__always) var float: Float { Float(self) * (1 / 32768) }
+}
+
+/// One asset as a voice reads it during one render call: typed samples and how many
+/// frames are loaded (read once per call from the storage's atomic).
+struct AssetReader<S: AssetSample> {
+    let samples: UnsafePointer<S>
+    let slot: AssetTable.Slot
+    /// Frames loaded (≤ `slot.frameCount`); taps past it are silent.
+    let ready: Int
 }

@@ -20,13 +20,13 @@ extension Voice {
             let index = Int(id.index)
             guard index >= 0 && index < c.assetCount else { return stop(at: 0) }
             let slot = c.assets[index]
-            let end = Double(slot.frameCount)
-            for i in 0..<frameCount {
-                if !isLooping && position >= end { return stop(at: i) }
-                let (left, right) = readAsset(slot)
-                advance(by: slot.baseRate * m.pitch(i), in: slot)
-                if emit(left, right, at: i, into: bus, m) { return stop(at: i + 1) }
+            let ready = slot.ready.pointee.load(ordering: .acquiring)
+            if slot.isInt16 {
+                let reader = AssetReader(samples: slot.samples.assumingMemoryBound(to: Int16.self), slot: slot, ready: ready)
+                return renderAsset(reader, into: bus, frameCount: frameCount, m)
             }
+            let reader = AssetReader(samples: slot.samples.assumingMemoryBound(to: Float.self), slot: slot, ready: ready)
+            return renderAsset(reader, into: bus, frameCount: frameCount, m)
         case .whiteNoise:
             for i in 0..<frameCount {
                 let x = noise.nextWhite()
@@ -60,6 +60,20 @@ extension Voice {
                 phaseRight = Voice.wrap(phaseRight + stepRight * ratio)
                 if emit(left, right, at: i, into: bus, m) { return stop(at: i + 1) }
             }
+        }
+        return frameCount
+    }
+
+    /// The asset loop of `render`, for one sample type.
+    @inline(__always)
+    private mutating func renderAsset<S: AssetSample>(_ a: AssetReader<S>, into bus: UnsafeMutablePointer<Float>,
+                                                      frameCount: Int, _ m: Modulation) -> Int {
+        let end = Double(a.slot.frameCount)
+        for i in 0..<frameCount {
+            if !isLooping && position >= end { return stop(at: i) }
+            let (left, right) = readAsset(a)
+            advance(by: a.slot.baseRate * m.pitch(i), in: a.slot)
+            if emit(left, right, at: i, into: bus, m) { return stop(at: i + 1) }
         }
         return frameCount
     }
