@@ -10,11 +10,19 @@ extension Voice {
     @inline(__always)
     // Not annotated itself (generic); checked where `render` calls its specializations.
     func readAsset<S: AssetSample>(_ a: AssetReader<S>) -> (Float, Float) {
+        Voice.read(a, at: position, looping: isLooping, wrapped: hasWrapped)
+    }
+
+    /// The stereo frame of `a` at `position`, for a voice that loops (or not) and has
+    /// wrapped around its loop (or not).
+    @inline(__always)
+    static func read<S: AssetSample>(_ a: AssetReader<S>, at position: Double, looping: Bool,
+                                     wrapped: Bool) -> (Float, Float) {
         let i = Int(position)  // position ≥ 0: truncation is floor
         let base = Double(i)
         let t = Float(position - base)
-        let limit = min(isLooping ? a.slot.loopEnd : a.slot.frameCount, a.ready)
-        let low = hasWrapped && isLooping ? a.slot.loopStart : 0
+        let limit = min(looping ? a.slot.loopEnd : a.slot.frameCount, a.ready)
+        let low = wrapped && looping ? a.slot.loopStart : 0
         let s = a.samples
         // Fast paths: all four taps inside the playable (and loaded) range.
         if i - 1 >= low && i + 2 < limit {
@@ -26,30 +34,35 @@ extension Voice {
             return (Voice.hermite(p[0].float, p[2].float, p[4].float, p[6].float, t),
                     Voice.hermite(p[1].float, p[3].float, p[5].float, p[7].float, t))
         }
-        return readAssetNearEdge(a, i, t)
+        return readNearEdge(a, i, t, looping: looping, wrapped: wrapped)
     }
 
-    /// `readAsset` within two frames of the start, the end or the loop seam, where taps wrap
+    /// `read` within two frames of the start, the end or the loop seam, where taps wrap
     /// around the loop or fall silent. Out of line to keep the common path small.
     @inline(never)
     // Not annotated itself (generic); checked where `render` calls its specializations.
-    private func readAssetNearEdge<S: AssetSample>(_ a: AssetReader<S>, _ i: Int, _ t: Float) -> (Float, Float) {
-        let left = Voice.hermite(tap(i - 1, 0, a), tap(i, 0, a), tap(i + 1, 0, a), tap(i + 2, 0, a), t)
+    private static func readNearEdge<S: AssetSample>(_ a: AssetReader<S>, _ i: Int, _ t: Float,
+                                                     looping: Bool, wrapped: Bool) -> (Float, Float) {
+        func tap(_ index: Int, _ channel: Int) -> Float {
+            Voice.tap(index, channel, a, looping: looping, wrapped: wrapped)
+        }
+        let left = Voice.hermite(tap(i - 1, 0), tap(i, 0), tap(i + 1, 0), tap(i + 2, 0), t)
         if a.slot.channelCount == 1 { return (left, left) }
-        return (left, Voice.hermite(tap(i - 1, 1, a), tap(i, 1, a), tap(i + 1, 1, a), tap(i + 2, 1, a), t))
+        return (left, Voice.hermite(tap(i - 1, 1), tap(i, 1), tap(i + 1, 1), tap(i + 2, 1), t))
     }
 
     /// Sample `index` of `channel`, with the loop's wrap-around applied (past the loop end
     /// continues at its start; before its start, once wrapped, comes its end) and silence
     /// outside a one-shot and past what is loaded.
     @inline(__always)
-    private func tap<S: AssetSample>(_ index: Int, _ channel: Int, _ a: AssetReader<S>) -> Float {
+    private static func tap<S: AssetSample>(_ index: Int, _ channel: Int, _ a: AssetReader<S>,
+                                            looping: Bool, wrapped: Bool) -> Float {
         var j = index
         let slot = a.slot
-        if isLooping {
+        if looping {
             let length = slot.loopEnd - slot.loopStart
             while j >= slot.loopEnd { j -= length }
-            if hasWrapped { while j < slot.loopStart { j += length } }
+            if wrapped { while j < slot.loopStart { j += length } }
         }
         guard j >= 0 && j < a.ready else { return 0 }
         return a.samples[j * slot.channelCount + channel].float
@@ -66,11 +79,16 @@ extension Voice {
     mutating func advance(by rate: Double, in slot: AssetTable.Slot) {
         // A map may ask for 0 or less; playback never runs backwards or faster than 64×.
         position += min(max(rate, 0), 64)
-        if isLooping && position >= Double(slot.loopEnd) {
-            let length = Double(slot.loopEnd - slot.loopStart)
-            repeat { position -= length } while position >= Double(slot.loopEnd)
-            hasWrapped = true
-        }
+        if isLooping { wrapLoop(slot) }
+    }
+
+    /// Past the loop end, moves the position back by whole loop lengths.
+    @inline(__always)
+    mutating func wrapLoop(_ slot: AssetTable.Slot) {
+        guard position >= Double(slot.loopEnd) else { return }
+        let length = Double(slot.loopEnd - slot.loopStart)
+        repeat { position -= length } while position >= Double(slot.loopEnd)
+        hasWrapped = true
     }
 
     /// Cubic Hermite (Catmull-Rom) through x0…x1 with neighbours xm1 and x2, at 0 ≤ t < 1.

@@ -13,7 +13,15 @@ extension Voice {
     #endif
     mutating func render(into bus: UnsafeMutablePointer<Float>, frameCount: Int,
                          context c: VoiceRenderContext) -> Int {
-        let m = modulation(context: c)
+        var m = modulation(context: c)
+        // While nothing moves the gain (no ramp, no moving gain map, not fading out), it is
+        // the same product for every frame: computed once, bit-identical to per frame.
+        if phase == .playing && !level.isActive && !envelope.isActive && m.gainRow == nil {
+            let gain = baseGain * level.gain * envelope.value * m.gainConstant
+            lastGain = gain
+            m.fixedGain = Float(gain)
+            m.hasFixedGain = true
+        }
         // One loop per kind of source, so the per-sample work has no switch in it.
         switch source {
         case .asset(let id):
@@ -27,6 +35,13 @@ extension Voice {
             }
             let reader = AssetReader(samples: slot.samples.assumingMemoryBound(to: Float.self), slot: slot, ready: ready)
             return renderAsset(reader, into: bus, frameCount: frameCount, m)
+        case .whiteNoise where m.hasFixedGain:
+            renderFixedNoise(into: bus, frameCount: frameCount, gain: m.fixedGain) { $0.nextWhite() }
+        case .pinkNoise where m.hasFixedGain:
+            renderFixedNoise(into: bus, frameCount: frameCount, gain: m.fixedGain) { $0.nextPink() }
+        case .brownNoise where m.hasFixedGain:
+            let brown = c.brown
+            renderFixedNoise(into: bus, frameCount: frameCount, gain: m.fixedGain) { $0.nextBrown(brown) }
         case .whiteNoise:
             for i in 0..<frameCount {
                 let x = noise.nextWhite()
@@ -68,6 +83,14 @@ extension Voice {
     @inline(__always)
     private mutating func renderAsset<S: AssetSample>(_ a: AssetReader<S>, into bus: UnsafeMutablePointer<Float>,
                                                       frameCount: Int, _ m: Modulation) -> Int {
+        if m.hasFixedGain && m.pitchRow == nil && a.slot.baseRate * m.pitchConstant == 1
+            && position == Double(Int(position)) {
+            return copyAsset(a, into: bus, frameCount: frameCount, gain: m.fixedGain)
+        }
+        if m.hasFixedGain && m.pitchRow == nil {
+            return resampleAsset(a, into: bus, frameCount: frameCount,
+                                 step: min(max(a.slot.baseRate * m.pitchConstant, 0), 64), gain: m.fixedGain)
+        }
         let end = Double(a.slot.frameCount)
         for i in 0..<frameCount {
             if !isLooping && position >= end { return stop(at: i) }
@@ -78,11 +101,95 @@ extension Voice {
         return frameCount
     }
 
+    /// `renderAsset` at rate 1 from a whole frame with a fixed gain: every read lands on a
+    /// sample (where the Hermite reader returns that sample), so the asset is added into the
+    /// bus as a scaled copy, span by span between the loop seam, the end and the frames not
+    /// yet loaded — a loop the compiler vectorizes.
+    @inline(__always)
+    private mutating func copyAsset<S: AssetSample>(_ a: AssetReader<S>, into bus: UnsafeMutablePointer<Float>,
+                                                    frameCount: Int, gain g: Float) -> Int {
+        let slot = a.slot
+        let end = isLooping ? slot.loopEnd : slot.frameCount
+        var done = 0
+        while done < frameCount {
+            let j = Int(position)
+            if j >= end {
+                if !isLooping { return stop(at: done) }
+                wrapLoop(slot)
+                continue
+            }
+            let n = min(frameCount - done, end - j)
+            let loaded = max(0, min(n, a.ready - j))  // frames past `ready` are silent
+            let out = bus + 2 * done
+            if slot.channelCount == 1 {
+                let p = a.samples + j
+                for k in 0..<loaded {
+                    let v = p[k].float * g
+                    out[2 * k] += v
+                    out[2 * k + 1] += v
+                }
+            } else {
+                let p = a.samples + 2 * j
+                for k in 0..<(2 * loaded) { out[k] += p[k].float * g }
+            }
+            done += n
+            position += Double(n)
+            if isLooping { wrapLoop(slot) }
+        }
+        return frameCount
+    }
+
+    /// A noise source with a fixed gain: the generator kept in registers for the call.
+    @inline(__always)
+    private mutating func renderFixedNoise(into bus: UnsafeMutablePointer<Float>, frameCount: Int, gain g: Float,
+                                           _ next: (inout NoiseGenerator) -> Float) {
+        var generator = noise
+        for i in 0..<frameCount {
+            let x = next(&generator)
+            bus[2 * i] += x * g
+            bus[2 * i + 1] += x * g
+        }
+        noise = generator
+    }
+
+    /// `renderAsset` at a steady rate with a fixed gain: the same reads and steps as frame by
+    /// frame, with the position kept in registers for the whole call.
+    @inline(__always)
+    private mutating func resampleAsset<S: AssetSample>(_ a: AssetReader<S>, into bus: UnsafeMutablePointer<Float>,
+                                                        frameCount: Int, step: Double, gain g: Float) -> Int {
+        let looping = isLooping
+        var pos = position, wrapped = hasWrapped
+        let end = Double(a.slot.frameCount), loopEnd = Double(a.slot.loopEnd)
+        let length = Double(a.slot.loopEnd - a.slot.loopStart)
+        for i in 0..<frameCount {
+            if !looping && pos >= end {
+                position = pos
+                return stop(at: i)
+            }
+            let (left, right) = Voice.read(a, at: pos, looping: looping, wrapped: wrapped)
+            pos += step
+            if looping && pos >= loopEnd {
+                repeat { pos -= length } while pos >= loopEnd
+                wrapped = true
+            }
+            bus[2 * i] += left * g
+            bus[2 * i + 1] += right * g
+        }
+        position = pos
+        hasWrapped = wrapped
+        return frameCount
+    }
+
     /// Applies this frame's gain to (left, right), adds it into the bus, and tells whether
     /// the voice has just finished fading out.
     @inline(__always)
     private mutating func emit(_ left: Float, _ right: Float, at i: Int, into bus: UnsafeMutablePointer<Float>,
                                _ m: Modulation) -> Bool {
+        if m.hasFixedGain {
+            bus[2 * i] += left * m.fixedGain
+            bus[2 * i + 1] += right * m.fixedGain
+            return false
+        }
         let gain = baseGain * level.next() * envelope.next() * m.gain(i)
         lastGain = gain
         let g = Float(gain)
@@ -102,6 +209,9 @@ extension Voice {
         var gainConstant = 1.0
         var gainPoints: UnsafeMutablePointer<Double>
         var gainCount = 0
+        /// Set when the voice's gain is the same for every frame of the call.
+        var hasFixedGain = false
+        var fixedGain: Float = 0
 
         @inline(__always) func pitch(_ i: Int) -> Double {
             guard let pitchRow else { return pitchConstant }
