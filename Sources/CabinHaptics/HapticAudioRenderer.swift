@@ -19,13 +19,17 @@ import Foundation
 ///
 /// Thread: pure; any thread except the render thread (allocates; this is an offline render).
 public enum HapticAudioRenderer {
+    /// How many frames `render` gives (without rendering them).
+    public static func frameCount(_ compiled: CompiledHaptics, options: HapticAudioOptions = .init()) -> Int {
+        let hasContent = !compiled.breakpoints.isEmpty || !compiled.transients.isEmpty
+        return hasContent ? Int(((compiled.endTime + 5 * options.smoothingTime) * options.sampleRate).rounded(.up)) + 1 : 0
+    }
+
     /// Renders `compiled` with `options`.
     public static func render(_ compiled: CompiledHaptics, options: HapticAudioOptions = .init()) -> HapticAudio {
         let rate = options.sampleRate
         let ceiling = options.peakCeiling
-        let hasContent = !compiled.breakpoints.isEmpty || !compiled.transients.isEmpty
-        let frameCount = hasContent
-            ? Int(((compiled.endTime + 5 * options.smoothingTime) * rate).rounded(.up)) + 1 : 0
+        let frameCount = HapticAudioRenderer.frameCount(compiled, options: options)
         var mono = [Float](repeating: 0, count: frameCount)
 
         if !compiled.breakpoints.isEmpty {

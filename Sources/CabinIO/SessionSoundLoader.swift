@@ -38,11 +38,19 @@ public enum SessionSoundLoader {
 
     private static func load(_ document: SessionDocument, documentFolder: URL, library: SoundLibrary?,
                              sampleRate: Double, initialSeconds: Double?) -> (ResolvedSounds, SoundDecoding) {
-        var resolved = ResolvedSounds()
-        loadSpeech(document, sampleRate: sampleRate, referenceLoudness: library?.manifest.referenceLoudness ?? -23,
-                   into: &resolved)
-        // Files open and decode in parallel (libsndfile handles and soxr states are
-        // independent): what a session needs at launch is ready sooner.
+        // Speech is synthesized on its own thread (espeak-ng is used by one thread at a
+        // time) while files open and decode in parallel (libsndfile handles and soxr states
+        // are independent): what a session needs at launch is ready sooner.
+        let spoken = Mutex(ResolvedSounds())
+        let speaking = DispatchGroup()
+        if !document.speechToSynthesize.isEmpty {
+            DispatchQueue.global(qos: .userInitiated).async(group: speaking) {
+                var speech = ResolvedSounds()
+                loadSpeech(document, sampleRate: sampleRate, referenceLoudness: library?.manifest.referenceLoudness ?? -23,
+                           into: &speech)
+                spoken.withLock { $0 = speech }
+            }
+        }
         let references = document.soundsToLoad
         let results = Mutex([Result<(LoadedSound, SoundDecodeJob), LoadError>?](repeating: nil, count: references.count))
         DispatchQueue.concurrentPerform(iterations: references.count) { i in
@@ -57,6 +65,8 @@ public enum SessionSoundLoader {
             }
             results.withLock { $0[i] = result }
         }
+        speaking.wait()
+        var resolved = spoken.withLock { $0 }
         var jobs: [SoundDecodeJob] = []
         for (reference, result) in zip(references, results.withLock { $0 }) {
             switch result {

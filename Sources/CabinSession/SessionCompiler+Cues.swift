@@ -72,11 +72,17 @@ extension SessionCompiler.Builder {
             return
         }
         hapticPatterns[pattern] = compiled
+        guard let bus = hapticsBus else {
+            // Not heard: only its length counts (the session lasts until it ends).
+            let frames = SessionHapticTrack.clipFrameCount(compiled, sampleRate: config.sampleRate, options: options.hapticAudio)
+            lastSoundEnd = max(lastSoundEnd, at + FrameTime(frames))
+            return
+        }
         let clip = hapticClips[pattern] ?? SessionHapticTrack.clip(compiled, sampleRate: config.sampleRate,
                                                                    options: options.hapticAudio)
         hapticClips[pattern] = clip
         lastSoundEnd = max(lastSoundEnd, at + FrameTime(clip.count))
-        guard let bus = hapticsBus, !clip.isEmpty else { return }
+        guard !clip.isEmpty else { return }
         let id: AssetID
         if let known = hapticAssets[pattern] {
             id = known

@@ -62,10 +62,19 @@ public struct SessionHapticTrack: Sendable {
 
     /// A pattern as mono audio at `sampleRate` (the renderer's own level and length).
     public static func clip(_ compiled: CompiledHaptics, sampleRate: Double, options: HapticAudioOptions) -> [Float] {
+        HapticAudioRenderer.render(compiled, options: clipOptions(options, sampleRate: sampleRate)).samples
+    }
+
+    /// Frames of `clip` (without rendering it).
+    public static func clipFrameCount(_ compiled: CompiledHaptics, sampleRate: Double, options: HapticAudioOptions) -> Int {
+        HapticAudioRenderer.frameCount(compiled, options: clipOptions(options, sampleRate: sampleRate))
+    }
+
+    private static func clipOptions(_ options: HapticAudioOptions, sampleRate: Double) -> HapticAudioOptions {
         var options = options
         options.sampleRate = sampleRate
         options.layout = .mono
-        return HapticAudioRenderer.render(compiled, options: options).samples
+        return options
     }
 
     /// Mono samples for frames `start ..< start + frameCount` into `output` (which it
