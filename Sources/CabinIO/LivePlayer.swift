@@ -32,6 +32,8 @@ public final class LivePlayer: @unchecked Sendable {
         public var transportFade = 0.2
         /// How long to keep retrying a lost device before giving up.
         public var reconnectTimeout = 30.0
+        /// Where on the session's timeline playback starts, in seconds (clamped to it).
+        public var startTime = 0.0
 
         public init(device: String = "default", configuration: PCMConfiguration = PCMConfiguration()) {
             self.device = device
@@ -77,7 +79,8 @@ public final class LivePlayer: @unchecked Sendable {
         do { wakeup = try EventFD() } catch {
             throw AudioDeviceError(.failed, device: options.device, operation: "eventfd", code: error.code, detail: error.reason)
         }
-        currentSlot = RunnerSlot(runner: SessionRunner(session), base: 0)
+        currentSlot = LivePlayer.slot(session, at: options.startTime)
+        monitorState.lastPosition = currentSlot.base  // marks before the start are not news
         shared.slot.store(currentSlot.retainedBits(), ordering: .releasing)
     }
 
@@ -132,12 +135,17 @@ public final class LivePlayer: @unchecked Sendable {
 
     /// Moves to `seconds` on the session's timeline (clamped to it).
     public func seek(to seconds: Double) {
-        let frame = FrameTime((min(max(0, seconds), session.duration) * session.sampleRate).rounded())
-        let slot = RunnerSlot(runner: SessionRunner(session.starting(at: frame)), base: frame)
+        let slot = LivePlayer.slot(session, at: seconds)
         for (name, value) in userParameters { setParameter(name, to: value, on: slot) }
         RunnerSlot.release(shared.pending.exchange(slot.retainedBits(), ordering: .acquiringAndReleasing))
         currentSlot = slot
         wakeup.signal()
+    }
+
+    /// A runner for `session` from `seconds` on (clamped to the timeline).
+    private static func slot(_ session: CompiledSession, at seconds: Double) -> RunnerSlot {
+        let frame = FrameTime((min(max(0, seconds), session.duration) * session.sampleRate).rounded())
+        return RunnerSlot(runner: SessionRunner(frame == 0 ? session : session.starting(at: frame)), base: frame)
     }
 
     /// Moves by `seconds` (negative: back).

@@ -20,6 +20,7 @@ struct Play: ParsableCommand {
               cabin play --preset pomodoro --ambient ambient/rain
               cabin play drive.json
               cabin play drive.json -D pulse --period 512
+              cabin play drive.json --from 24m50s
               cabin play drive.json --json | jq -c 'select(.event == "mark")'
             """)
 
@@ -40,6 +41,9 @@ struct Play: ParsableCommand {
     @Option(name: .long, help: "Sample rate in Hz.")
     var sampleRate = 48000
 
+    @Option(help: "Start here on the session's timeline (e.g. 24m50s), to resume or to hear one part.")
+    var from: String?
+
     @Flag(help: "No status line or event lines (errors only).")
     var quiet = false
 
@@ -59,6 +63,9 @@ struct Play: ParsableCommand {
         guard (2...8).contains(periods) else { throw ValidationError("--periods must be 2…8, not \(periods)") }
         guard (8000...192_000).contains(sampleRate) else { throw ValidationError("--sample-rate must be 8000…192000 Hz") }
         if quiet && json { throw ValidationError("--quiet and --json cannot be used together") }
+        if let from, SessionTime.parse(from) == nil {
+            throw ValidationError("--from '\(from)' is not a time: \(SessionTime.rule)")
+        }
         try presets.validateUsage(hasSession: session != nil)
     }
 
@@ -67,6 +74,7 @@ struct Play: ParsableCommand {
         var options = LivePlayer.Options(device: device, configuration: PCMConfiguration(
             sampleRate: sampleRate, channelCount: 2, periodFrames: period, periodCount: periods))
         options.realtime = !noRealtime
+        options.startTime = from.flatMap(SessionTime.parse) ?? 0
         let player: LivePlayer
         let decoding: SoundDecoding
         do {

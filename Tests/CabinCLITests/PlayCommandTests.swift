@@ -53,6 +53,28 @@ struct PlayCommandTests {
         #expect(lines.last?.hasSuffix("finished (0 underruns)") == true)
     }
 
+    @Test func fromStartsMidSessionWithTheMarksAfterIt() throws {
+        let dir = try TestEnvironment.temporaryDirectory("cabin-play")
+        let path = dir.appendingPathComponent("s.json").path
+        let session = Self.session.replacingOccurrences(of: "\"30s\"", with: "\"3s\"")
+            .replacingOccurrences(of: "{ \"at\": \"1s\", \"mark\": \"rest\" }",
+                                  with: "{ \"at\": \"1s\", \"mark\": \"rest\" }, { \"at\": \"2.5s\", \"mark\": \"arrival\" }")
+        try Data(session.utf8).write(to: URL(fileURLWithPath: path))
+        let started = Date()
+        let result = try ExternalTool.cabin(["play", path, "--from", "2s"])
+        let took = Date().timeIntervalSince(started)
+        #expect(result.status == 0)
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        // Marks before the start are not announced; the session plays its last second.
+        #expect(lines.dropFirst().first == "0:02  arrival", "\(lines)")
+        #expect(lines.last?.hasSuffix("finished (0 underruns)") == true)
+        #expect(took > 0.9 && took < 2.5, "the last second took \(took) s")
+
+        let bad = try ExternalTool.cabin(["play", path, "--from", "soon"])
+        #expect(bad.status != 0)
+        #expect(bad.stderr.contains("--from 'soon' is not a time"))
+    }
+
     @Test func missingDeviceIsOneLineWithWhatToTry() throws {
         let dir = try TestEnvironment.temporaryDirectory("cabin-play")
         let path = dir.appendingPathComponent("s.json").path
