@@ -1,7 +1,8 @@
-import CEspeakNG
 import CabinAudio
 import CabinSoundDesign
-import Foundation
+import CEspeakNG
+import Glibc
+import Synchronization
 
 /// Text to speech with libespeak-ng, returned as samples (no audio device involved): the
 /// voice prompts of the sound library are spoken with it, and the same wrapper can speak
@@ -33,7 +34,7 @@ public final class SpeechSynthesizer: SpeechSource, @unchecked Sendable {
     /// espeak-ng's native rate (22050 Hz).
     public let sampleRate: Double
 
-    private static let lock = NSLock()
+    private static let lock = Mutex(())
     nonisolated(unsafe) private static var initialized = false
     nonisolated(unsafe) private static var collected: [Int16] = []
 
@@ -50,8 +51,14 @@ public final class SpeechSynthesizer: SpeechSource, @unchecked Sendable {
         self.seed = seed
         self.wordsPerMinute = wordsPerMinute
         self.pitch = pitch
-        Self.lock.lock()
-        defer { Self.lock.unlock() }
+        sampleRate = try Self.lock.withLock { _ throws(SystemError) in
+            try Self.initialize()
+            return Double(espeak_ng_GetSampleRate())
+        }
+    }
+
+    /// Once per process, under the lock.
+    private static func initialize() throws(SystemError) {
         if !Self.initialized {
             espeak_ng_InitializePath(nil)
             var context: espeak_ng_ERROR_CONTEXT?
@@ -65,15 +72,16 @@ public final class SpeechSynthesizer: SpeechSource, @unchecked Sendable {
             }
             Self.initialized = true
         }
-        sampleRate = Double(espeak_ng_GetSampleRate())
     }
 
     /// Speaks `text` and returns mono samples at espeak-ng's rate. The corresponding C
     /// functions are `espeak_ng_SetVoiceByName`, `espeak_SetParameter`, `srand` and
     /// `espeak_Synth`.
     public func synthesize(_ text: String) throws(SystemError) -> AudioBuffer {
-        Self.lock.lock()
-        defer { Self.lock.unlock() }
+        try Self.lock.withLock { _ throws(SystemError) in try synthesizeLocked(text) }
+    }
+
+    private func synthesizeLocked(_ text: String) throws(SystemError) -> AudioBuffer {
         try Self.check(espeak_ng_SetVoiceByName(voice), "espeak_ng_SetVoiceByName(\(voice))")
         try Self.check(espeak_ng_SetParameter(espeakRATE, Int32(wordsPerMinute), 0), "espeak_ng_SetParameter(rate)")
         try Self.check(espeak_ng_SetParameter(espeakPITCH, Int32(pitch), 0), "espeak_ng_SetParameter(pitch)")
