@@ -58,6 +58,16 @@ let package = Package(
             dependencies: [
                 "CabinAudio", "CabinHaptics", "CabinSession", "CabinIO", "CabinSoundDesign",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            // The Swift runtime (and FoundationEssentials, Dispatch) linked into the binary:
+            // no libswiftCore.so & co. to map and relocate at every start (cabin --help 17.7 ->
+            // 15.0 MB peak RSS, 10 -> 7.6 ms). The modules are compiled against the shared
+            // runtime's interfaces, so FoundationEssentials' own static dependencies are named
+            // here. (An executable's unsafe flags do not stop the libraries being dependencies.)
+            linkerSettings: [
+                .unsafeFlags(["-static-stdlib"], .when(platforms: [.linux])),
+                .linkedLibrary("_FoundationCollections", .when(platforms: [.linux])),
+                .linkedLibrary("_FoundationCShims", .when(platforms: [.linux])),
             ]
         ),
 
