@@ -30,7 +30,9 @@ let package = Package(
         .systemLibrary(name: "COpus", pkgConfig: "opus", providers: [.apt(["libopus-dev"])]),
         .systemLibrary(name: "CSoxr", pkgConfig: "soxr", providers: [.apt(["libsoxr-dev"])]),
         .systemLibrary(name: "CEbur128", pkgConfig: "libebur128", providers: [.apt(["libebur128-dev"])]),
-        .systemLibrary(name: "CEspeakNG", pkgConfig: "espeak-ng", providers: [.apt(["libespeak-ng-dev"])]),
+        /// Headers only: libespeak-ng is opened with dlopen when something is spoken (see
+        /// `EspeakNGLibrary`), so the runs that never speak do not load it and its dependencies.
+        .systemLibrary(name: "CEspeakNG", providers: [.apt(["libespeak-ng-dev"])]),
         /// Small C shims for what Swift cannot write (ALSA's variadic error handler, evdev's ioctl macros).
         .target(name: "CCabinShims", linkerSettings: [.linkedLibrary("asound")]),
 
