@@ -1,5 +1,6 @@
 import CabinAudio
 import CabinSession
+import Glibc
 
 /// A session that exercises every mixer feature, with its assets made in memory (so the
 /// check needs no sound library): loops with loop points, a pitch map following a speed
@@ -74,4 +75,3 @@ enum AllocationScene {
     }
 }
 
-import Foundation

@@ -12,7 +12,6 @@
 // malloc and free here, whatever the work inside) is subtracted. Exits 1 if the render path allocated or freed anything, 2 if the interposer
 // counts nothing (not loaded).
 import CabinAudio
-import Foundation
 import MallocInterposerSwift
 
 /// Mallocs and frees counted between hook() and unhook() around `body`.

@@ -13,7 +13,7 @@
 import CabinAudio
 import CabinIO
 import CabinSession
-import Foundation
+import Glibc
 import MallocInterposerSwift
 
 var arguments = Array(CommandLine.arguments.dropFirst())
@@ -90,7 +90,7 @@ MallocInterposerSwift.unhook()
 let stats = MallocInterposerSwift.getStatistics()
 
 print("session: \(label)")
-print(String(format: "rendered: %.1f s in blocks of %d frames after 1 s warm-up (peak %.3f)",
+print(String(cFormat: "rendered: %.1f s in blocks of %d frames after 1 s warm-up (peak %.3f)",
              Double(measured) / 48000, blockFrames, peak))
 print("allocations: \(stats.mallocCount) (\(stats.mallocBytesCount) bytes), frees: \(stats.freeCount)")
 exit(stats.mallocCount == 0 && stats.freeCount == 0 && measured >= min(target, 10 * 48000) ? 0 : 1)

@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// A level or gain in decibels. `Decibels(-6).linearGain` ≈ 0.501.
 ///
@@ -27,7 +27,7 @@ public struct Decibels: Sendable, Hashable, Comparable, Codable, BitwiseCopyable
     public static func - (a: Decibels, b: Decibels) -> Decibels { Decibels(a.value - b.value) }
 
     public var description: String {
-        value.isFinite ? String(format: "%.1f dB", value) : "-inf dB"
+        value.isFinite ? String(cFormat: "%.1f dB", value) : "-inf dB"
     }
 }
 

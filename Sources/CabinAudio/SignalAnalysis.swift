@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// Small, exact measurements on sample arrays, used by tests, `cabin info` and benchmarks.
 ///

@@ -3,7 +3,8 @@
 // exports (normalized AHAP, Android waveform, SVG plot, terminal preview, JSON/CSV
 // streams), and rumble plans for dual-motor devices (`RumbleMapping`, `RumblePlan`).
 //
-// A pure module: Foundation at most, no I/O. Readers take bytes plus a display file name.
+// A pure module: the C library's math (Glibc) at most, no Foundation, no I/O. Readers take
+// bytes plus a display file name.
 //
 // Example:
 //

@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// How ``HapticAudioRenderer`` turns haptics into sound.
 ///

@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// Renders a compiled haptic pattern as sound, for previews and for voice-coil actuators
 /// driven as audio (DualSense).

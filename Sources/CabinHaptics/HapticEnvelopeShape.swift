@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// The shape Cabin gives a continuous event: how `AttackTime`, `DecayTime`, `ReleaseTime`
 /// and `Sustained` become a piecewise-linear intensity envelope.

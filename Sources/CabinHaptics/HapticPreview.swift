@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// Pictures of a compiled pattern: an SVG plot and a terminal sparkline.
 ///
@@ -99,8 +99,7 @@ public enum HapticPreview {
     }
 
     static func escaped(_ text: String) -> String {
-        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-            .replacingOccurrences(of: ">", with: "&gt;")
+        text.replacing("&", with: "&amp;").replacing("<", with: "&lt;").replacing(">", with: "&gt;")
     }
 
     /// A one-line sparkline of intensity over `width` columns (each column the largest

@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// The two magnitudes of a dual-motor rumble effect (Linux `FF_RUMBLE`): `strong` drives
 /// the large, low-frequency motor, `weak` the small, high-frequency one; 0…0xFFFF each.

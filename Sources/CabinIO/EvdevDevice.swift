@@ -1,5 +1,5 @@
 import CCabinShims
-import Foundation
+import FoundationEssentials
 import Glibc
 
 /// The real ``ForceFeedbackSystem``: `/dev/input/event*` nodes opened with `open(2)`.

@@ -1,6 +1,5 @@
 import CabinHaptics
 import CabinSession
-import Foundation
 import Glibc
 
 /// The session's haptic cues on a rumble device, following the audio clock: the rumble
@@ -11,8 +10,7 @@ import Glibc
 public final class SessionRumble: @unchecked Sendable {
     private let rumble: RumblePlayer
     private let player: LivePlayer
-    private var thread: Thread?
-    private let done = DispatchSemaphore(value: 0)
+    private var thread: RealtimeThread?
     private var cancelled = false
     /// The error that ended the rumble early, if any (one line).
     public private(set) var failure: String?
@@ -28,25 +26,28 @@ public final class SessionRumble: @unchecked Sendable {
     public func start(gain: Double = 1, clock: (any RumbleClock & Sendable)? = nil) {
         let plan = player.session.rumblePlan(options: rumble.planOptions())
         let clock = clock ?? AudioClock(player: player)
-        let thread = Thread { [self] in
+        let thread = RealtimeThread(name: "cabin-rumble", realtime: false) { [self] _ in
             do {
                 try rumble.play(plan, gain: gain, clock: clock) { self.cancelled || self.player.isFinished }
             } catch {
                 failure = "\(error)"
             }
             rumble.close()
-            done.signal()
         }
-        thread.name = "cabin-rumble"
-        thread.start()
-        self.thread = thread
+        do {
+            try thread.start()
+            self.thread = thread
+        } catch {
+            failure = "\(error)"
+            rumble.close()
+        }
     }
 
     /// Stops and removes every effect, and waits for the rumble thread.
     public func stop() {
         guard thread != nil else { return }
         cancelled = true
-        done.wait()
+        thread?.join()
         thread = nil
     }
 

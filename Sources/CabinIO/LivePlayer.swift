@@ -1,6 +1,5 @@
 import CabinAudio
 import CabinSession
-import Foundation
 import Glibc
 import Synchronization
 

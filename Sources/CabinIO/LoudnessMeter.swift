@@ -1,6 +1,6 @@
-import CEbur128
 import CabinAudio
-import Foundation
+import CEbur128
+import Glibc
 
 /// EBU R128 loudness of a sound, measured with libebur128.
 public struct Loudness: Sendable, Equatable, Codable {

@@ -1,6 +1,7 @@
 import CabinAudio
 import CabinSession
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Renders a session to a sound file as fast as the machine goes.
 ///

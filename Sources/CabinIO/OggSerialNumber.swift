@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+
 
 /// libsndfile gives every Ogg stream it writes a random serial number, so encoding the
 /// same audio twice gives different bytes. The library's files are committed, so the

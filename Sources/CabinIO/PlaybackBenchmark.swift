@@ -1,6 +1,5 @@
 import CabinAudio
 import CabinSession
-import Foundation
 import Glibc
 
 /// Measurements for `cabin bench`: offline render speed, live playback at several period

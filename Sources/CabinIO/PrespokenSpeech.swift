@@ -1,6 +1,5 @@
 import CabinAudio
 import CabinSoundDesign
-import Foundation
 
 /// The library's voice prompts, spoken once, in library order, before anything renders.
 ///

@@ -3,6 +3,7 @@ import Glibc
 
 /// A dedicated thread for audio, with SCHED_FIFO priority when the system allows it
 /// (root, RLIMIT_RTPRIO or rtkit); otherwise it runs at normal priority and says why.
+/// With `realtime: false` it is a plain named thread (the rumble thread).
 ///
 /// Thread: `start` and `join` from the control thread.
 public final class RealtimeThread: @unchecked Sendable {
@@ -17,12 +18,16 @@ public final class RealtimeThread: @unchecked Sendable {
     private var thread: pthread_t?
     private let body: @Sendable (Scheduling) -> Void
     private let priority: Int32
+    private let realtime: Bool
     private let name: String
 
-    /// Creates (does not start) a thread that runs `body`, telling it how it is scheduled.
-    public init(name: String, priority: Int32 = 70, body: @escaping @Sendable (Scheduling) -> Void) {
+    /// Creates (does not start) a thread that runs `body`, telling it how it is scheduled;
+    /// `realtime: false` does not ask for SCHED_FIFO.
+    public init(name: String, priority: Int32 = 70, realtime: Bool = true,
+                body: @escaping @Sendable (Scheduling) -> Void) {
         self.name = name
         self.priority = priority
+        self.realtime = realtime
         self.body = body
     }
 
@@ -51,7 +56,7 @@ public final class RealtimeThread: @unchecked Sendable {
 
     private func run() {
         cabin_set_thread_name(name)
-        body(Self.requestRealtime(priority: priority))
+        body(realtime ? Self.requestRealtime(priority: priority) : .normal(reason: "not requested"))
     }
 
     /// Asks for SCHED_FIFO on the calling thread, clamped to what RLIMIT_RTPRIO allows.

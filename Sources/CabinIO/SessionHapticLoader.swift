@@ -1,6 +1,6 @@
 import CabinHaptics
 import CabinSession
-import Foundation
+import FoundationEssentials
 
 /// The built-in haptic pattern library: a folder of `NAME.ahap` files (normally
 /// `Patterns/haptics/` in the package).
@@ -23,8 +23,8 @@ public struct HapticPatternLibrary: Sendable {
         var dir = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
         for _ in 0..<6 {
             let candidate = dir.appendingPathComponent("Patterns/haptics")
-            var isDirectory: ObjCBool = false
-            if fm.fileExists(atPath: candidate.path, isDirectory: &isDirectory), isDirectory.boolValue {
+            var isDirectory = false
+            if fm.fileExists(atPath: candidate.path, isDirectory: &isDirectory), isDirectory {
                 return HapticPatternLibrary(root: candidate)
             }
             dir.deleteLastPathComponent()
@@ -80,12 +80,12 @@ public enum SessionHapticLoader {
                 return .failure(Problem(message: "\(name): not in the haptic pattern library (\(hint))"))
             }
         }
-        var isDirectory: ObjCBool = false
+        var isDirectory = false
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
             return .failure(Problem(message: "\(url.path): no such file"))
         }
-        guard !isDirectory.boolValue, let data = FileManager.default.contents(atPath: url.path) else {
-            return .failure(Problem(message: "\(url.path): \(isDirectory.boolValue ? "is a directory, not a pattern" : "cannot be read (permission denied?)")"))
+        guard !isDirectory, let data = FileManager.default.contents(atPath: url.path) else {
+            return .failure(Problem(message: "\(url.path): \(isDirectory ? "is a directory, not a pattern" : "cannot be read (permission denied?)")"))
         }
         let result = HapticReader.read(Array(data), file: url.path)
         guard let pattern = result.pattern else {

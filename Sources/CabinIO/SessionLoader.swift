@@ -1,7 +1,7 @@
 import CabinAudio
 import CabinJSON
 import CabinSession
-import Foundation
+import FoundationEssentials
 
 /// From a session file to a compiled session: read, validate, load sounds (decode +
 /// resample once) and haptic patterns (read + compile), compile to frames. Used by `cabin render` and `cabin play`.
@@ -32,11 +32,11 @@ public enum SessionLoader {
                             library: SoundLibrary? = nil, patterns: HapticPatternLibrary? = nil,
                             options: SessionCompileOptions = .init(), progressive: Bool = false) throws(Failure) -> Loaded {
         let url = URL(fileURLWithPath: path)
-        var isDirectory: ObjCBool = false
+        var isDirectory = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw Failure(lines: ["\(path): no such file"])
         }
-        guard !isDirectory.boolValue else { throw Failure(lines: ["\(path): is a directory, not a session document"]) }
+        guard !isDirectory else { throw Failure(lines: ["\(path): is a directory, not a session document"]) }
         guard let data = FileManager.default.contents(atPath: path) else {
             throw Failure(lines: ["\(path): cannot be read (permission denied?)"])
         }

@@ -1,7 +1,8 @@
 import CabinAudio
 import CabinSession
 import CabinSoundDesign
-import Foundation
+import Dispatch
+import FoundationEssentials
 import Synchronization
 
 /// Loads every sound a session refers to: library names through the manifest, paths

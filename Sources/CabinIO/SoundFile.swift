@@ -1,6 +1,5 @@
-import CSndFile
 import CabinAudio
-import Foundation
+import CSndFile
 import Glibc
 
 /// Reading sound files (WAV, FLAC, Ogg Vorbis, Ogg Opus and whatever else libsndfile
@@ -184,7 +183,7 @@ struct OpenSoundFile {
     /// `*** Chunk size … > file length …`.
     static func logShowsTruncation(_ log: String) -> Bool {
         log.split(separator: "\n").contains { line in
-            let l = line.trimmingCharacters(in: .whitespaces)
+            let l = line.trimmingWhitespace()
             return ((l.hasPrefix("data") || l.hasPrefix("SSND")) && l.contains("(should be"))
                 || l.contains("> file length")
         }

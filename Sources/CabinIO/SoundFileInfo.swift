@@ -1,3 +1,4 @@
+import CabinAudio
 import CSndFile
 
 /// What a sound file is, as libsndfile reads its header: container, encoding, channels,
@@ -22,8 +23,8 @@ public struct SoundFileInfo: Sendable, Equatable {
     init(_ info: SF_INFO) {
         let major = Int(info.format) & Int(SF_FORMAT_TYPEMASK)
         let sub = Int(info.format) & Int(SF_FORMAT_SUBMASK)
-        container = SoundFileInfo.majorNames[major] ?? String(format: "0x%06x", major)
-        encoding = SoundFileInfo.subtypeNames[sub] ?? String(format: "0x%04x", sub)
+        container = SoundFileInfo.majorNames[major] ?? String(cFormat: "0x%06x", major)
+        encoding = SoundFileInfo.subtypeNames[sub] ?? String(cFormat: "0x%04x", sub)
         containerDescription = SoundFileInfo.formatDescription(major) ?? container
         channelCount = Int(info.channels)
         sampleRate = Double(info.samplerate)

@@ -1,5 +1,5 @@
 import CabinSession
-import Foundation
+import FoundationEssentials
 
 /// The built-in sound library: a folder with `manifest.json` (normally `Sounds/` in the
 /// package).

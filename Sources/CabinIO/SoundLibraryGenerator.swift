@@ -1,7 +1,10 @@
 import CabinAudio
 import CabinSession
 import CabinSoundDesign
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
+import Synchronization
 
 /// Writes the built-in library: renders each recipe, encodes it (Ogg Opus, or FLAC when
 /// Opus would disturb a loop's seam), measures the decoded file with libebur128 and
@@ -36,13 +39,13 @@ public struct SoundLibraryGenerator {
         public var note: String?
 
         public var line: String {
-            let loud = entry.loudness.map { String(format: "%6.1f LUFS", $0) } ?? "  -inf LUFS"
-            let peak = entry.truePeak.map { String(format: "%5.1f dBTP", $0) } ?? ""
-            let name = entry.name.padding(toLength: max(26, entry.name.count), withPad: " ", startingAt: 0)
-            return name + " " + format.shortName.padding(toLength: 5, withPad: " ", startingAt: 0)
-                + String(format: "%8.1f kB %6.2f s  ", Double(bytes) / 1000, entry.duration ?? 0) + loud + " " + peak
-                + String(format: "  render %.2f s, encode %.2f s", renderSeconds, encodeSeconds)
-                + (seam.map { String(format: "  seam %.4f (body max %.4f)", $0.seamStep, $0.bodyMaxStep) } ?? "")
+            let loud = entry.loudness.map { String(cFormat: "%6.1f LUFS", $0) } ?? "  -inf LUFS"
+            let peak = entry.truePeak.map { String(cFormat: "%5.1f dBTP", $0) } ?? ""
+            let name = entry.name.padded(toLength: max(26, entry.name.count))
+            return name + " " + format.shortName.padded(toLength: 5)
+                + String(cFormat: "%8.1f kB %6.2f s  ", Double(bytes) / 1000, entry.duration ?? 0) + loud + " " + peak
+                + String(cFormat: "  render %.2f s, encode %.2f s", renderSeconds, encodeSeconds)
+                + (seam.map { String(cFormat: "  seam %.4f (body max %.4f)", $0.seamStep, $0.bodyMaxStep) } ?? "")
                 + (note.map { "  (\($0))" } ?? "")
         }
     }
@@ -78,15 +81,16 @@ public struct SoundLibraryGenerator {
     /// Speech is serialised inside `SpeechSynthesizer`; every other step is independent.
     private func generateConcurrently(_ recipes: [SoundRecipe], speech: (any SpeechSource)?,
                                       progress: (Report) -> Void) throws -> [Report] {
-        let results = ResultSlots(count: recipes.count)
+        let results = Mutex([Result<Report, any Error>?](repeating: nil, count: recipes.count))
         let shared = UncheckedBox((self, speech))
         DispatchQueue.concurrentPerform(iterations: recipes.count) { i in
             let (generator, speech) = shared.value
-            results.set(i, Result { try generator.generate(recipes[i], speech: speech) })
+            let result = Result { try generator.generate(recipes[i], speech: speech) }
+            results.withLock { $0[i] = result }
         }
         var reports: [Report] = []
-        for result in results.all {
-            let report = try result.get()
+        for result in results.withLock({ $0 }) {
+            let report = try result!.get()
             progress(report)
             reports.append(report)
         }
@@ -149,19 +153,6 @@ public struct SoundLibraryGenerator {
                           encodeSeconds: (done - rendered).seconds, seam: seam, note: note)
         }
     }
-}
-
-/// Results written by concurrent workers, each to its own slot.
-private final class ResultSlots: @unchecked Sendable {
-    private let lock = NSLock()
-    private var slots: [Result<SoundLibraryGenerator.Report, any Error>?]
-    init(count: Int) { slots = Array(repeating: nil, count: count) }
-    func set(_ i: Int, _ value: Result<SoundLibraryGenerator.Report, any Error>) {
-        lock.lock()
-        slots[i] = value
-        lock.unlock()
-    }
-    var all: [Result<SoundLibraryGenerator.Report, any Error>] { slots.map { $0! } }
 }
 
 /// A value handed to worker threads that only read it (the speech source serialises itself).

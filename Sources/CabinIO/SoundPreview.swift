@@ -1,6 +1,7 @@
 import CabinAudio
 import CabinSession
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Hearing one library sound on its own: decoded, at its loudness trim (so every sound
 /// plays at the library's reference loudness), optionally looped, rendered to a file or

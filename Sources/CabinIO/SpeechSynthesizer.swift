@@ -1,7 +1,8 @@
-import CEspeakNG
 import CabinAudio
 import CabinSoundDesign
-import Foundation
+import CEspeakNG
+import Glibc
+import Synchronization
 
 /// Text to speech with libespeak-ng, returned as samples (no audio device involved): the
 /// voice prompts of the sound library are spoken with it, and the same wrapper can speak
@@ -33,14 +34,16 @@ public final class SpeechSynthesizer: SpeechSource, @unchecked Sendable {
     /// espeak-ng's native rate (22050 Hz).
     public let sampleRate: Double
 
-    private static let lock = NSLock()
+    private let espeak: EspeakNGLibrary
+    private static let lock = Mutex(())
     nonisolated(unsafe) private static var initialized = false
     nonisolated(unsafe) private static var collected: [Int16] = []
 
-    /// Initialises espeak-ng in retrieval mode (samples come back through a callback,
-    /// nothing is played) and selects `voice`. The corresponding C functions are
-    /// `espeak_ng_InitializePath`, `espeak_ng_Initialize`, `espeak_ng_InitializeOutput`
-    /// (synchronous, no audio) and `espeak_SetSynthCallback`.
+    /// Opens libespeak-ng (the first time; see `EspeakNGLibrary`) and initialises it in
+    /// retrieval mode (samples come back through a callback, nothing is played). The
+    /// corresponding C functions are `dlopen`, `espeak_ng_InitializePath`,
+    /// `espeak_ng_Initialize`, `espeak_ng_InitializeOutput` (synchronous, no audio) and
+    /// `espeak_SetSynthCallback`.
     /// The voice the built-in prompts use (and `say` cues, unless they name another).
     public static let defaultVoice = "en-us+Alex"
 
@@ -50,14 +53,22 @@ public final class SpeechSynthesizer: SpeechSource, @unchecked Sendable {
         self.seed = seed
         self.wordsPerMinute = wordsPerMinute
         self.pitch = pitch
-        Self.lock.lock()
-        defer { Self.lock.unlock() }
+        let espeak = try EspeakNGLibrary.shared.get()
+        self.espeak = espeak
+        sampleRate = try Self.lock.withLock { _ throws(SystemError) in
+            try Self.initialize(espeak)
+            return Double(espeak.getSampleRate())
+        }
+    }
+
+    /// Once per process, under the lock.
+    private static func initialize(_ espeak: EspeakNGLibrary) throws(SystemError) {
         if !Self.initialized {
-            espeak_ng_InitializePath(nil)
+            espeak.initializePath(nil)
             var context: espeak_ng_ERROR_CONTEXT?
-            try Self.check(espeak_ng_Initialize(&context), "espeak_ng_Initialize")
-            try Self.check(espeak_ng_InitializeOutput(ENOUTPUT_MODE_SYNCHRONOUS, 0, nil), "espeak_ng_InitializeOutput")
-            espeak_SetSynthCallback { samples, count, _ in
+            try espeak.check(espeak.initialize(&context), "espeak_ng_Initialize")
+            try espeak.check(espeak.initializeOutput(ENOUTPUT_MODE_SYNCHRONOUS, 0, nil), "espeak_ng_InitializeOutput")
+            espeak.setSynthCallback { samples, count, _ in
                 if let samples, count > 0 {
                     SpeechSynthesizer.collected.append(contentsOf: UnsafeBufferPointer(start: samples, count: Int(count)))
                 }
@@ -65,28 +76,29 @@ public final class SpeechSynthesizer: SpeechSource, @unchecked Sendable {
             }
             Self.initialized = true
         }
-        sampleRate = Double(espeak_ng_GetSampleRate())
     }
 
     /// Speaks `text` and returns mono samples at espeak-ng's rate. The corresponding C
     /// functions are `espeak_ng_SetVoiceByName`, `espeak_SetParameter`, `srand` and
     /// `espeak_Synth`.
     public func synthesize(_ text: String) throws(SystemError) -> AudioBuffer {
-        Self.lock.lock()
-        defer { Self.lock.unlock() }
-        try Self.check(espeak_ng_SetVoiceByName(voice), "espeak_ng_SetVoiceByName(\(voice))")
-        try Self.check(espeak_ng_SetParameter(espeakRATE, Int32(wordsPerMinute), 0), "espeak_ng_SetParameter(rate)")
-        try Self.check(espeak_ng_SetParameter(espeakPITCH, Int32(pitch), 0), "espeak_ng_SetParameter(pitch)")
+        try Self.lock.withLock { _ throws(SystemError) in try synthesizeLocked(text) }
+    }
+
+    private func synthesizeLocked(_ text: String) throws(SystemError) -> AudioBuffer {
+        try espeak.check(espeak.setVoiceByName(voice), "espeak_ng_SetVoiceByName(\(voice))")
+        try espeak.check(espeak.setParameter(espeakRATE, Int32(wordsPerMinute), 0), "espeak_ng_SetParameter(rate)")
+        try espeak.check(espeak.setParameter(espeakPITCH, Int32(pitch), 0), "espeak_ng_SetParameter(pitch)")
         Self.collected.removeAll(keepingCapacity: true)
         srand(seed)
         let bytes = Array(text.utf8CString)
         let status = bytes.withUnsafeBufferPointer { p in
-            espeak_Synth(p.baseAddress, p.count, 0, POS_CHARACTER, 0, UInt32(espeakCHARS_UTF8), nil, nil)
+            espeak.synth(p.baseAddress, p.count, 0, POS_CHARACTER, 0, UInt32(espeakCHARS_UTF8), nil, nil)
         }
         guard status == EE_OK else {
             throw SystemError(operation: "espeak_Synth", code: 0, reason: "espeak-ng error \(status.rawValue)")
         }
-        try Self.check(espeak_ng_Synchronize(), "espeak_ng_Synchronize")
+        try espeak.check(espeak.synchronize(), "espeak_ng_Synchronize")
         let samples = Self.collected.map { Float($0) / 32768 }
         return AudioBuffer(samples: samples, channelCount: 1, sampleRate: sampleRate)
     }
@@ -96,13 +108,5 @@ public final class SpeechSynthesizer: SpeechSource, @unchecked Sendable {
         let native = try synthesize(text)
         guard native.frameCount > 0 else { throw SystemError(operation: "espeak_Synth", code: 0, reason: "no audio for \"\(text)\"") }
         return try Resampler.resample(native, to: sampleRate).samples
-    }
-
-    private static func check(_ status: espeak_ng_STATUS, _ operation: String) throws(SystemError) {
-        guard status != ENS_OK else { return }
-        var message = [CChar](repeating: 0, count: 256)
-        espeak_ng_GetStatusCodeMessage(status, &message, message.count)
-        let text = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        throw SystemError(operation: operation, code: 0, reason: text)
     }
 }

@@ -1,7 +1,7 @@
 // CabinJSON — JSON with a source location for every value, and the diagnostics that every
 // Cabin document reader (sessions, AHAP, .haptic) shares.
 //
-// A pure module: it imports Foundation at most and does no I/O. Callers hand it bytes (or a
+// A pure module: it imports nothing (not Foundation) and does no I/O. Callers hand it bytes (or a
 // `String`) plus a display file name; `CabinIO` or the CLI does the reading.
 //
 // Example:

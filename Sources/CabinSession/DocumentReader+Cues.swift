@@ -1,3 +1,4 @@
+import CabinAudio
 import CabinJSON
 
 /// The `cues` array: every verb checked against the layers, buses and parameters.
@@ -32,7 +33,7 @@ extension DocumentReader {
             diagnostics.error("a cue can play a sound or say a text, not both (they share \"bus\" and \"gain\")",
                               at: o.member("say")!.keyLocation, path: p.key("say"), rule: "session.cue-verbs")
         } else if let v = o["say"], let text = v.string(at: p.key("say"), in: &diagnostics) {
-            if text.trimmingCharacters(in: .whitespaces).isEmpty {
+            if text.trimmingWhitespace().isEmpty {
                 diagnostics.error("\"say\" needs words to speak", at: v.location, path: p.key("say"), value: v.excerpt,
                                   rule: "session.say")
             }

@@ -1,4 +1,4 @@
-import Foundation
+import CabinAudio
 
 /// Times in session documents: `"1h2m3.5s"`, `"90s"`, `"250ms"`, `"12:30"` (m:s),
 /// `"1:02:03"` (h:m:s), or a number of seconds.
@@ -8,7 +8,7 @@ public enum SessionTime {
 
     /// Seconds for a time string, or `nil` if it is not one. Never negative.
     public static func parse(_ text: String) -> Double? {
-        let s = text.trimmingCharacters(in: .whitespaces)
+        let s = text.trimmingWhitespace()
         guard !s.isEmpty else { return nil }
         if s.contains(":") { return parseClock(s).map(microseconds) }
         if let plain = Double(s), plain.isFinite, plain >= 0, s.allSatisfy({ $0.isNumber || $0 == "." }) {

@@ -1,5 +1,5 @@
 import CabinJSON
-import Foundation
+import Glibc
 
 extension SoundManifest {
     /// The manifest as JSON text, in the shape `read` accepts, with its entries in order.

@@ -1,5 +1,4 @@
 import CabinAudio
-import Foundation
 
 /// Ambient loops (stereo, 24–32 s so the repeat is not obvious, seamless by construction:
 /// every layer is periodic in the loop and events wrap around its end).

@@ -1,5 +1,5 @@
 import CabinAudio
-import Foundation
+import Glibc
 
 /// The ingredients of the ambient loops: road and tyre noise, passing traffic with
 /// Doppler, raindrops on glass, crickets, wind and birds. Every one is periodic in the loop.

@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// A second-order IIR filter (RBJ cookbook), transposed direct form II, in Double.
 ///

@@ -1,5 +1,5 @@
 import CabinAudio
-import Foundation
+import Glibc
 
 /// What makes one combustion engine sound like itself: how many cylinders fire when, how
 /// evenly, and what the exhaust and body do with each firing.

@@ -1,5 +1,5 @@
 import CabinAudio
-import Foundation
+import Glibc
 
 /// Engine loops: a cruise loop the engine layer repitches by focus speed (ratio ~0.7–1.4)
 /// and, where a repitched cruise loop would sound wrong at rest (lumpy idles, diesel

@@ -1,5 +1,5 @@
 import CabinAudio
-import Foundation
+import Glibc
 
 /// Small instruments for the radio beds. Each returns a mono note or hit of its own
 /// length; the beds place them circularly so tails wrap around the loop.

@@ -1,5 +1,4 @@
 import CabinAudio
-import Foundation
 
 /// The lo-fi radio loop: eight bars at 80 BPM of a ii–V–I–vi progression on an electric
 /// piano with lazy syncopation, a round bass, soft boom-bap drums with swung hats, vinyl

@@ -1,5 +1,5 @@
 import CabinAudio
-import Foundation
+import Glibc
 
 /// Struck and clicked things for the UI sounds: modal synthesis (a sum of exponentially
 /// decaying partials, inharmonic for bells and bars) and short resonant clicks.

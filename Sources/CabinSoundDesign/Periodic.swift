@@ -1,5 +1,5 @@
 import CabinAudio
-import Foundation
+import Glibc
 
 /// Building blocks for loops that are seamless by construction: every part of a loop is
 /// periodic in the loop length, so the last sample leads into the first exactly as any

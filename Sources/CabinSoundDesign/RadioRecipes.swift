@@ -1,5 +1,5 @@
 import CabinAudio
-import Foundation
+import Glibc
 
 /// Radio beds beyond the `synth:` noises: a lo-fi loop, a nature bed and a slow pad.
 /// Stereo, seamless (every note and event placed circularly), Ogg Opus.

@@ -1,5 +1,5 @@
 import CabinAudio
-import Foundation
+import Glibc
 
 /// The last steps of every recipe: gentle fades for one-shots, peak normalisation with
 /// headroom for the codec and true-peak overshoot, and conversion to an `AudioBuffer`.

@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// A stereo loop under construction: two periodic channels that events are added into,
 /// wrapping at the loop's end.

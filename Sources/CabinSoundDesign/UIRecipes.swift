@@ -1,5 +1,5 @@
 import CabinAudio
-import Foundation
+import Glibc
 
 /// UI one-shots: short, clear and soft-edged (mono, Ogg Opus). Chimes are modal
 /// (inharmonic partials with decays); mechanical sounds are damped resonances with a

@@ -1,5 +1,4 @@
 import CabinAudio
-import Foundation
 
 /// GPS-style and Pomodoro voice prompts: spoken by the context's `SpeechSource`
 /// (espeak-ng through `CabinIO.SpeechSynthesizer`), then polished: band-limited to a

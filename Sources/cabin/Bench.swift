@@ -1,7 +1,7 @@
 import ArgumentParser
 import CabinIO
 import CabinSession
-import Foundation
+import FoundationEssentials
 
 /// `cabin bench`: performance figures (benchmarks print figures; tests never time things).
 struct Bench: ParsableCommand {
@@ -45,7 +45,7 @@ struct Bench: ParsableCommand {
             let compiled = SessionCompiler.compile(loaded.document, sounds: loaded.sounds, sampleRate: 48000,
                                                    maxBlockFrames: block)
             let f = PlaybackBenchmark.render(compiled, seconds: seconds, blockFrames: block)
-            print(String(format: "  block %4d: %6.0f× real time = %.3f %% of one core", block, f.speed, f.cpuPercentAtRealTime))
+            print(String(cFormat: "  block %4d: %6.0f× real time = %.3f %% of one core", block, f.speed, f.cpuPercentAtRealTime))
         }
         if live {
             print("live on \(device), \(Int(seconds)) s each:")
@@ -54,15 +54,17 @@ struct Bench: ParsableCommand {
                 for rt in [true, false] {
                     let f = try PlaybackBenchmark.play(loaded.compiled, device: device, periodFrames: period,
                                                        periods: bufferPeriods, realtime: rt, seconds: seconds)
-                    print(String(format: "  period %4d×%d (%.1f ms)  %-34@ xruns %3d  render thread %.3f %% of one core",
-                                 period, bufferPeriods, Double(period) / 48, f.scheduling, f.xruns, f.renderCPUPercent))
+                    // (Foundation's `%-34@` never padded on Linux: the scheduling is not padded.)
+                    print(String(cFormat: "  period %4d×%d (%.1f ms)  ", period, bufferPeriods, Double(period) / 48)
+                          + f.scheduling
+                          + String(cFormat: " xruns %3d  render thread %.3f %% of one core", f.xruns, f.renderCPUPercent))
                     if f.xruns == 0 && lowest[rt].map({ period < $0 }) ?? true { lowest[rt] = period }
                 }
             }
             print("  lowest period with 0 xruns: \(lowest[true].map(String.init) ?? "none") with SCHED_FIFO, \(lowest[false].map(String.init) ?? "none") without")
         }
         if launch { try measureLaunch(path) }
-        print(String(format: "peak RSS: %.1f MB", PlaybackBenchmark.peakResidentMegabytes()))
+        print(String(cFormat: "peak RSS: %.1f MB", PlaybackBenchmark.peakResidentMegabytes()))
     }
 
     /// Spawns `cabin play --json` and times the first event line (`start`, sent once the
@@ -70,21 +72,12 @@ struct Bench: ParsableCommand {
     private func measureLaunch(_ path: String) throws {
         var times: [Double] = []
         for _ in 0..<5 {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL
-            process.arguments = ["play", path, "--json", "-D", device]
-            let out = Pipe()
-            process.standardOutput = out
-            process.standardError = FileHandle.nullDevice
-            let start = Date()
-            try process.run()
-            _ = out.fileHandleForReading.availableData
-            times.append(Date().timeIntervalSince(start) * 1000)
-            process.interrupt()
-            process.waitUntilExit()
+            let executable = URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL.path
+            times.append(try PlaybackBenchmark.millisecondsToFirstOutput(
+                of: executable, arguments: ["play", path, "--json", "-D", device]))
         }
         times.sort()
-        print(String(format: "launch to first audio ('cabin play', 5 runs): median %.0f ms, best %.0f ms", times[2], times[0]))
+        print(String(cFormat: "launch to first audio ('cabin play', 5 runs): median %.0f ms, best %.0f ms", times[2], times[0]))
     }
 }
 

@@ -1,16 +1,22 @@
-import Foundation
+import CabinIO
+import FoundationEssentials
 
 /// Reading the documents the CLI is given (the libraries take bytes, never paths).
 enum CLIInput {
     /// The file's bytes, or `nil` after printing one line saying why not. `-` is stdin.
     static func readDocument(_ path: String) -> [UInt8]? {
-        if path == "-" { return Array(FileHandle.standardInput.readDataToEndOfFile()) }
-        var isDirectory: ObjCBool = false
+        if path == "-" {
+            do { return try StandardStreams.readInput() } catch {
+                CLIOutput.error("\(error)")
+                return nil
+            }
+        }
+        var isDirectory = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             CLIOutput.error("\(path): no such file")
             return nil
         }
-        if isDirectory.boolValue {
+        if isDirectory {
             CLIOutput.error("\(path): is a directory, not a document")
             return nil
         }

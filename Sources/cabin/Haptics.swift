@@ -1,6 +1,8 @@
 import ArgumentParser
+import CabinAudio
 import CabinHaptics
-import Foundation
+import CabinIO
+import FoundationEssentials
 
 /// `cabin haptics …`: haptic patterns (AHAP and Meta/Lofelt `.haptic`).
 struct HapticsCommand: ParsableCommand {
@@ -28,7 +30,7 @@ enum CLIHaptics {
         guard let bytes = CLIInput.readDocument(path) else { throw ExitCode.failure }
         let result = HapticReader.read(bytes, file: path, options: strict ? .strict : .lenient)
         for diagnostic in result.diagnostics.sortedByLocation {
-            FileHandle.standardError.write(Data("\(diagnostic)\n".utf8))
+            StandardStreams.writeError("\(diagnostic)\n")
         }
         guard let pattern = result.pattern else { throw ExitCode.failure }
         return (pattern, HapticCompiler.compile(pattern))
@@ -65,7 +67,7 @@ enum HapticPreviewText {
     /// Seconds with at most three decimals, no trailing zeros: `0.27`, `70`.
     static func seconds(_ s: Double) -> String {
         let ms = (s * 1000).rounded()
-        var text = String(format: "%.3f", ms / 1000)
+        var text = String(cFormat: "%.3f", ms / 1000)
         while text.hasSuffix("0") { text.removeLast() }
         if text.hasSuffix(".") { text.removeLast() }
         return text

@@ -1,6 +1,5 @@
 import ArgumentParser
 import CabinHaptics
-import Foundation
 
 extension HapticsCommand {
     /// `cabin haptics check FILE...`: every diagnostic, exit status 0/1.

@@ -1,6 +1,5 @@
 import ArgumentParser
 import CabinHaptics
-import Foundation
 
 extension HapticsCommand {
     /// `cabin haptics convert FILE -o OUT.ahap` / `--android`.

@@ -2,7 +2,6 @@ import ArgumentParser
 import CabinAudio
 import CabinHaptics
 import CabinIO
-import Foundation
 
 extension HapticsCommand {
     /// `cabin haptics play FILE --audio | --device /dev/input/eventN`.

@@ -1,6 +1,5 @@
 import ArgumentParser
 import CabinHaptics
-import Foundation
 
 extension HapticsCommand {
     /// `cabin haptics plot FILE -o OUT.svg`.
@@ -35,7 +34,7 @@ extension HapticsCommand {
 
         func run() throws {
             let (pattern, compiled) = try CLIHaptics.load(file)
-            let title = "\((file as NSString).lastPathComponent) — \(CLIHaptics.summary(pattern, compiled))"
+            let title = "\(file.lastPathComponent) — \(CLIHaptics.summary(pattern, compiled))"
             try CLIHaptics.write(HapticPreview.svg(compiled, width: width, height: height, title: title), to: output)
             print("\(output): \(CLIHaptics.summary(pattern, compiled))")
         }

@@ -2,7 +2,6 @@ import ArgumentParser
 import CabinAudio
 import CabinHaptics
 import CabinIO
-import Foundation
 
 extension HapticsCommand {
     /// `cabin haptics render FILE -o OUT.wav`: haptics as audio.

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CabinAudio
 import CabinIO
 
 /// `cabin info FILE...`: what a sound file is and how loud.
@@ -60,7 +61,7 @@ struct Info: ParsableCommand {
         print("  channels     \(r.channels)")
         print("  sample rate  \(Int(r.sampleRate)) Hz")
         print("  frames       \(r.frames)")
-        print("  duration     \(CLIOutput.clock(r.duration)) (\(String(format: "%.3f", r.duration)) s)")
+        print("  duration     \(CLIOutput.clock(r.duration)) (\(String(cFormat: "%.3f", r.duration)) s)")
         print("  loudness     \(CLIOutput.decibels(r.loudness.integrated, "LUFS")) integrated")
         print("  true peak    \(CLIOutput.decibels(r.loudness.truePeak, "dBTP"))")
         print("  range        \(CLIOutput.decibels(r.loudness.range, "LU"))")

@@ -1,7 +1,7 @@
 import ArgumentParser
 import CabinIO
 import CabinSession
-import Foundation
+import Glibc
 
 /// `cabin play SESSION.json`: a session live on an ALSA device.
 struct Play: ParsableCommand {

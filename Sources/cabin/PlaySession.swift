@@ -1,6 +1,6 @@
 import CabinIO
 import CabinSession
-import Foundation
+import FoundationEssentials
 import Glibc
 
 /// The control loop of `cabin play`: keys, Ctrl-C, events, status; returns the exit status.

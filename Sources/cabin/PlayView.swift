@@ -1,6 +1,7 @@
+import CabinAudio
 import CabinIO
 import CabinSession
-import Foundation
+import FoundationEssentials
 
 /// What `cabin play` prints: a status block redrawn in place (terminal), one line per
 /// event (pipes), JSON lines (`--json`) or nothing (`--quiet`).
@@ -49,9 +50,9 @@ final class PlayView {
         let icon = status.state == .paused ? "⏸" : status.state == .reconnecting ? "⚠" : "▶"
         var lines = [
             "\(icon) \(title)  \(CLIOutput.clock(status.position).dropLast(4)) / \(CLIOutput.clock(status.duration).dropLast(4))  (\(CLIOutput.clock(status.remaining).dropLast(4)) left)",
-            String(format: "  %@%@  xruns %d  latency %.1f ms%@", status.mark.map { "segment: \($0)  " } ?? "",
-                   speed.map { String(format: "speed %.0f", $0) } ?? "", status.xruns, status.latencyMilliseconds,
-                   info.map { "  \($0.isRealtime ? $0.scheduling : "normal priority")" } ?? ""),
+            "  " + (status.mark.map { "segment: \($0)  " } ?? "") + (speed.map { String(cFormat: "speed %.0f", $0) } ?? "")
+                + String(cFormat: "  xruns %d  latency %.1f ms", status.xruns, status.latencyMilliseconds)
+                + (info.map { "  \($0.isRealtime ? $0.scheduling : "normal priority")" } ?? ""),
         ]
         for (bus, level) in meters { lines.append("  " + PlayView.meter(bus, level)) }
         if let problem = status.deviceProblem { lines.append("  device lost, retrying: \(problem)") }
@@ -66,8 +67,8 @@ final class PlayView {
         let width = 24
         let filled = level.isFinite ? Int(((level + 60) / 60 * Double(width)).rounded()).clamped(0, width) : 0
         let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
-        let db = level.isFinite && level > -60 ? String(format: "%4.0f dB", level) : "   -∞ dB"
-        return bus.padding(toLength: 8, withPad: " ", startingAt: 0) + " " + bar + " " + db
+        let db = level.isFinite && level > -60 ? String(cFormat: "%4.0f dB", level) : "   -∞ dB"
+        return bus.padded(toLength: 8) + " " + bar + " " + db
     }
 
     /// Removes the status block so a log line can go above it.
@@ -87,11 +88,11 @@ final class PlayView {
         switch event {
         case .started(let i):
             var line = "playing \"\(title)\" on \(i.device): \(i.sampleRate) Hz, \(i.periodFrames)×\(i.bufferFrames / max(1, i.periodFrames)) frames, \(i.format.rawValue), "
-            line += i.isRealtime ? i.scheduling : "normal priority (\(i.scheduling.replacingOccurrences(of: "normal (", with: "").dropLast()))"
+            line += i.isRealtime ? i.scheduling : "normal priority (\(i.scheduling.replacing("normal (", with: "").dropLast()))"
             return line
         case .mark(let name, let time): return "\(t(time))  \(name)"
         case .xrun(let count, let time, let lost):
-            return String(format: "%@  underrun #%d: recovered, skipped %.0f ms to stay on time", t(time), count, lost * 1000)
+            return t(time) + String(cFormat: "  underrun #%d: recovered, skipped %.0f ms to stay on time", count, lost * 1000)
         case .deviceError(let message): return "device error: \(message); retrying"
         case .deviceRestored(let time): return "\(t(time))  device back, playing on"
         case .paused(let time): return "\(t(time))  pulled over (space to resume)"
@@ -107,22 +108,44 @@ final class PlayView {
 /// `--json` lines: `{"event":"mark","name":"rest","time":1500}`.
 enum PlayEventJSON {
     static func line(_ event: PlayerEvent, title: String) -> String {
-        var o: [String: Any]
+        var o: Line
         switch event {
         case .started(let i):
-            o = ["event": "start", "title": title, "device": i.device, "sampleRate": i.sampleRate, "period": i.periodFrames,
-                 "buffer": i.bufferFrames, "format": i.format.rawValue, "realtime": i.isRealtime, "scheduling": i.scheduling]
-        case .mark(let name, let time): o = ["event": "mark", "name": name, "time": time]
-        case .xrun(let count, let time, let lost): o = ["event": "xrun", "count": count, "time": time, "lost": lost]
-        case .deviceError(let message): o = ["event": "device-error", "message": message]
-        case .deviceRestored(let time): o = ["event": "device-restored", "time": time]
-        case .paused(let time): o = ["event": "pause", "time": time]
-        case .resumed(let time): o = ["event": "resume", "time": time]
-        case .seeked(let time): o = ["event": "seek", "time": time]
-        case .ended(let reason, let time, let xruns): o = ["event": "end", "reason": reason.rawValue, "time": time, "xruns": xruns]
+            o = Line(event: "start")
+            (o.title, o.device, o.sampleRate, o.period, o.buffer) = (title, i.device, i.sampleRate, i.periodFrames, i.bufferFrames)
+            (o.format, o.realtime, o.scheduling) = (i.format.rawValue, i.isRealtime, i.scheduling)
+        case .mark(let name, let time): o = Line(event: "mark", time: time, name: name)
+        case .xrun(let count, let time, let lost): o = Line(event: "xrun", time: time, count: count, lost: lost)
+        case .deviceError(let message): o = Line(event: "device-error", message: message)
+        case .deviceRestored(let time): o = Line(event: "device-restored", time: time)
+        case .paused(let time): o = Line(event: "pause", time: time)
+        case .resumed(let time): o = Line(event: "resume", time: time)
+        case .seeked(let time): o = Line(event: "seek", time: time)
+        case .ended(let reason, let time, let xruns): o = Line(event: "end", time: time, reason: reason.rawValue, xruns: xruns)
         }
-        let data = (try? JSONSerialization.data(withJSONObject: o, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
-        return String(decoding: data, as: UTF8.self)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: (try? encoder.encode(o)) ?? Data(), as: UTF8.self)
+    }
+
+    /// One event; members left `nil` are not written.
+    struct Line: Encodable {
+        var event: String
+        var time: Double?
+        var name: String?
+        var count: Int?
+        var lost: Double?
+        var message: String?
+        var reason: String?
+        var xruns: Int?
+        var title: String?
+        var device: String?
+        var sampleRate: Int?
+        var period: Int?
+        var buffer: Int?
+        var format: String?
+        var realtime: Bool?
+        var scheduling: String?
     }
 }
 

@@ -1,6 +1,5 @@
 import ArgumentParser
 import CabinSession
-import Foundation
 
 /// `--preset NAME` and the presets' own options, shared by `play`, `render` and `session`.
 struct PresetArguments: ParsableArguments {

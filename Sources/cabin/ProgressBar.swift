@@ -1,4 +1,6 @@
-import Foundation
+import CabinAudio
+import CabinIO
+import FoundationEssentials
 import Glibc
 
 /// A one-line progress bar on stderr (percent, speed, ETA), only when stderr is a
@@ -28,13 +30,13 @@ final class ProgressBar {
         let width = 30
         let filled = Int(fraction * Double(width))
         let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
-        let line = String(format: "\r%@ %@ %3d%%  %.0f× real time  ETA %@ ", label, bar, Int(fraction * 100), speed,
-                          String(CLIOutput.clock(eta.rounded(.up)).dropLast(4)))
-        FileHandle.standardError.write(Data(line.utf8))
+        let line = "\r\(label) \(bar) " + String(cFormat: "%3d%%  %.0f× real time  ETA ", Int(fraction * 100), speed)
+            + String(CLIOutput.clock(eta.rounded(.up)).dropLast(4)) + " "
+        StandardStreams.writeError(line)
     }
 
     func finish() {
         guard enabled else { return }
-        FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8))
+        StandardStreams.writeError("\r\u{1B}[2K")
     }
 }

@@ -1,7 +1,8 @@
 import ArgumentParser
+import CabinAudio
 import CabinIO
 import CabinSession
-import Foundation
+import FoundationEssentials
 
 /// `cabin render SESSION.json -o OUT.wav`: a session to a file, far faster than real time.
 struct Render: ParsableCommand {
@@ -99,9 +100,8 @@ struct Render: ParsableCommand {
         do {
             let summary = try renderer.render(runner, to: output, format: format)
             bar.finish()
-            print(String(format: "%@: %@ of %@ at %d Hz (%@), rendered in %.2f s (%.0f× real time)",
-                         output, CLIOutput.clock(summary.seconds), loaded.compiled.title ?? source.name, sampleRate,
-                         format.description, summary.wallSeconds, summary.speed))
+            print("\(output): \(CLIOutput.clock(summary.seconds)) of \(loaded.compiled.title ?? source.name) at \(sampleRate) Hz (\(format.description)), "
+                  + String(cFormat: "rendered in %.2f s (%.0f× real time)", summary.wallSeconds, summary.speed))
             if let haptics, let track = renderer.hapticTrack?.track {
                 let cues = track.clips.count, patterns = Set(track.clips.map(\.pattern)).count
                 print("\(haptics): haptic track, \(cues) cue\(cues == 1 ? "" : "s") (\(patterns) pattern\(patterns == 1 ? "" : "s")), mono, sample-aligned with \(output)")
@@ -178,12 +178,12 @@ enum CLISession {
         }
         do {
             let loaded = try body(library)
-            for diagnostic in loaded.diagnostics { FileHandle.standardError.write(Data("\(diagnostic)\n".utf8)) }
+            for diagnostic in loaded.diagnostics { StandardStreams.writeError("\(diagnostic)\n") }
             for warning in loaded.warnings { CLIOutput.warning(warning) }
             return loaded
         } catch {
             for line in error.lines {
-                FileHandle.standardError.write(Data((line.contains(": error: ") ? line : "cabin: error: \(line)").utf8 + [10]))
+                StandardStreams.writeError((line.contains(": error: ") ? line : "cabin: error: \(line)") + "\n")
             }
             throw ExitCode.failure
         }

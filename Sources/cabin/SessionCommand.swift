@@ -1,6 +1,6 @@
 import ArgumentParser
+import CabinAudio
 import CabinSession
-import Foundation
 
 /// `cabin session …`: session documents.
 struct SessionCommand: ParsableCommand {
@@ -47,7 +47,7 @@ struct SessionCommand: ParsableCommand {
             for preset in SessionPresets.all {
                 print("\(preset.name)\(preset.name == SessionPresets.defaultName ? " (default)" : ""): \(preset.summary)")
                 for option in preset.options {
-                    print("    --\(option.name.padding(toLength: 12, withPad: " ", startingAt: 0)) \(option.help) (default: \(option.defaultValue))")
+                    print("    --\(option.name.padded(toLength: 12)) \(option.help) (default: \(option.defaultValue))")
                 }
             }
         }

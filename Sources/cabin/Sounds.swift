@@ -2,7 +2,7 @@ import ArgumentParser
 import CabinIO
 import CabinSession
 import CabinSoundDesign
-import Foundation
+import FoundationEssentials
 
 /// `cabin sounds …`: the built-in sound library.
 struct SoundsCommand: ParsableCommand {
@@ -55,11 +55,11 @@ struct SoundsCommand: ParsableCommand {
             print("NAME                       CATEGORY  DURATION    LOUDNESS       TRIM  LOOP")
             for e in library.manifest.sounds where category == nil || e.category == category {
                 let loop = e.loopEnd.map { "\(e.loopStart ?? 0)…\($0)" } ?? "-"
-                print(e.name.padding(toLength: max(26, e.name.count), withPad: " ", startingAt: 0) + " "
-                      + e.category.padding(toLength: 8, withPad: " ", startingAt: 0)
-                      + String(format: "%8.2f s  ", e.duration ?? 0)
+                print(e.name.padded(toLength: max(26, e.name.count)) + " "
+                      + e.category.padded(toLength: 8)
+                      + String(cFormat: "%8.2f s  ", e.duration ?? 0)
                       + CLIOutput.decibels(e.loudness, "LUFS").leftPadded(10)
-                      + String(format: "  %+6.1f dB  ", e.trim) + loop)
+                      + String(cFormat: "  %+6.1f dB  ", e.trim) + loop)
             }
         }
     }
@@ -136,9 +136,9 @@ struct SoundsCommand: ParsableCommand {
                 let reports = try generator.generate(only: only.isEmpty ? nil : only) { print($0.line) }
                 let bytes = reports.reduce(0) { $0 + $1.bytes }
                 let elapsed = ContinuousClock.now - started
-                print(String(format: "%d sounds, %.1f MB in %@, generated in %.2f s", reports.count,
-                             Double(bytes) / 1e6, folder.path,
-                             Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18))
+                print(String(cFormat: "%d sounds, %.1f MB in ", reports.count, Double(bytes) / 1e6) + folder.path
+                      + String(cFormat: ", generated in %.2f s",
+                               Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18))
             } catch {
                 CLIOutput.error("\(error)")
                 throw ExitCode.failure

@@ -88,4 +88,4 @@ struct BrownCoefficients: BitwiseCopyable {
     }
 }
 
-import Foundation
+import Glibc

@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// Estimates the true (inter-sample) peak of a stereo stream by 4× oversampling: for each
 /// frame m it interpolates m + ¼, m + ½, m + ¾ with a 12-tap-per-phase windowed-sinc

@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// A lookahead true-peak limiter holding the output at or below `ceiling` (−1.5 dBTP: the
 /// −1 dBTP target with 0.5 dB of margin for the estimate).

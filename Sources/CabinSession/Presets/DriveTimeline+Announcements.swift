@@ -1,4 +1,3 @@
-import Foundation
 
 extension DriveTimeline {
     /// GPS-style announcements placed by miles driven: halfway, 5 miles before each rest

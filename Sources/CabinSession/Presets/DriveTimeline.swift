@@ -1,4 +1,3 @@
-import Foundation
 
 /// Lays out a drive: layers, the ritual, driving stretches with a speed profile, rest
 /// stops, announcements and the arrival. Times in seconds.

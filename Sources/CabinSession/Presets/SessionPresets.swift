@@ -1,3 +1,5 @@
+import CabinAudio
+
 /// The focus sessions Cabin exists for, as generators of session documents: `drive`,
 /// `pomodoro`, `ambient`, `breathing`, `quest` and `ui`. Each takes string options (as the
 /// CLI gives them), checks them (one clear line per problem), and returns a document that
@@ -86,10 +88,9 @@ public struct PresetOptions: Sendable {
 
     /// A non-empty line of text.
     func text(_ name: String) throws(PresetError) -> String {
-        let t = raw(name).trimmingCharacters(in: .whitespaces)
+        let t = raw(name).trimmingWhitespace()
         guard !t.isEmpty, t.count <= 60 else { throw PresetError("--\(name) must be 1 to 60 characters") }
         return t
     }
 }
 
-import Foundation
