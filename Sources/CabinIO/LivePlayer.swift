@@ -99,6 +99,17 @@ public final class LivePlayer: @unchecked Sendable {
         self.thread = thread
     }
 
+    /// Blocks until the device is playing (or playback ended), at most `timeout` seconds,
+    /// so a caller can announce the start the moment audio begins. True if it started.
+    @discardableResult
+    public func waitUntilStarted(timeout: Double = 5) -> Bool {
+        let deadline = monotonicSeconds() + timeout
+        while !shared.started.load(ordering: .acquiring) && !isFinished && monotonicSeconds() < deadline {
+            usleep(500)
+        }
+        return shared.started.load(ordering: .acquiring)
+    }
+
     /// Whether playback has ended (finished, stopped or failed).
     public var isFinished: Bool { shared.state.load(ordering: .acquiring) >= PlayerShared.State.finished.rawValue }
 

@@ -17,6 +17,7 @@ struct PlaySession {
         if view.mode == .terminal { terminal.enableRawMode() }
         defer { terminal.restore(); view.finish() }
         try player.start()
+        player.waitUntilStarted()  // the start line the moment audio begins, not at the next poll
         rumble?.start()
         defer {
             rumble?.stop()
