@@ -40,6 +40,8 @@ struct RenderLoop {
     var phase = Phase.playing
     let fadeFrames: Int
     let seekFadeFrames: Int
+    /// Benchmarks only: write silence and never run the session (`Options.rendersSilence`).
+    let rendersSilence: Bool
 
     enum Phase: Equatable {
         case playing
@@ -69,6 +71,7 @@ struct RenderLoop {
         base = slot.takeUnretainedValue().base
         fadeFrames = max(1, Int(player.options.transportFade * rate))
         seekFadeFrames = Int(0.03 * rate)
+        rendersSilence = player.options.rendersSilence
     }
 
     /// The playing runner and its timeline offset, read without reference counting: the
@@ -179,6 +182,10 @@ struct RenderLoop {
     /// Renders `n` frames into `block`: the session, or silence while paused or draining.
     mutating func renderPeriod(_ n: Int) {
         let out = UnsafeMutableBufferPointer(rebasing: block[0..<(2 * n)])
+        if rendersSilence {
+            out.update(repeating: 0)
+            return
+        }
         switch phase {
         case .paused:
             out.update(repeating: 0)

@@ -76,7 +76,7 @@ extension RenderLoop {
         let expected = Int64((monotonicSeconds() - startTime) * rate)
         let lost = max(0, expected - framesWritten)
         framesWritten += lost
-        if lost > 0 && phase != .paused { withRunner { $0.skip(Int(lost), scratch: scratch) } }
+        if lost > 0 && phase != .paused && !rendersSilence { withRunner { $0.skip(Int(lost), scratch: scratch) } }
         shared.xruns.store(xruns, ordering: .releasing)
         shared.lostFrames.add(lost, ordering: .releasing)
     }
