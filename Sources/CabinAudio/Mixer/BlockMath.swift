@@ -27,7 +27,9 @@ enum BlockMath {
             peaks.replace(with: a, where: a .> peaks)
             i += 8
         }
-        var peak = peaks.max()
+        // Lane by lane (`SIMD.max()` is an out-of-line generic call).
+        var peak = max(max(max(peaks[0], peaks[1]), max(peaks[2], peaks[3])),
+                       max(max(peaks[4], peaks[5]), max(peaks[6], peaks[7])))
         while i < count {
             let v = source[i] * gain
             mix[i] += v
