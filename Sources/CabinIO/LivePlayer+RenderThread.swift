@@ -40,6 +40,8 @@ struct RenderLoop {
     var phase = Phase.playing
     let fadeFrames: Int
     let seekFadeFrames: Int
+    /// Benchmarks only: write silence and never run the session (`Options.rendersSilence`).
+    let rendersSilence: Bool
 
     enum Phase: Equatable {
         case playing
@@ -65,18 +67,26 @@ struct RenderLoop {
         scratch = .allocate(capacity: 2 * 4096)
         scratch.initialize(repeating: 0)
         slot = RunnerSlot.borrow(player.shared.slot.load(ordering: .acquiring))!
-        runner = slot.takeUnretainedValue().runner
+        runnerReference = Unmanaged.passUnretained(slot.takeUnretainedValue().runner)
         base = slot.takeUnretainedValue().base
         fadeFrames = max(1, Int(player.options.transportFade * rate))
         seekFadeFrames = Int(0.03 * rate)
+        rendersSilence = player.options.rendersSilence
     }
 
     /// The playing runner and its timeline offset, read without reference counting: the
     /// slot that owns the runner is kept alive by `shared.slot` until the control thread
-    /// frees it after a swap.
-    unowned(unsafe) var runner: SessionRunner
+    /// frees it after a swap. (An `unowned(unsafe)` reference still costs a retain and a
+    /// release around every call through it; a borrowed `Unmanaged` does not.)
+    var runnerReference: Unmanaged<SessionRunner>
     var base: FrameTime
-    var absolutePosition: FrameTime { base + runner.position }
+    var absolutePosition: FrameTime { base + withRunner { $0.position } }
+
+    /// Calls `body` with the playing runner, borrowed (no reference counting).
+    @inline(__always)
+    func withRunner<Result>(_ body: (SessionRunner) -> Result) -> Result {
+        runnerReference._withUnsafeGuaranteedRef(body)
+    }
 
     mutating func run() {
         defer { block.deallocate(); scratch.deallocate() }
@@ -128,14 +138,23 @@ struct RenderLoop {
     ///
     /// A rendered period stays in `block` until the device has taken all of it (a short or
     /// refused write never drops audio); only then is the next period rendered.
+    ///
+    /// One pass per period in the steady state: ask how much room the device has, render,
+    /// write, then wait — unless the room asked for still holds another whole period (the
+    /// loop is behind, e.g. after an underrun), in which case it goes round at once. Asking
+    /// the device again right after a write only to learn it is full would cost a call into
+    /// ALSA per period for nothing.
     mutating func stream() throws(AudioDeviceError) -> Int {
         var pending = 0, offset = 0
         while true {
             if shared.stopRequested.load(ordering: .acquiring) { return PlayerShared.State.stopped.rawValue }
             if pending == 0, case .draining(let left, let outcome) = phase, left <= 0 { return outcome }
             if pending == 0 { applyTransport() }
-            let stall = shared.stallMilliseconds.exchange(0, ordering: .acquiringAndReleasing)
-            if stall > 0 { usleep(UInt32(stall * 1000)) }
+            // Read first: an atomic exchange on every pass would cost a locked instruction.
+            if shared.stallMilliseconds.load(ordering: .relaxed) != 0 {
+                let stall = shared.stallMilliseconds.exchange(0, ordering: .acquiringAndReleasing)
+                if stall > 0 { usleep(UInt32(stall * 1000)) }
+            }
             let avail = try output.availableFrames()
             catchUpAfterUnderrun()
             if pending == 0 && avail >= period {
@@ -152,7 +171,7 @@ struct RenderLoop {
                 framesWritten += Int64(written)
                 publish()
             }
-            if written == 0 {
+            if written == 0 || pending > 0 || avail - written < period {
                 if try output.wait(extraDescriptor: wakeup.descriptor, timeoutMilliseconds: 200) == .wakeup {
                     wakeup.drain()
                 }
@@ -163,6 +182,10 @@ struct RenderLoop {
     /// Renders `n` frames into `block`: the session, or silence while paused or draining.
     mutating func renderPeriod(_ n: Int) {
         let out = UnsafeMutableBufferPointer(rebasing: block[0..<(2 * n)])
+        if rendersSilence {
+            out.update(repeating: 0)
+            return
+        }
         switch phase {
         case .paused:
             out.update(repeating: 0)
@@ -170,9 +193,9 @@ struct RenderLoop {
             out.update(repeating: 0)
             phase = .draining(framesLeft: left - n, outcome: outcome)
         case .playing:
-            if runner.render(into: out, frameCount: n) < n { drain(.finished) }
+            if withRunner({ $0.render(into: out, frameCount: n) }) < n { drain(.finished) }
         case .fading(let action, let left):
-            if runner.render(into: out, frameCount: n) < n { drain(.finished); return }
+            if withRunner({ $0.render(into: out, frameCount: n) }) < n { drain(.finished); return }
             if left - n > 0 { phase = .fading(then: action, framesLeft: left - n); return }
             switch action {
             case .pause:

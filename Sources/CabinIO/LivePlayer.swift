@@ -33,6 +33,10 @@ public final class LivePlayer: @unchecked Sendable {
         public var reconnectTimeout = 30.0
         /// Where on the session's timeline playback starts, in seconds (clamped to it).
         public var startTime = 0.0
+        /// For benchmarks: run the same poll/write loop but write silence, never mixing the
+        /// session (it does not advance or end). Its CPU is the loop's own floor — the
+        /// kernel's wake-ups and the ALSA calls — against which mixing is measured.
+        public var rendersSilence = false
 
         public init(device: String = "default", configuration: PCMConfiguration = PCMConfiguration()) {
             self.device = device

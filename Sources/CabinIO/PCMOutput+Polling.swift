@@ -32,30 +32,21 @@ extension PCMOutput {
     /// `snd_pcm_poll_descriptors_revents`.
     public func wait(extraDescriptor: Int32, timeoutMilliseconds: Int32) throws(AudioDeviceError) -> WaitResult {
         guard let pcm = handle else { throw closedError("poll") }
-        if pollCount == 0 {
-            // ALSA's descriptors do not change while the PCM is open: ask once.
-            let count = Int(snd_pcm_poll_descriptors_count(pcm))
-            guard count > 0, count <= pollStorage.count - 1 else { throw closedError("snd_pcm_poll_descriptors_count") }
-            let filled = pollStorage.withUnsafeMutableBufferPointer { snd_pcm_poll_descriptors(pcm, $0.baseAddress! + 1, UInt32(count)) }
-            guard filled > 0 else { throw ALSA.error(filled < 0 ? filled : -EINVAL, device: device, operation: "snd_pcm_poll_descriptors") }
-            pollCount = Int(filled)
+        let count = try alsaPollDescriptorCount(pcm)
+        let fds = pollDescriptors
+        fds[0] = pollfd(fd: extraDescriptor, events: Int16(POLLIN), revents: 0)
+        for i in 1...count { fds[i].revents = 0 }
+        let r = poll(fds, nfds_t(1 + count), timeoutMilliseconds)
+        if r <= 0 { return .timeout }
+        if fds[0].revents & Int16(POLLIN) != 0 { return .wakeup }
+        var revents: UInt16 = 0
+        let e = snd_pcm_poll_descriptors_revents(pcm, fds + 1, UInt32(count), &revents)
+        if e < 0 { throw ALSA.error(e, device: device, operation: "snd_pcm_poll_descriptors_revents") }
+        if revents & UInt16(POLLERR) != 0 {
+            // An xrun or a lost device: let avail/write tell which.
+            return .ready
         }
-        let count = pollCount
-        return try pollStorage.withUnsafeMutableBufferPointer { (fds) throws(AudioDeviceError) -> WaitResult in
-            fds[0] = pollfd(fd: extraDescriptor, events: Int16(POLLIN), revents: 0)
-            for i in 1...count { fds[i].revents = 0 }
-            let r = poll(fds.baseAddress!, nfds_t(1 + count), timeoutMilliseconds)
-            if r <= 0 { return .timeout }
-            if fds[0].revents & Int16(POLLIN) != 0 { return .wakeup }
-            var revents: UInt16 = 0
-            let e = snd_pcm_poll_descriptors_revents(pcm, fds.baseAddress! + 1, UInt32(count), &revents)
-            if e < 0 { throw ALSA.error(e, device: device, operation: "snd_pcm_poll_descriptors_revents") }
-            if revents & UInt16(POLLERR) != 0 {
-                // An xrun or a lost device: let avail/write tell which.
-                return .ready
-            }
-            return revents & UInt16(POLLOUT) != 0 ? .ready : .timeout
-        }
+        return revents & UInt16(POLLOUT) != 0 ? .ready : .timeout
     }
 
     /// Writes up to `frameCount` frames without blocking; returns how many the device took

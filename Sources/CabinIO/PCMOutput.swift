@@ -59,16 +59,20 @@ public struct PCMNegotiated: Sendable, Equatable {
 /// try out.drain()
 /// ```
 public final class PCMOutput {
+    // The stored state is private (or a `let`) so that the optimizer sees every access and
+    // the render thread's calls pay no dynamic exclusivity checks.
     private var pcm: OpaquePointer?
     var handle: OpaquePointer? { pcm }
     /// poll descriptors: slot 0 for the caller's extra descriptor, then ALSA's.
-    var pollStorage = [pollfd](repeating: pollfd(), count: 16)
-    /// How many of `pollStorage[1...]` are ALSA's (0 until the first wait).
-    var pollCount = 0
+    let pollDescriptors: UnsafeMutablePointer<pollfd>
+    static let pollCapacity = 16
+    /// How many of `pollDescriptors[1...]` are ALSA's (0 until the first wait).
+    private var alsaPollCount = 0
     public let device: String
     public let negotiated: PCMNegotiated
     /// Underruns and suspends recovered so far.
-    public private(set) var xrunCount = 0
+    public var xrunCount: Int { xruns }
+    private var xruns = 0
     private var scratch: UnsafeMutableRawBufferPointer
 
     /// Opens and configures `device` for playback. The corresponding C functions are
@@ -89,11 +93,30 @@ public final class PCMOutput {
         pcm = handle
         scratch = .allocate(byteCount: negotiated.bufferFrames * negotiated.channelCount * 4,
                             alignment: 16)
+        pollDescriptors = .allocate(capacity: PCMOutput.pollCapacity)
+        pollDescriptors.initialize(repeating: pollfd(), count: PCMOutput.pollCapacity)
     }
 
     deinit {
         close()
         scratch.deallocate()
+        pollDescriptors.deallocate()
+    }
+
+    /// How many poll descriptors ALSA uses, stored after `pollDescriptors[0]`: asked once
+    /// (they do not change while the PCM is open). The corresponding C functions are
+    /// `snd_pcm_poll_descriptors_count` and `snd_pcm_poll_descriptors`.
+    func alsaPollDescriptorCount(_ pcm: OpaquePointer) throws(AudioDeviceError) -> Int {
+        if alsaPollCount > 0 { return alsaPollCount }
+        let count = Int(snd_pcm_poll_descriptors_count(pcm))
+        guard count > 0, count <= PCMOutput.pollCapacity - 1 else {
+            throw AudioDeviceError(.failed, device: device, operation: "snd_pcm_poll_descriptors_count", code: EBADF,
+                                   detail: "the device is closed")
+        }
+        let filled = snd_pcm_poll_descriptors(pcm, pollDescriptors + 1, UInt32(count))
+        guard filled > 0 else { throw ALSA.error(filled < 0 ? filled : -EINVAL, device: device, operation: "snd_pcm_poll_descriptors") }
+        alsaPollCount = Int(filled)
+        return alsaPollCount
     }
 
     /// Writes interleaved float frames, blocking until the device took them all.
@@ -154,7 +177,7 @@ public final class PCMOutput {
         case EINTR: return
         case EAGAIN: snd_pcm_wait(pcm, 100); return
         case EPIPE, ESTRPIPE:
-            xrunCount += 1
+            xruns += 1
             let r = snd_pcm_recover(pcm, err, 1)
             if r < 0 { throw ALSA.error(r, device: device, operation: "snd_pcm_recover") }
         default:

@@ -29,7 +29,8 @@ public enum PlaybackBenchmark {
         return RenderFigure(blockFrames: blockFrames, speed: Double(frames) / session.sampleRate / cpu)
     }
 
-    /// Live: one run on a device.
+    /// Live: one run on a device (with `silence`, the floor: the same poll/write loop
+    /// writing silence, no mixing).
     public struct PlayFigure: Sendable {
         public var periodFrames: Int
         public var periods: Int
@@ -42,10 +43,11 @@ public enum PlaybackBenchmark {
     }
 
     public static func play(_ session: CompiledSession, device: String, periodFrames: Int, periods: Int,
-                            realtime: Bool, seconds: Double) throws -> PlayFigure {
+                            realtime: Bool, seconds: Double, silence: Bool = false) throws -> PlayFigure {
         var options = LivePlayer.Options(device: device, configuration: PCMConfiguration(
             sampleRate: Int(session.sampleRate), periodFrames: periodFrames, periodCount: periods))
         options.realtime = realtime
+        options.rendersSilence = silence
         let player = try LivePlayer(session: session, options: options)
         var scheduling = ""
         let start = monotonicSeconds()

@@ -32,7 +32,7 @@ extension RenderLoop {
                   fresh.negotiated.sampleRate == negotiated.sampleRate else { continue }
             output = fresh
             let outage = Int((monotonicSeconds() - outageStart) * rate)
-            if phase != .paused { runner.skip(outage, scratch: scratch) }
+            if phase != .paused && !rendersSilence { withRunner { $0.skip(outage, scratch: scratch) } }
             shared.restores.add(1, ordering: .releasing)
             shared.state.store((phase == .paused ? PlayerShared.State.paused : .playing).rawValue, ordering: .releasing)
             return true

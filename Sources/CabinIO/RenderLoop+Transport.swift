@@ -5,19 +5,23 @@ import Glibc
 extension RenderLoop {
     /// Pause, resume, quit and seek requests from the control thread, each with a fade.
     mutating func applyTransport() {
-        let request = PlayerShared.Transport(rawValue: shared.transport.exchange(0, ordering: .acquiringAndReleasing)) ?? .none
+        // Read first: an atomic exchange on every period would cost a locked instruction.
+        var request = PlayerShared.Transport.none
+        if shared.transport.load(ordering: .relaxed) != 0 {
+            request = PlayerShared.Transport(rawValue: shared.transport.exchange(0, ordering: .acquiringAndReleasing)) ?? .none
+        }
         switch request {
         case .none:
             break
         case .pause:
             if phase == .playing {
-                runner.perform(.setMasterGain(to: .silence, overFrames: Int64(fadeFrames)))
+                withRunner { $0.perform(.setMasterGain(to: .silence, overFrames: Int64(fadeFrames))) }
                 phase = .fading(then: .pause, framesLeft: fadeFrames)
                 shared.pauses.add(1, ordering: .releasing)
             }
         case .resume:
             if phase == .paused || phase == .fading(then: .pause, framesLeft: 0) || isFadingTo(.pause) {
-                runner.perform(.setMasterGain(to: 0, overFrames: Int64(fadeFrames)))
+                withRunner { $0.perform(.setMasterGain(to: 0, overFrames: Int64(fadeFrames))) }
                 phase = .playing
                 shared.state.store(PlayerShared.State.playing.rawValue, ordering: .releasing)
                 shared.resumes.add(1, ordering: .releasing)
@@ -27,7 +31,7 @@ extension RenderLoop {
             case .paused: drain(.stopped)
             case .draining: break
             default:
-                runner.perform(.setMasterGain(to: .silence, overFrames: Int64(fadeFrames)))
+                withRunner { $0.perform(.setMasterGain(to: .silence, overFrames: Int64(fadeFrames))) }
                 phase = .fading(then: .quit, framesLeft: fadeFrames)
             }
         }
@@ -35,11 +39,11 @@ extension RenderLoop {
         if shared.pending.load(ordering: .acquiring) != 0 && shared.retired.load(ordering: .acquiring) == 0 {
             switch phase {
             case .playing:
-                runner.perform(.setMasterGain(to: .silence, overFrames: Int64(seekFadeFrames)))
+                withRunner { $0.perform(.setMasterGain(to: .silence, overFrames: Int64(seekFadeFrames))) }
                 phase = .fading(then: .swap, framesLeft: seekFadeFrames)
             case .paused:
                 swapRunner()
-                runner.perform(.setMasterGain(to: .silence, overFrames: 0))
+                withRunner { $0.perform(.setMasterGain(to: .silence, overFrames: 0)) }
             default:
                 break
             }
@@ -58,7 +62,7 @@ extension RenderLoop {
         let old = shared.slot.exchange(bits, ordering: .acquiringAndReleasing)
         shared.retired.store(old, ordering: .releasing)
         slot = next
-        runner = next.takeUnretainedValue().runner
+        runnerReference = Unmanaged.passUnretained(next.takeUnretainedValue().runner)
         base = next.takeUnretainedValue().base
         shared.seeks.add(1, ordering: .releasing)
     }
@@ -72,7 +76,7 @@ extension RenderLoop {
         let expected = Int64((monotonicSeconds() - startTime) * rate)
         let lost = max(0, expected - framesWritten)
         framesWritten += lost
-        if lost > 0 && phase != .paused { runner.skip(Int(lost), scratch: scratch) }
+        if lost > 0 && phase != .paused && !rendersSilence { withRunner { $0.skip(Int(lost), scratch: scratch) } }
         shared.xruns.store(xruns, ordering: .releasing)
         shared.lostFrames.add(lost, ordering: .releasing)
     }

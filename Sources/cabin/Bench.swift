@@ -8,7 +8,7 @@ struct Bench: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Measure render speed, live playback per period size, memory and launch time.",
         discussion: """
-            Offline: seconds of session rendered per CPU second at several block sizes, and the share of one core that real-time playback needs. With --live: plays the session on a device at each period size, with and without SCHED_FIFO, and counts underruns (use the paced sink: ../shared/tools/audio-sink start rtsink). With --launch: the time from starting 'cabin play' to its first audio.
+            Offline: seconds of session rendered per CPU second at several block sizes, and the share of one core that real-time playback needs. With --live: plays the session on a device at each period size, with and without SCHED_FIFO, and counts underruns (use the paced sink: ../shared/tools/audio-sink start rtsink); each run is followed by its floor — the same poll/write loop on the same device writing silence without mixing — so the difference is what mixing costs and the floor is the kernel's and ALSA's per-wake-up cost. With --launch: the time from starting 'cabin play' to its first audio.
 
             Examples:
               cabin bench Patterns/sessions/example.json
@@ -36,6 +36,9 @@ struct Bench: ParsableCommand {
     @Option(help: "Periods per buffer for --live.")
     var bufferPeriods = 3
 
+    @Flag(inversion: .prefixedNo, help: "With --live, also measure each run's floor (the loop writing silence).")
+    var floor = true
+
     func run() throws {
         let path = session ?? CLIPaths.packageFile("Patterns/sessions/example.json")
         let loaded = try CLISession.load(path, sampleRate: 48000, maxBlockFrames: 512)
@@ -54,10 +57,16 @@ struct Bench: ParsableCommand {
                 for rt in [true, false] {
                     let f = try PlaybackBenchmark.play(loaded.compiled, device: device, periodFrames: period,
                                                        periods: bufferPeriods, realtime: rt, seconds: seconds)
-                    // (Foundation's `%-34@` never padded on Linux: the scheduling is not padded.)
-                    print(String(cFormat: "  period %4d×%d (%.1f ms)  ", period, bufferPeriods, Double(period) / 48)
-                          + f.scheduling
+                    let head = String(cFormat: "period %4d×%d (%.1f ms)", period, bufferPeriods, Double(period) / 48)
+                    print("  \(head)  \(padded(f.scheduling))"
                           + String(cFormat: " xruns %3d  render thread %.3f %% of one core", f.xruns, f.renderCPUPercent))
+                    if floor {
+                        let s = try PlaybackBenchmark.play(loaded.compiled, device: device, periodFrames: period,
+                                                           periods: bufferPeriods, realtime: rt, seconds: seconds, silence: true)
+                        print("  \(padded("", head.count))  \(padded("floor: same loop, silence, no mixing"))"
+                              + String(cFormat: " xruns %3d  render thread %.3f %% of one core (mixing %.3f)",
+                                       s.xruns, s.renderCPUPercent, f.renderCPUPercent - s.renderCPUPercent))
+                    }
                     if f.xruns == 0 && lowest[rt].map({ period < $0 }) ?? true { lowest[rt] = period }
                 }
             }
@@ -65,6 +74,10 @@ struct Bench: ParsableCommand {
         }
         if launch { try measureLaunch(path) }
         print(String(cFormat: "peak RSS: %.1f MB", PlaybackBenchmark.peakResidentMegabytes()))
+    }
+
+    private func padded(_ text: String, _ width: Int = 36) -> String {
+        text + String(repeating: " ", count: max(0, width - text.count))
     }
 
     /// Spawns `cabin play --json` and times the first event line (`start`, sent once the

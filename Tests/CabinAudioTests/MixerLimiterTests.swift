@@ -42,6 +42,28 @@ import CabinAudio
         #expect(handle.counters.limiterMinimumGain == 1)
     }
 
+    /// Quiet passages between bursts of limiting, one near the detector's quiet threshold:
+    /// the limiter handles a settled quiet block in one go, and where blocks are cut must
+    /// not change a sample (nor must the follower's slow return towards 1 after limiting).
+    @Test func quietAndLimitedPassagesAreBitIdenticalAtEveryBlockSize() {
+        var config = Render.config()
+        config.isLimiterEnabled = true
+        let tone = config.addAsset(Render.sine(frequency: 440, sampleRate: 48_000, frameCount: 6_000, amplitude: 0.9))
+        let gains: [Double] = [-20, 6, -30, -4, 12, -60, -3]
+        let commands = gains.enumerated().map { k, gain in
+            MixerCommand(at: FrameTime(7_000 * k), .playOneShot(.asset(tone), bus: BusID(index: 0), gain: Decibels(gain)))
+        }
+        let (mixer, handle) = config.make()
+        commands.forEach { handle.send($0) }
+        let reference = Render.run(mixer, frameCount: 56_000, blockSize: 512)
+        #expect(handle.counters.limiterMinimumGain < 0.5)
+        for size in [1, 7, 64, 333] {
+            let out = Render.scene(config, commands: commands, frameCount: 56_000, blockSize: size)
+            let firstDifference = zip(out, reference).enumerated().first { $0.element.0 != $0.element.1 }?.offset
+            #expect(firstDifference == nil, "block size \(size) differs at sample \(firstDifference ?? -1)")
+        }
+    }
+
     @Test func limitingIsSmooth() {
         let (config, commands) = loudConfig(limiter: true)
         let out = Render.left(Render.scene(config, commands: commands, frameCount: 12_000, blockSize: 512))

@@ -33,32 +33,54 @@ extension Mixer {
     }
 
     /// Renders every voice into its bus buffer and notes how long each bus sounded.
+    ///
+    /// A bus buffer is cleared when its first voice of the segment is about to render, so
+    /// idle buses cost nothing; `renderBuses` reads only buses that sounded (and so were
+    /// cleared). Also counts the voices still active afterwards, for the published counters.
     private func renderVoices(frameCount n: Int) {
         for b in 0..<busCount {
             buses[b].soundingFrames = 0
-            (busBuffers + b * 2 * maxBlockFrames).update(repeating: 0, count: 2 * n)
+            buses[b].isBufferCleared = false
         }
+        var active = 0
         for s in 0..<voiceCount where voices[s].phase != .idle {
             // Through a pointer, so the voice is rendered in place, never copied.
             let voice = voices + s
             let b = Int(voice.pointee.bus)
             let owner = Int(voice.pointee.owner)
-            let sounded = voice.pointee.render(into: busBuffers + b * 2 * maxBlockFrames, frameCount: n,
-                                               context: context)
-            if voice.pointee.phase == .idle, owner >= 0, layers[owner].voice == Int32(s) {
-                layers[owner].voice = -1
+            let buffer = busBuffers + b * 2 * maxBlockFrames
+            if !buses[b].isBufferCleared {
+                buffer.update(repeating: 0, count: 2 * n)
+                buses[b].isBufferCleared = true
+            }
+            let sounded = voice.pointee.render(into: buffer, frameCount: n, context: context)
+            if voice.pointee.phase == .idle {
+                if owner >= 0, layers[owner].voice == Int32(s) { layers[owner].voice = -1 }
+            } else {
+                active += 1
             }
             buses[b].soundingFrames = max(buses[b].soundingFrames, sounded)
         }
+        activeVoiceCount = active
     }
 
     /// Moves each ducking rule's dB per frame (towards its depth while its `when` bus
     /// sounds, back towards 0 otherwise) and stores the per-frame linear gains.
+    ///
+    /// A rule at rest (already at the target it keeps for the whole segment) stores only
+    /// `row[0]` and is marked not moving: the per-frame loop would write that same value on
+    /// every frame and leave the rule unchanged.
     private func renderDucking(frameCount n: Int) {
         for r in 0..<duckCount {
             let row = duckGains + r * maxBlockFrames
             var d = ducks[r]
             let sounding = buses[d.when].soundingFrames
+            if (sounding == 0 && d.decibels == 0) || (sounding >= n && d.decibels == d.depth) {
+                duckMoving[r] = false
+                row[0] = Float(d.gain)
+                continue
+            }
+            duckMoving[r] = true
             for i in 0..<n {
                 let target = i < sounding ? d.depth : 0
                 if d.decibels != target {
@@ -75,41 +97,46 @@ extension Mixer {
     }
 
     /// Sums the buses into the mix buffer, each with its gain ramp and duck gains.
+    ///
+    /// A bus that did not sound only advances its gain ramp. When neither its gain nor any
+    /// duck rule on it moves during the segment, its per-frame gain is one constant — the
+    /// same product, in the same order, that the per-frame loop forms on every frame — so the
+    /// block is summed in one vectorized pass with identical samples.
     private func renderBuses(frameCount n: Int) {
         mixBuffer.update(repeating: 0, count: 2 * n)
         for b in 0..<busCount {
-            let buffer = busBuffers + b * 2 * maxBlockFrames
-            let silent = buses[b].soundingFrames == 0
-            var ducked = false
-            for r in 0..<duckCount where duckAffects[r * busCount + b] { ducked = true }
-            if silent {
+            if buses[b].soundingFrames == 0 {
                 buses[b].gain.advance(by: n)
                 continue
             }
-            let ramping = buses[b].gain.isActive
+            let buffer = busBuffers + b * 2 * maxBlockFrames
+            var ducked = false, duckMoves = false
+            for r in 0..<duckCount where duckAffects[r * busCount + b] {
+                ducked = true
+                if duckMoving[r] { duckMoves = true }
+            }
             var peak: Float = 0
-            defer { busPeaks[b] = max(busPeaks[b], peak) }
-            if !ducked && !ramping {
-                let g = Float(buses[b].gain.gain)
-                for i in 0..<(2 * n) {
-                    let v = buffer[i] * g
-                    mixBuffer[i] += v
-                    peak = max(peak, abs(v))
-                }
-                continue
-            }
-            for i in 0..<n {
-                var g = Float(buses[b].gain.next())
+            if !buses[b].gain.isActive && !duckMoves {
+                var g = Float(buses[b].gain.gain)
                 if ducked {
-                    for r in 0..<duckCount where duckAffects[r * busCount + b] {
-                        g *= duckGains[r * maxBlockFrames + i]
-                    }
+                    for r in 0..<duckCount where duckAffects[r * busCount + b] { g *= duckGains[r * maxBlockFrames] }
                 }
-                let l = buffer[2 * i] * g, r = buffer[2 * i + 1] * g
-                mixBuffer[2 * i] += l
-                mixBuffer[2 * i + 1] += r
-                peak = max(peak, max(abs(l), abs(r)))
+                peak = BlockMath.accumulate(buffer, scaledBy: g, into: mixBuffer, count: 2 * n)
+            } else {
+                for i in 0..<n {
+                    var g = Float(buses[b].gain.next())
+                    if ducked {
+                        for r in 0..<duckCount where duckAffects[r * busCount + b] {
+                            g *= duckGains[r * maxBlockFrames + (duckMoving[r] ? i : 0)]
+                        }
+                    }
+                    let l = buffer[2 * i] * g, r = buffer[2 * i + 1] * g
+                    mixBuffer[2 * i] += l
+                    mixBuffer[2 * i + 1] += r
+                    peak = max(peak, max(abs(l), abs(r)))
+                }
             }
+            busPeaks[b] = max(busPeaks[b], peak)
         }
     }
 

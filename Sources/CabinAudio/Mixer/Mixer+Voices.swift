@@ -87,9 +87,7 @@ extension Mixer {
         cells.store(.deferredCommands, UInt64(deferredCount))
         cells.store(.stolenVoices, UInt64(stolenCount))
         cells.store(.droppedVoices, UInt64(droppedCount))
-        var active = 0
-        for v in 0..<voiceCount where voices[v].phase != .idle { active += 1 }
-        cells.store(.activeVoices, UInt64(active))
+        cells.store(.activeVoices, UInt64(activeVoiceCount))
         cells.store(.limiterMinimumGain, limiter.minimumGain.bitPattern)
         cells.store(.renderedFrames, UInt64(clock))
         // Bus meters: the highest peak since the control side last read (and cleared) it.

@@ -54,6 +54,9 @@ public final class Mixer: @unchecked Sendable {
     let duckAffects: UnsafeMutablePointer<Bool>
     /// Per-rule duck gain for each frame of the segment: row `r` at `r * maxBlockFrames`.
     let duckGains: UnsafeMutablePointer<Float>
+    /// Whether rule `r` moves during the segment (if not, only `duckGains` row entry 0 is
+    /// valid).
+    let duckMoving: UnsafeMutablePointer<Bool>
     /// Per-bus stereo scratch: bus `b` at `b * 2 * maxBlockFrames`.
     let busBuffers: UnsafeMutablePointer<Float>
     /// Each bus's peak (after gain and ducking) since the last publish.
@@ -68,6 +71,8 @@ public final class Mixer: @unchecked Sendable {
     /// The engine clock: the frame the next rendered sample belongs to.
     var clock: FrameTime = 0
     var nextVoiceSerial: Int64 = 0
+    /// Voices not idle after the last segment rendered (for the published counter).
+    var activeVoiceCount = 0
     var liveGeneration: UInt64 = 0
     var lateCount = 0, invalidCount = 0, deferredCount = 0, stolenCount = 0, droppedCount = 0
 
@@ -113,6 +118,8 @@ public final class Mixer: @unchecked Sendable {
         parameterMoving.initialize(repeating: false, count: max(1, parameterCount))
         duckGains = .allocate(capacity: max(1, duckCount * block))
         duckGains.initialize(repeating: 1, count: max(1, duckCount * block))
+        duckMoving = .allocate(capacity: max(1, duckCount))
+        duckMoving.initialize(repeating: false, count: max(1, duckCount))
         busPeaks = .allocate(capacity: max(1, busCount))
         busPeaks.initialize(repeating: 0, count: max(1, busCount))
         busBuffers = .allocate(capacity: max(1, busCount * 2 * block))
@@ -134,7 +141,7 @@ public final class Mixer: @unchecked Sendable {
     }
 
     deinit {
-        busBuffers.deallocate(); busPeaks.deallocate(); mixBuffer.deallocate(); duckGains.deallocate()
+        busBuffers.deallocate(); busPeaks.deallocate(); mixBuffer.deallocate(); duckGains.deallocate(); duckMoving.deallocate()
         parameterValues.deallocate()
         voices.deallocate(); buses.deallocate(); layers.deallocate(); layerMaps.deallocate()
         mapPoints.deallocate(); parameters.deallocate(); parameterMoving.deallocate()

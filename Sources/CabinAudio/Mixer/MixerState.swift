@@ -11,6 +11,8 @@ struct BusState: BitwiseCopyable {
     var gain: DecibelRamp
     /// Frames of the current segment during which some voice on the bus sounded.
     var soundingFrames = 0
+    /// Whether the bus buffer has been cleared for the current segment.
+    var isBufferCleared = false
 }
 
 /// A layer: what it plays and which voice currently plays it.

@@ -94,6 +94,42 @@ struct TruePeakDetector {
         return Double(peak)
     }
 
+    /// True when pushing these `frameCount` interleaved frames would take the quiet
+    /// shortcut on every one of them (each push returning 0): the last 11 frames pushed and
+    /// all of these are below the quiet threshold.
+    ///
+    /// Render thread: safe.
+    #if !DEBUG  // checked by the optimizer; debug code calls unspecialised generics
+    @_noAllocation @_noLocks
+    #endif
+    func isQuiet(_ input: UnsafePointer<Float>, frameCount: Int) -> Bool {
+        quietRun + 1 >= TruePeakDetector.taps
+            && BlockMath.allBelow(input, count: 2 * frameCount, limit: quietSample)
+    }
+
+    /// Pushes frames for which `isQuiet` holds: the same state as `push` on each of them
+    /// (all of which would return 0), without the filter.
+    ///
+    /// Render thread: safe.
+    #if !DEBUG  // checked by the optimizer; debug code calls unspecialised generics
+    @_noAllocation @_noLocks
+    #endif
+    mutating func pushQuiet(_ input: UnsafePointer<Float>, frameCount: Int) {
+        let n = TruePeakDetector.taps
+        let left = history, right = history + 2 * n
+        // Only the last 12 frames stay in the history; skip the ones they overwrite.
+        let skipped = max(0, frameCount - n)
+        index = (index + skipped) % n
+        for i in skipped..<frameCount {
+            let l = input[2 * i], r = input[2 * i + 1]
+            left[index] = l; left[index + n] = l
+            right[index] = r; right[index + n] = r
+            index += 1
+            if index == n { index = 0 }
+        }
+        quietRun += frameCount
+    }
+
     /// The largest sum of |coefficients| over the three phases.
     private static func largestGain(_ c: UnsafeMutablePointer<Float>) -> Double {
         var largest = 1.0
@@ -139,16 +175,41 @@ struct SlidingMinimum {
     mutating func push(_ x: Double) -> Double {
         let capacity = window + 1
         // Drop larger-or-equal values from the back: they can never be the minimum again.
-        while count > 0 && values[(head + count - 1) % capacity] >= x { count -= 1 }
-        values[(head + count) % capacity] = x
-        stamps[(head + count) % capacity] = time
+        while count > 0 && values[wrapped(head + count - 1, capacity)] >= x { count -= 1 }
+        let back = wrapped(head + count, capacity)
+        values[back] = x
+        stamps[back] = time
         count += 1
         // Drop the front once it leaves the window.
         if stamps[head] <= time - window {
-            head = (head + 1) % capacity
+            head = wrapped(head + 1, capacity)
             count -= 1
         }
         time += 1
         return values[head]
+    }
+
+    /// The current minimum, if any value has been pushed.
+    var minimum: Double? { count > 0 ? values[head] : nil }
+
+    /// Pushes `x` `times` times, where `x` is the current minimum: the same state as that
+    /// many `push(x)` calls (each drops every value, all ≥ x, and leaves x alone at the
+    /// front).
+    ///
+    /// Render thread: safe.
+    #if !DEBUG  // checked by the optimizer; debug code calls unspecialised generics
+    @_noAllocation @_noLocks
+    #endif
+    mutating func pushMinimum(_ x: Double, times: Int) {
+        guard times > 0 else { return }
+        values[head] = x
+        stamps[head] = time + times - 1
+        count = 1
+        time += times
+    }
+
+    /// `i mod capacity` for 0 ≤ i < 2·capacity (a compare instead of a division).
+    @inline(__always) private func wrapped(_ i: Int, _ capacity: Int) -> Int {
+        i >= capacity ? i - capacity : i
     }
 }

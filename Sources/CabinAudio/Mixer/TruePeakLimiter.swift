@@ -33,6 +33,9 @@ struct TruePeakLimiter {
     private var delayIndex = 0
     private var follower = 1.0
     private var previousPeak = 0.0
+    /// The last held gain, and how many frames in a row it has been held.
+    private var lastHold = 1.0
+    private var holdRun = 0
 
     /// Frames of delay the limiter adds.
     var latencyFrames: Int { delayLength }
@@ -67,6 +70,10 @@ struct TruePeakLimiter {
     #endif
     mutating func process(_ input: UnsafePointer<Float>, into output: UnsafeMutablePointer<Float>,
                           frameCount: Int) {
+        if isSettled(input, frameCount: frameCount) {
+            processSettled(input, into: output, frameCount: frameCount)
+            return
+        }
         for i in 0..<frameCount {
             let l = input[2 * i], r = input[2 * i + 1]
             // Peak of the intervals either side of the frame the detector is centred on.
@@ -76,6 +83,7 @@ struct TruePeakLimiter {
             let needed = cover > ceiling ? ceiling / cover : 1
             follower = min(needed, follower + (1 - follower) * releaseCoefficient)
             let hold = minima.push(follower)
+            if hold == lastHold { holdRun += 1 } else { lastHold = hold; holdRun = 1 }
             heldSum += hold - held[heldIndex]
             held[heldIndex] = hold
             heldIndex += 1
@@ -100,6 +108,50 @@ struct TruePeakLimiter {
             }
             output[2 * i] = outL * Float(gain)
             output[2 * i + 1] = outR * Float(gain)
+        }
+    }
+
+    /// Whether this block leaves the gain where it is: the detector takes its quiet shortcut
+    /// on every frame (so each needed gain is 1), the follower cannot rise any further (1, or
+    /// as near 1 as its rounding gets), the running minimum is the follower, and for two
+    /// windows every held value has been the same (so `held` is all that value and
+    /// `heldSum` is the re-sum of it, which every later re-sum repeats).
+    private func isSettled(_ input: UnsafePointer<Float>, frameCount: Int) -> Bool {
+        guard holdRun >= 2 * window, previousPeak <= ceiling, minima.minimum == follower,
+              min(1, follower + (1 - follower) * releaseCoefficient) == follower else { return false }
+        return detector.isQuiet(input, frameCount: frameCount)
+    }
+
+    /// `process` for a settled block: every frame's state update and output are what the
+    /// per-frame loop gives (its gain is the same constant on every frame), done a block at
+    /// a time.
+    private mutating func processSettled(_ input: UnsafePointer<Float>, into output: UnsafeMutablePointer<Float>,
+                                         frameCount: Int) {
+        detector.pushQuiet(input, frameCount: frameCount)
+        previousPeak = 0
+        minima.pushMinimum(follower, times: frameCount)
+        holdRun += frameCount
+        // `held` keeps its values; each re-sum at a wrap gives `heldSum` back unchanged.
+        heldIndex = (heldIndex + frameCount) % window
+        let gain = min(1, heldSum / Double(window))
+        if gain < minimumGain { minimumGain = gain }
+        let g = Float(gain)
+        guard delayLength > 0 else {
+            for i in 0..<(2 * frameCount) { output[i] = input[i] * g }
+            return
+        }
+        var i = 0
+        while i < frameCount {
+            let run = min(frameCount - i, delayLength - delayIndex)
+            let slot = delay + 2 * delayIndex, from = input + 2 * i, to = output + 2 * i
+            for k in 0..<(2 * run) {
+                let delayed = slot[k]
+                slot[k] = from[k]
+                to[k] = delayed * g
+            }
+            i += run
+            delayIndex += run
+            if delayIndex == delayLength { delayIndex = 0 }
         }
     }
 }
