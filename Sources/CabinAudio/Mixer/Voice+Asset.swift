@@ -85,10 +85,16 @@ extension Voice {
     /// Past the loop end, moves the position back by whole loop lengths.
     @inline(__always)
     mutating func wrapLoop(_ slot: AssetTable.Slot) {
+        Voice.wrap(&position, &hasWrapped, slot)
+    }
+
+    /// `wrapLoop` on a position and wrapped flag held outside the voice (in registers).
+    @inline(__always)
+    static func wrap(_ position: inout Double, _ wrapped: inout Bool, _ slot: AssetTable.Slot) {
         guard position >= Double(slot.loopEnd) else { return }
         let length = Double(slot.loopEnd - slot.loopStart)
         repeat { position -= length } while position >= Double(slot.loopEnd)
-        hasWrapped = true
+        wrapped = true
     }
 
     /// Cubic Hermite (Catmull-Rom) through x0…x1 with neighbours xm1 and x2, at 0 ≤ t < 1.

@@ -159,8 +159,7 @@ extension Voice {
                                                         frameCount: Int, step: Double, gain g: Float) -> Int {
         let looping = isLooping
         var pos = position, wrapped = hasWrapped
-        let end = Double(a.slot.frameCount), loopEnd = Double(a.slot.loopEnd)
-        let length = Double(a.slot.loopEnd - a.slot.loopStart)
+        let end = Double(a.slot.frameCount)
         for i in 0..<frameCount {
             if !looping && pos >= end {
                 position = pos
@@ -168,10 +167,7 @@ extension Voice {
             }
             let (left, right) = Voice.read(a, at: pos, looping: looping, wrapped: wrapped)
             pos += step
-            if looping && pos >= loopEnd {
-                repeat { pos -= length } while pos >= loopEnd
-                wrapped = true
-            }
+            if looping { Voice.wrap(&pos, &wrapped, a.slot) }
             bus[2 * i] += left * g
             bus[2 * i + 1] += right * g
         }
