@@ -3,9 +3,11 @@ import PackageDescription
 
 /// Cabin: a real-time mixer on ALSA, a haptic-pattern compiler and a session timeline.
 ///
-/// Layout (see docs in ../shared/docs/ARCHITECTURE.md):
-/// - pure cores `CabinAudio`, `CabinHaptics`, `CabinSession`: no C imports, no I/O;
-/// - `CabinIO`: the one module that touches C and the OS;
+/// Layout (see docs/ARCHITECTURE.md):
+/// - pure cores `CabinJSON`, `CabinAudio`, `CabinHaptics`, `CabinSession`, `CabinSoundDesign`:
+///   no C libraries, no I/O;
+/// - `CabinIO`: the one module that touches C and the OS (wrappers only);
+/// - `CabinPlayback`: the application layer (loaders, live player, offline renderer, rumble);
 /// - `cabin`: the thin command-line tool.
 let package = Package(
     name: "Cabin",
@@ -16,6 +18,7 @@ let package = Package(
         .library(name: "CabinHaptics", targets: ["CabinHaptics"]),
         .library(name: "CabinSession", targets: ["CabinSession"]),
         .library(name: "CabinIO", targets: ["CabinIO"]),
+        .library(name: "CabinPlayback", targets: ["CabinPlayback"]),
         .library(name: "CabinSoundDesign", targets: ["CabinSoundDesign"]),
     ],
     dependencies: [
@@ -46,19 +49,28 @@ let package = Package(
         .target(name: "CabinSoundDesign", dependencies: ["CabinAudio"]),
 
         // MARK: the edge
+        /// Wrappers of C libraries and the OS, and nothing else.
         .target(
             name: "CabinIO",
             dependencies: [
-                "CabinAudio", "CabinHaptics", "CabinSession", "CabinSoundDesign",
+                "CabinAudio", "CabinHaptics", "CabinSoundDesign",
                 "CALSA", "CSndFile", "COpus", "CSoxr", "CEbur128", "CEspeakNG", "CCabinShims",
             ]
+        ),
+
+        // MARK: the application layer
+        /// Playing sessions: loaders, the live player and its transport, the offline renderer,
+        /// the rumble player, the sound library and its generator. Built on the cores and the edge.
+        .target(
+            name: "CabinPlayback",
+            dependencies: ["CabinJSON", "CabinAudio", "CabinHaptics", "CabinSession", "CabinSoundDesign", "CabinIO"]
         ),
 
         // MARK: the CLI
         .executableTarget(
             name: "cabin",
             dependencies: [
-                "CabinAudio", "CabinHaptics", "CabinSession", "CabinIO", "CabinSoundDesign",
+                "CabinAudio", "CabinHaptics", "CabinSession", "CabinIO", "CabinPlayback", "CabinSoundDesign",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             // The Swift runtime (and FoundationEssentials, Dispatch) linked into the binary:
@@ -80,7 +92,7 @@ let package = Package(
         .executableTarget(
             name: "cabin-alloc-check",
             dependencies: [
-                "CabinAudio", "CabinSession", "CabinIO",
+                "CabinAudio", "CabinSession", "CabinIO", "CabinPlayback",
                 .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
             ],
             path: "Sources/CabinAllocationCheck"
@@ -93,6 +105,8 @@ let package = Package(
         .testTarget(name: "CabinHapticsTests", dependencies: ["CabinHaptics", "CabinAudio", "CabinTestSupport"]),
         .testTarget(name: "CabinSessionTests", dependencies: ["CabinSession", "CabinTestSupport"]),
         .testTarget(name: "CabinIOTests", dependencies: ["CabinIO", "CabinAudio", "CabinSoundDesign", "CabinTestSupport"]),
+        .testTarget(name: "CabinPlaybackTests",
+                    dependencies: ["CabinPlayback", "CabinIO", "CabinAudio", "CabinSession", "CabinHaptics", "CabinSoundDesign", "CabinTestSupport"]),
         .testTarget(name: "CabinCLITests", dependencies: ["CabinTestSupport"]),
         .testTarget(name: "CabinSoundDesignTests", dependencies: ["CabinSoundDesign", "CabinAudio"]),
     ]

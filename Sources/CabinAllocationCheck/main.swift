@@ -12,6 +12,7 @@
 // does, and prints the counts. Exit status 0 only when nothing was allocated or freed.
 import CabinAudio
 import CabinIO
+import CabinPlayback
 import CabinSession
 import Glibc
 import MallocInterposerSwift

@@ -7,9 +7,9 @@ import FoundationEssentials
 /// CRC with it): the same recipe then gives the same file, byte for byte.
 ///
 /// Thread: control thread only (file I/O).
-enum OggSerialNumber {
+public enum OggSerialNumber {
     /// Sets the serial number of every page of the Ogg file at `path`.
-    static func rewrite(_ path: String, serial: UInt32) throws {
+    public static func rewrite(_ path: String, serial: UInt32) throws {
         let url = URL(fileURLWithPath: path)
         var bytes = [UInt8](try Data(contentsOf: url))
         var offset = 0
@@ -34,7 +34,7 @@ enum OggSerialNumber {
     }
 
     /// A stable serial for a name (FNV-1a).
-    static func serial(for name: String) -> UInt32 {
+    public static func serial(for name: String) -> UInt32 {
         name.utf8.reduce(2_166_136_261) { ($0 ^ UInt32($1)) &* 16_777_619 }
     }
 

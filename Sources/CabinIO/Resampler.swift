@@ -65,13 +65,13 @@ public enum Resampler {
 /// The corresponding C functions are `soxr_create`, `soxr_process` and `soxr_delete`.
 ///
 /// Thread: one thread at a time (not the render thread: it allocates).
-final class StreamingResampler {
+public final class StreamingResampler {
     private let handle: soxr_t
     private let channels: Int
     private let ratio: Double
     private var output: [Float]
 
-    init(from inputRate: Double, to outputRate: Double, channels: Int,
+    public init(from inputRate: Double, to outputRate: Double, channels: Int,
          quality: Resampler.Quality = .high) throws(SystemError) {
         var io = soxr_io_spec(SOXR_FLOAT32_I, SOXR_FLOAT32_I)
         var q = soxr_quality_spec(quality.recipe, 0)
@@ -89,13 +89,13 @@ final class StreamingResampler {
     deinit { soxr_delete(handle) }
 
     /// Output frames for `inputFrames` input frames.
-    static func outputFrames(for inputFrames: Int, from inputRate: Double, to outputRate: Double) -> Int {
+    public static func outputFrames(for inputFrames: Int, from inputRate: Double, to outputRate: Double) -> Int {
         Int((Double(inputFrames) * outputRate / inputRate).rounded())
     }
 
     /// Converts `frames` interleaved input frames (nil: flush the end) and hands what
     /// comes out to `body`.
-    func process(_ input: UnsafePointer<Float>?, frames: Int,
+    public func process(_ input: UnsafePointer<Float>?, frames: Int,
                  _ body: (UnsafeBufferPointer<Float>) -> Void) throws(SystemError) {
         let capacity = Int((Double(max(frames, 4096)) * ratio).rounded(.up)) + 64
         if output.count < capacity * channels { output = [Float](repeating: 0, count: capacity * channels) }

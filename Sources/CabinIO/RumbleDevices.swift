@@ -54,7 +54,7 @@ public enum RumbleDevices {
     }
 
     /// Opens `path`, retrying `EINTR`. The corresponding C function is `open`.
-    static func open(_ path: String, writable: Bool, system: any ForceFeedbackSystem) throws(SystemError) -> any ForceFeedbackDevice {
+    public static func open(_ path: String, writable: Bool, system: any ForceFeedbackSystem) throws(SystemError) -> any ForceFeedbackDevice {
         while true {
             if let device = system.open(path, writable: writable) { return device }
             let code = errno
@@ -63,7 +63,7 @@ public enum RumbleDevices {
     }
 
     /// The device's rumble capabilities, or `nil` when it has no `EV_FF`/`FF_RUMBLE`.
-    static func probe(_ device: any ForceFeedbackDevice, path: String) throws(SystemError) -> RumbleDeviceInfo? {
+    public static func probe(_ device: any ForceFeedbackDevice, path: String) throws(SystemError) -> RumbleDeviceInfo? {
         var types = [UInt8](repeating: 0, count: EvdevCode.eventTypeBitsByteCount)
         try checkedCall("EVIOCGBIT(0)") { device.getBits(eventType: EvdevCode.evSyn, into: &types) }
         guard EvdevCode.test(types, EvdevCode.evFF) else { return nil }

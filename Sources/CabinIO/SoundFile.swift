@@ -61,13 +61,19 @@ public enum SoundFile {
 }
 
 /// An open libsndfile handle. Internal: `SoundFile` hands out buffers, never handles.
-struct OpenSoundFile {
+public struct OpenSoundFile {
     let handle: OpaquePointer
     let info: SF_INFO
-    let path: String
+    public let path: String
+    /// Channels, as the file declares them.
+    public var channelCount: Int { Int(info.channels) }
+    /// Frames the header declares (an estimate for some formats; see `hasExactLength`).
+    public var declaredFrames: Int64 { Int64(info.frames) }
+    /// The file's sample rate in Hz.
+    public var sampleRate: Double { Double(info.samplerate) }
 
     /// Opens for reading. The corresponding C function is `sf_open`.
-    init(_ path: String) throws(SoundFileError) {
+    public init(_ path: String) throws(SoundFileError) {
         try SoundFile.checkReadable(path)
         var info = SF_INFO()
         guard let handle = sf_open(path, Int32(SFM_READ), &info) else {
@@ -84,7 +90,7 @@ struct OpenSoundFile {
     }
 
     /// Closes the handle. The corresponding C function is `sf_close`.
-    func close() { sf_close(handle) }
+    public func close() { sf_close(handle) }
 
     /// libsndfile's log for this file (what it noticed while parsing the header).
     /// The corresponding C function is `sf_command` with `SFC_GET_LOG_INFO`.
@@ -116,13 +122,13 @@ struct OpenSoundFile {
 
     /// Decodes up to `frames` frames into `buffer` (interleaved); 0 at the end or on an
     /// error (then `checkEnd` tells which). The corresponding C function is `sf_readf_float`.
-    func read(into buffer: UnsafeMutablePointer<Float>, frames: Int) -> Int {
+    public func read(into buffer: UnsafeMutablePointer<Float>, frames: Int) -> Int {
         max(0, Int(sf_readf_float(handle, buffer, sf_count_t(frames))))
     }
 
     /// Whether the header already shows the file cannot be decoded whole: an Ogg stream
     /// with no end, or a WAV/AIFF whose data chunk runs past the end of the file.
-    func checkHeader() throws(SoundFileError) {
+    public func checkHeader() throws(SoundFileError) {
         if Int64(info.frames) == Int64.max {
             throw SoundFileError(.truncated, path: path, reason: "truncated: the stream has no end")
         }
@@ -133,7 +139,7 @@ struct OpenSoundFile {
 
     /// After decoding `framesDecoded` frames to the end: throws if decoding stopped on an
     /// error or short of the length the header promised.
-    func checkEnd(framesDecoded total: Int64) throws(SoundFileError) {
+    public func checkEnd(framesDecoded total: Int64) throws(SoundFileError) {
         let declared = Int64(info.frames)
         let status = sf_error(handle)
         if status != 0 {
@@ -158,7 +164,7 @@ struct OpenSoundFile {
     }
 
     /// Whether the header's frame count is exact (MPEG frame counts are estimates).
-    var hasExactLength: Bool {
+    public var hasExactLength: Bool {
         let sub = Int(info.format) & Int(SF_FORMAT_SUBMASK)
         return sub != Int(SF_FORMAT_MPEG_LAYER_III) && sub != Int(SF_FORMAT_MPEG_LAYER_II)
             && sub != Int(SF_FORMAT_MPEG_LAYER_I)
@@ -167,7 +173,7 @@ struct OpenSoundFile {
     /// How the samples are best held in memory: 16-bit for sources of at most 16 bits and
     /// for lossy codecs (whose noise floor is far above 16 bits' −98 dBFS); floats for
     /// 24-bit, 32-bit and float sources.
-    var storageFormat: SampleStorage.Format {
+    public var storageFormat: SampleStorage.Format {
         switch Int32(info.format) & Int32(SF_FORMAT_SUBMASK) {
         case Int32(SF_FORMAT_PCM_24), Int32(SF_FORMAT_PCM_32), Int32(SF_FORMAT_FLOAT), Int32(SF_FORMAT_DOUBLE),
              Int32(SF_FORMAT_ALAC_20), Int32(SF_FORMAT_ALAC_24), Int32(SF_FORMAT_ALAC_32),

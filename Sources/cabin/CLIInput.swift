@@ -1,4 +1,5 @@
 import CabinIO
+import CabinPlayback
 import FoundationEssentials
 
 /// Reading the documents the CLI is given (the libraries take bytes, never paths).

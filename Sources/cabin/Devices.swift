@@ -1,5 +1,6 @@
 import ArgumentParser
 import CabinIO
+import CabinPlayback
 
 /// `cabin devices`: where Cabin can play.
 struct Devices: ParsableCommand {

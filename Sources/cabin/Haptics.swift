@@ -2,6 +2,7 @@ import ArgumentParser
 import CabinAudio
 import CabinHaptics
 import CabinIO
+import CabinPlayback
 import FoundationEssentials
 
 /// `cabin haptics …`: haptic patterns (AHAP and Meta/Lofelt `.haptic`).

@@ -2,6 +2,7 @@ import ArgumentParser
 import CabinAudio
 import CabinHaptics
 import CabinIO
+import CabinPlayback
 
 extension HapticsCommand {
     /// `cabin haptics play FILE --audio | --device /dev/input/eventN`.

@@ -2,6 +2,7 @@ import ArgumentParser
 import CabinAudio
 import CabinHaptics
 import CabinIO
+import CabinPlayback
 
 extension HapticsCommand {
     /// `cabin haptics render FILE -o OUT.wav`: haptics as audio.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CabinAudio
 import CabinIO
+import CabinPlayback
 
 /// `cabin info FILE...`: what a sound file is and how loud.
 struct Info: ParsableCommand {

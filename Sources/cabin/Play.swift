@@ -1,5 +1,6 @@
 import ArgumentParser
 import CabinIO
+import CabinPlayback
 import CabinSession
 import Glibc
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CabinAudio
 import CabinIO
+import CabinPlayback
 import CabinSession
 import FoundationEssentials
 

@@ -1,3 +1,4 @@
+import CabinIO
 import CabinSession
 import FoundationEssentials
 

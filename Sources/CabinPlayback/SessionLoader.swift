@@ -1,4 +1,5 @@
 import CabinAudio
+import CabinIO
 import CabinJSON
 import CabinSession
 import FoundationEssentials

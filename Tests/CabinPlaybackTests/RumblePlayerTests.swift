@@ -1,5 +1,6 @@
 import CabinHaptics
 import CabinIO
+import CabinPlayback
 import Foundation
 import Glibc
 import Testing

@@ -1,4 +1,5 @@
 import CabinAudio
+import CabinIO
 import CabinSession
 
 /// A snapshot of playback for a status line.

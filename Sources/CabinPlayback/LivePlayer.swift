@@ -1,4 +1,5 @@
 import CabinAudio
+import CabinIO
 import CabinSession
 import Glibc
 import Synchronization

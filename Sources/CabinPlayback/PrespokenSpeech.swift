@@ -1,4 +1,5 @@
 import CabinAudio
+import CabinIO
 import CabinSoundDesign
 
 /// The library's voice prompts, spoken once, in library order, before anything renders.

@@ -1,6 +1,7 @@
 import CabinAudio
 import CabinHaptics
 import CabinIO
+import CabinPlayback
 import CabinSession
 import CabinTestSupport
 import Foundation

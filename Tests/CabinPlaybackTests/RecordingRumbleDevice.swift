@@ -1,5 +1,6 @@
 import CabinHaptics
 import CabinIO
+import CabinPlayback
 import Glibc
 
 /// A clock that moves only when the player sleeps, so timings in logs are exact.

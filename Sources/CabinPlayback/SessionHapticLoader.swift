@@ -1,4 +1,5 @@
 import CabinHaptics
+import CabinIO
 import CabinSession
 import FoundationEssentials
 

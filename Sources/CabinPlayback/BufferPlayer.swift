@@ -1,4 +1,5 @@
 import CabinAudio
+import CabinIO
 
 /// Plays a finished buffer through ALSA from start to end, blocking: for previews (`cabin
 /// haptics play --audio`), not for sessions (those go through the mixer).

@@ -1,4 +1,5 @@
 import CabinHaptics
+import CabinIO
 
 /// Plays haptic patterns on a Linux evdev rumble device (`FF_RUMBLE`): walks a
 /// ``RumblePlan`` in real time, uploading effects (`EVIOCSFF`) and playing and stopping

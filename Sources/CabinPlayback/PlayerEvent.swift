@@ -1,3 +1,4 @@
+import CabinIO
 /// What happens while a session plays, for the CLI's status line, `--json` and embedders.
 public enum PlayerEvent: Sendable, Equatable {
     /// Playback began on `device`.

@@ -1,4 +1,5 @@
 import CabinAudio
+import CabinIO
 import Dispatch
 import Synchronization
 
@@ -68,15 +69,15 @@ final class SoundDecodeJob: @unchecked Sendable {
         } catch {
             throw .init(description: error.description)
         }
-        let channels = Int(file.info.channels)
-        let declared = Int64(file.info.frames)
+        let channels = file.channelCount
+        let declared = file.declaredFrames
         do throws(SessionSoundLoader.LoadError) {
             guard channels <= 2 else {
                 throw SessionSoundLoader.LoadError(description: "\(path): \(channels) channels; Cabin plays mono and stereo sounds")
             }
             do { try file.checkHeader() } catch { throw SessionSoundLoader.LoadError(description: error.description) }
             guard declared > 0 else { throw SessionSoundLoader.LoadError(description: "\(path): holds no audio (0 frames)") }
-            let rate = Double(file.info.samplerate)
+            let rate = file.sampleRate
             var frames = Int(declared)
             if rate != sampleRate {
                 do { resampler = try StreamingResampler(from: rate, to: sampleRate, channels: channels) } catch {
@@ -97,7 +98,7 @@ final class SoundDecodeJob: @unchecked Sendable {
     deinit { close() }
 
     /// The file's own sample rate.
-    var fileSampleRate: Double { Double(file.info.samplerate) }
+    var fileSampleRate: Double { file.sampleRate }
 
     /// Decodes until at least `target` frames are in the storage; with `target` at the
     /// storage's length, to the end of the file (then checks it was whole and finishes the

@@ -1,3 +1,4 @@
+import CabinIO
 import Glibc
 
 /// Time for the rumble player: a monotonic "now" and a sleep, so tests can run a player
