@@ -21,6 +21,15 @@ public final class EventFD: @unchecked Sendable {
         _ = eventfd_write(descriptor, 1)
     }
 
+    /// Whether a signal is pending (without clearing it). The corresponding C function is `poll`.
+    public var isSignalled: Bool { EventFD.isReadable(descriptor) }
+
+    /// Whether `descriptor` is readable now (a zero-timeout `poll`).
+    public static func isReadable(_ descriptor: Int32) -> Bool {
+        var pfd = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        return poll(&pfd, 1, 0) > 0 && pfd.revents & Int16(POLLIN) != 0
+    }
+
     /// Clears pending signals. The corresponding C function is `eventfd_read`.
     public func drain() {
         var value: eventfd_t = 0

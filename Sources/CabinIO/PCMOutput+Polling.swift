@@ -5,16 +5,20 @@ import Glibc
 /// free (or another file descriptor, such as a shutdown eventfd, becomes readable), then
 /// write exactly what is free. Underruns are recovered here and reported to the caller,
 /// who decides what the lost time means (the session player skips ahead to stay on time).
+/// What a wait for an output ended with.
+///
+/// Thread: a plain value; any thread.
+public enum OutputWaitResult: Sendable, Equatable {
+    /// At least `availMin` frames can be written.
+    case ready
+    /// The extra descriptor is readable (shutdown or a command).
+    case wakeup
+    /// Nothing happened within the timeout.
+    case timeout
+}
+
 extension PCMOutput {
-    /// What a wait ended with.
-    public enum WaitResult: Sendable, Equatable {
-        /// At least `availMin` frames can be written.
-        case ready
-        /// The extra descriptor is readable (shutdown or a command).
-        case wakeup
-        /// Nothing happened within the timeout.
-        case timeout
-    }
+    public typealias WaitResult = OutputWaitResult
 
     /// Frames that can be written now. An underrun or suspend found here is recovered and
     /// counted; the return is then the whole (empty) buffer.

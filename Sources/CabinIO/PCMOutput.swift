@@ -42,6 +42,14 @@ public struct PCMNegotiated: Sendable, Equatable {
     public var periodFrames: Int
     public var bufferFrames: Int
     public var format: PCMSampleFormat
+
+    public init(sampleRate: Int, channelCount: Int, periodFrames: Int, bufferFrames: Int, format: PCMSampleFormat) {
+        self.sampleRate = sampleRate
+        self.channelCount = channelCount
+        self.periodFrames = periodFrames
+        self.bufferFrames = bufferFrames
+        self.format = format
+    }
 }
 
 /// A blocking ALSA playback stream: open by name, negotiate, write float frames (converted

@@ -24,7 +24,9 @@ struct RenderLoop {
     let shared: PlayerShared
     let wakeup: EventFD
     /// The device; replaced when a lost device is reopened.
-    var output: PCMOutput
+    var output: any AudioOutput
+    /// Opens devices and keeps the time (wall clock, or a fake's virtual clock).
+    let backend: any AudioOutputBackend
     let rate: Double
     var period: Int
     let capacity: Int
@@ -60,6 +62,7 @@ struct RenderLoop {
         shared = player.shared
         wakeup = player.wakeup
         output = player.output
+        backend = player.options.backend
         rate = player.session.sampleRate
         period = output.negotiated.periodFrames
         capacity = max(8192, output.negotiated.bufferFrames)
@@ -105,6 +108,9 @@ struct RenderLoop {
             }
         }
         publish()
+        // What is still queued is silence after the session's last frame (or after a
+        // quit's fade): the listener has heard all of it.
+        if outcome != PlayerShared.State.failed.rawValue { shared.position.store(absolutePosition, ordering: .releasing) }
         var cpu = timespec()
         clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu)
         shared.renderCPUNanoseconds.store(Int64(cpu.tv_sec) * 1_000_000_000 + Int64(cpu.tv_nsec), ordering: .releasing)
@@ -131,7 +137,7 @@ struct RenderLoop {
             if written < n { break }
         }
         try output.start()
-        startTime = monotonicSeconds()
+        startTime = backend.now()
         publish()
     }
 
@@ -216,8 +222,3 @@ struct RenderLoop {
     }
 }
 
-func monotonicSeconds() -> Double {
-    var ts = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return Double(ts.tv_sec) + Double(ts.tv_nsec) * 1e-9
-}

@@ -38,6 +38,8 @@ public final class LivePlayer: @unchecked Sendable {
         /// session (it does not advance or end). Its CPU is the loop's own floor — the
         /// kernel's wake-ups and the ALSA calls — against which mixing is measured.
         public var rendersSilence = false
+        /// Opens devices and keeps time: ALSA and the monotonic clock, or a fake for tests.
+        public var backend: any AudioOutputBackend = ALSABackend()
 
         public init(device: String = "default", configuration: PCMConfiguration = PCMConfiguration()) {
             self.device = device
@@ -51,7 +53,7 @@ public final class LivePlayer: @unchecked Sendable {
     let wakeup: EventFD
     /// The device as opened; the render thread takes it over (and replaces it if the
     /// device is lost), so the control side reads only `negotiated`.
-    let output: PCMOutput
+    let output: any AudioOutput
     /// What the device agreed to when opened (for status and events).
     public let negotiated: PCMNegotiated
     private var thread: RealtimeThread?
@@ -64,14 +66,15 @@ public final class LivePlayer: @unchecked Sendable {
     public convenience init(session: CompiledSession, options: Options) throws(AudioDeviceError) {
         var configuration = options.configuration
         configuration.sampleRate = Int(session.sampleRate)
-        let output = try PCMOutput(device: options.device, configuration: configuration, nonBlocking: true)
+        let output = try options.backend.open(device: options.device, configuration: configuration)
         try self.init(session: session, options: options, output: output)
     }
 
-    /// Plays on a device already opened (non-blocking) — open it first to learn its rate,
-    /// then load the session at that rate, so assets are resampled once at load and never
-    /// by the device. The session's rate must be the device's.
-    public init(session: CompiledSession, options: Options, output: PCMOutput) throws(AudioDeviceError) {
+    /// Plays on a device already opened (non-blocking, by `options.backend`) — open it first
+    /// to learn its rate, then load the session at that rate, so assets are resampled once at
+    /// load and never by the device (`LivePlayer.open` does both). The session's rate must be
+    /// the device's.
+    public init(session: CompiledSession, options: Options, output: any AudioOutput) throws(AudioDeviceError) {
         guard output.negotiated.sampleRate == Int(session.sampleRate) else {
             throw AudioDeviceError(.unsupportedConfiguration, device: output.device, operation: "snd_pcm_hw_params_set_rate_near",
                                    code: EINVAL, detail: "the device plays at \(output.negotiated.sampleRate) Hz, the session was loaded at \(Int(session.sampleRate)) Hz")
@@ -185,8 +188,10 @@ public final class LivePlayer: @unchecked Sendable {
         return session.parameterValue(name, at: positionFrames)
     }
 
-    /// For tests of underrun recovery: makes the render thread stall once for
-    /// `milliseconds` (as a preempted or overloaded thread would).
+    /// For tests of underrun recovery on a real device: makes the render thread stall once
+    /// for `milliseconds` (as a preempted or overloaded thread would). (On a fake output,
+    /// `VirtualClock.stall` does the same on virtual time.)
+    @_spi(Testing)
     public func injectStall(milliseconds: Int) {
         shared.stallMilliseconds.store(milliseconds, ordering: .releasing)
         wakeup.signal()

@@ -14,13 +14,11 @@ extension RenderLoop {
         shared.deviceErrors.add(1, ordering: .releasing)
         shared.state.store(PlayerShared.State.reconnecting.rawValue, ordering: .releasing)
         output.close()
-        let outageStart = monotonicSeconds()
+        let outageStart = backend.now()
         var delay = 0.25
         let negotiated = output.negotiated
-        while monotonicSeconds() - outageStart < player.options.reconnectTimeout {
-            var pfd = pollfd(fd: wakeup.descriptor, events: Int16(POLLIN), revents: 0)
-            if poll(&pfd, 1, Int32(delay * 1000)) > 0 {
-                wakeup.drain()
+        while backend.now() - outageStart < player.options.reconnectTimeout {
+            if backend.sleep(seconds: delay, wakeup: wakeup) {
                 if shared.stopRequested.load(ordering: .acquiring) { return false }
                 if PlayerShared.Transport(rawValue: shared.transport.load(ordering: .acquiring)) == .quit { return false }
             }
@@ -29,10 +27,10 @@ extension RenderLoop {
                                                  periodFrames: negotiated.periodFrames,
                                                  periodCount: max(2, negotiated.bufferFrames / max(1, negotiated.periodFrames)))
             configuration.formats = [negotiated.format] + PCMSampleFormat.allCases.filter { $0 != negotiated.format }
-            guard let fresh = try? PCMOutput(device: player.options.device, configuration: configuration, nonBlocking: true),
+            guard let fresh = try? backend.open(device: player.options.device, configuration: configuration),
                   fresh.negotiated.sampleRate == negotiated.sampleRate else { continue }
             output = fresh
-            let outage = Int((monotonicSeconds() - outageStart) * rate)
+            let outage = Int(((backend.now() - outageStart) * rate).rounded())
             if phase != .paused && !rendersSilence { withRunner { $0.skip(outage, scratch: scratch) } }
             shared.restores.add(1, ordering: .releasing)
             shared.state.store((phase == .paused ? PlayerShared.State.paused : .playing).rawValue, ordering: .releasing)

@@ -74,7 +74,7 @@ extension RenderLoop {
         let xruns = output.xrunCount
         guard xruns != knownXruns else { return }
         knownXruns = xruns
-        let expected = Int64((monotonicSeconds() - startTime) * rate)
+        let expected = Int64(((backend.now() - startTime) * rate).rounded())
         let lost = max(0, expected - framesWritten)
         framesWritten += lost
         if lost > 0 && phase != .paused && !rendersSilence { withRunner { $0.skip(Int(lost), scratch: scratch) } }

@@ -79,14 +79,14 @@ struct Play: ParsableCommand {
         let player: LivePlayer
         let decoding: SoundDecoding
         do {
-            // The device first: the session loads at the rate it plays (assets resampled once).
-            let output = try PCMOutput(device: device, configuration: options.configuration, nonBlocking: true)
+            // The device first, then the session at the rate it plays (LivePlayer.open).
             // Playback starts once the first second of every sound is decoded; the rest
             // decodes while it plays.
-            let loaded = try CLISession.load(source, sampleRate: Double(output.negotiated.sampleRate), maxBlockFrames: period,
-                                             progressive: true)
+            let loaded: SessionLoader.Loaded
+            (player, loaded) = try LivePlayer.open(options: options) { rate, _ in
+                try CLISession.load(source, sampleRate: rate, maxBlockFrames: period, progressive: true)
+            }
             decoding = loaded.decoding
-            player = try LivePlayer(session: loaded.compiled, options: options, output: output)
         } catch let error as AudioDeviceError {
             if device == "default" && !ALSADevices.hasSoundDevice() {
                 CLIOutput.error("no sound device to play on (no sound card, no sound server); render it instead: cabin render \(source.commandLine) -o \(source.suggestedOutput)")

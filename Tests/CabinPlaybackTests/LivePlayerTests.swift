@@ -1,6 +1,6 @@
 import CabinAudio
 import CabinIO
-import CabinPlayback
+@_spi(Testing) import CabinPlayback
 import CabinSession
 import CabinTestSupport
 import Foundation

@@ -1,0 +1,257 @@
+import CabinIO
+
+/// Time that moves only when the render loop waits: the clock of `FakeAudioBackend`, in
+/// frames of its rate, with actions scheduled at exact times (pause here, seek there, lose
+/// the device, stall the thread).
+///
+/// Actions run on the thread that advances the clock — the render thread — in time order,
+/// so a test's script is exact and repeatable: `clock.at(1.5) { player.pause() }`.
+///
+/// Thread: set up before playback starts; then only the render thread touches it, until
+/// `LivePlayer.waitUntilFinished()` returns (the join orders everything after it).
+public final class VirtualClock: @unchecked Sendable {
+    /// Ticks per second (the output's sample rate).
+    public let rate: Int
+    /// Now, in ticks.
+    public private(set) var frame: Int64 = 0
+    private var actions: [(frame: Int64, order: Int, body: () -> Void)] = []
+    private var nextOrder = 0
+    /// Set by `stall`: the wait in progress ends no earlier than this.
+    private var wakeNoEarlierThan: Int64 = 0
+
+    public init(rate: Int) {
+        precondition(rate > 0)
+        self.rate = rate
+    }
+
+    /// Now, in seconds.
+    public var seconds: Double { Double(frame) / Double(rate) }
+
+    /// Runs `body` when the clock reaches `seconds` (rounded to a tick).
+    public func at(_ seconds: Double, _ body: @escaping () -> Void) {
+        actions.append((Int64((seconds * Double(rate)).rounded()), nextOrder, body))
+        nextOrder += 1
+        actions.sort { ($0.frame, $0.order) < ($1.frame, $1.order) }
+    }
+
+    /// At `seconds`, the render thread stops running for `duration` seconds (as a preempted
+    /// thread would): the wait in progress then ends no earlier than `seconds + duration`.
+    public func stall(at seconds: Double, for duration: Double) {
+        at(seconds) { [unowned self] in
+            wakeNoEarlierThan = max(wakeNoEarlierThan, frame + Int64((duration * Double(rate)).rounded()))
+        }
+    }
+
+    /// Moves to `target` (or past it, after a stall), running due actions in order; stops
+    /// early, right after an action, if `interrupted()` becomes true. Returns whether it stopped early.
+    @discardableResult
+    func advance(to target: Int64, interrupted: () -> Bool = { false }) -> Bool {
+        var target = max(target, frame)
+        while let next = actions.first, next.frame <= max(target, wakeNoEarlierThan) {
+            actions.removeFirst()
+            frame = max(frame, next.frame)
+            next.body()
+            target = max(target, wakeNoEarlierThan)
+            if interrupted() && frame >= wakeNoEarlierThan { return true }
+        }
+        frame = max(target, wakeNoEarlierThan, frame)
+        return false
+    }
+}
+
+/// Outputs that play on a `VirtualClock`: every frame written is "heard" at the time the
+/// clock reaches it; nothing is real-time and nothing is sound. For testing the transport
+/// (pause, seek, underruns, a lost and restored device) at tiny sizes, and for embedders'
+/// own tests.
+///
+/// ```swift
+/// let backend = FakeAudioBackend(rate: 1000)
+/// var options = LivePlayer.Options(device: "fake", configuration: PCMConfiguration(sampleRate: 1000, periodFrames: 8))
+/// options.backend = backend
+/// let player = try LivePlayer(session: compiled, options: options)
+/// backend.clock.at(0.5) { player.pause() }
+/// try player.start(); player.waitUntilFinished()
+/// let heard = backend.heard()   // interleaved stereo, on the clock's timeline
+/// ```
+///
+/// Thread: as `VirtualClock`.
+public final class FakeAudioBackend: AudioOutputBackend, @unchecked Sendable {
+    public let clock: VirtualClock
+    /// Every output opened, in order.
+    public private(set) var outputs: [FakeAudioOutput] = []
+    /// Opening fails (`notFound`) before this time on the clock, in seconds.
+    public var unavailableUntil = 0.0
+    /// Opens refused so far.
+    public private(set) var refusedOpens = 0
+
+    public init(rate: Int) { clock = VirtualClock(rate: rate) }
+
+    public func open(device: String, configuration: PCMConfiguration) throws(AudioDeviceError) -> any AudioOutput {
+        guard clock.seconds >= unavailableUntil else {
+            refusedOpens += 1
+            throw AudioDeviceError(.notFound, device: device, operation: "open", code: 2, detail: "the fake device is away")
+        }
+        let output = FakeAudioOutput(device: device, configuration: configuration, clock: clock)
+        outputs.append(output)
+        return output
+    }
+
+    public func now() -> Double { clock.seconds }
+
+    public func sleep(seconds: Double, wakeup: EventFD) -> Bool {
+        let woken = clock.advance(to: clock.frame + Int64((seconds * Double(clock.rate)).rounded())) { wakeup.isSignalled }
+        if woken || wakeup.isSignalled { wakeup.drain(); return true }
+        return false
+    }
+
+    /// Everything heard on every output, interleaved, laid on the clock's timeline from 0
+    /// (silence before the first start and while no output played).
+    public func heard() -> [Float] {
+        var all: [Float] = []
+        for output in outputs {
+            guard let start = output.startedAt else { continue }
+            let channels = output.negotiated.channelCount
+            let at = Int(start) * channels
+            if all.count < at { all += [Float](repeating: 0, count: at - all.count) }
+            all.replaceSubrange(at..<min(all.count, at + output.heard.count), with: output.heard)
+        }
+        return all
+    }
+
+    /// The output currently open (the last one).
+    public var current: FakeAudioOutput? { outputs.last }
+}
+
+/// A sound device on a virtual clock (see `FakeAudioBackend`): a buffer of
+/// `negotiated.bufferFrames`, started when full (ALSA's start threshold) or by `start()`;
+/// the clock plays it out; running dry is an underrun, recovered and counted by the next
+/// `availableFrames` or write, with silence heard until then (as a real device plays).
+///
+/// Thread: as `VirtualClock`.
+public final class FakeAudioOutput: AudioOutput, @unchecked Sendable {
+    public let device: String
+    public let negotiated: PCMNegotiated
+    public private(set) var xrunCount = 0
+    /// What was heard, interleaved, from `startedAt` on: written frames, and silence while the
+    /// device had run dry.
+    public private(set) var heard: [Float] = []
+    /// Clock tick at which the device first started playing.
+    public private(set) var startedAt: Int64?
+    /// From this clock time on, every call fails as a lost device does.
+    public var lostAt: Double = .infinity
+
+    private enum State { case prepared, running, underrun, closed }
+    private var state = State.prepared
+    private let clock: VirtualClock
+    private var queue: [Float] = []
+    private var queueHead = 0
+    private var lastUpdate: Int64 = 0
+
+    init(device: String, configuration: PCMConfiguration, clock: VirtualClock) {
+        self.device = device
+        self.clock = clock
+        negotiated = PCMNegotiated(sampleRate: configuration.sampleRate, channelCount: configuration.channelCount,
+                                   periodFrames: configuration.periodFrames,
+                                   bufferFrames: configuration.periodFrames * configuration.periodCount,
+                                   format: configuration.formats.first ?? .float32)
+    }
+
+    private var channels: Int { negotiated.channelCount }
+    private var queuedFrames: Int { (queue.count - queueHead) / channels }
+
+    /// Plays what the clock has reached since the last call.
+    private func catchUp() {
+        let elapsed = Int(clock.frame - lastUpdate)
+        lastUpdate = clock.frame
+        guard elapsed > 0 else { return }
+        switch state {
+        case .running:
+            let played = min(elapsed, queuedFrames)
+            heard += queue[queueHead..<(queueHead + played * channels)]
+            queueHead += played * channels
+            if queueHead > 1 << 16 { queue.removeFirst(queueHead); queueHead = 0 }
+            if elapsed > played {
+                heard += [Float](repeating: 0, count: (elapsed - played) * channels)
+                state = .underrun
+            }
+        case .underrun:
+            heard += [Float](repeating: 0, count: elapsed * channels)
+        case .prepared where startedAt != nil:
+            heard += [Float](repeating: 0, count: elapsed * channels)  // stopped after an underrun
+        case .prepared, .closed:
+            break
+        }
+    }
+
+    private func check(_ operation: String) throws(AudioDeviceError) {
+        catchUp()
+        if state == .closed {
+            throw AudioDeviceError(.failed, device: device, operation: operation, code: 9, detail: "closed")
+        }
+        if clock.seconds >= lostAt {
+            throw AudioDeviceError(.disconnected, device: device, operation: operation, code: 19, detail: "the fake device was unplugged")
+        }
+    }
+
+    /// An underrun found: counted and recovered (the stream prepared again, empty).
+    private func recoverIfUnderrun() -> Bool {
+        guard state == .underrun else { return false }
+        xrunCount += 1
+        queue.removeAll(keepingCapacity: true)
+        queueHead = 0
+        state = .prepared
+        return true
+    }
+
+    private func startRunning() {
+        state = .running
+        lastUpdate = clock.frame
+        if startedAt == nil { startedAt = clock.frame }
+    }
+
+    public func availableFrames() throws(AudioDeviceError) -> Int {
+        try check("avail")
+        if recoverIfUnderrun() { return negotiated.bufferFrames }
+        return negotiated.bufferFrames - queuedFrames
+    }
+
+    public func writeAvailable(_ samples: UnsafeBufferPointer<Float>, frameCount: Int) throws(AudioDeviceError) -> Int {
+        try check("write")
+        if recoverIfUnderrun() { return 0 }
+        let n = min(frameCount, negotiated.bufferFrames - queuedFrames)
+        queue += samples[0..<(n * channels)]
+        if state == .prepared && queuedFrames >= negotiated.bufferFrames { startRunning() }
+        return n
+    }
+
+    public func start() throws(AudioDeviceError) {
+        try check("start")
+        if state == .prepared { startRunning() }
+    }
+
+    public func wait(extraDescriptor: Int32, timeoutMilliseconds: Int32) throws(AudioDeviceError) -> OutputWaitResult {
+        try check("poll")
+        if EventFD.isReadable(extraDescriptor) { return .wakeup }
+        let room = negotiated.bufferFrames - queuedFrames
+        if state == .underrun || (state == .running && room >= negotiated.periodFrames) { return .ready }
+        let timeout = Int64(timeoutMilliseconds) * Int64(clock.rate) / 1000
+        let target = state == .running
+            ? clock.frame + Int64(min(negotiated.periodFrames - room, Int(timeout)))
+            : clock.frame + timeout
+        if clock.advance(to: target, interrupted: { EventFD.isReadable(extraDescriptor) }) { return .wakeup }
+        if EventFD.isReadable(extraDescriptor) { return .wakeup }
+        return state == .running || state == .underrun ? .ready : .timeout
+    }
+
+    public func delayFrames() -> Int? {
+        catchUp()
+        return state == .running ? queuedFrames : 0
+    }
+
+    public func close() {
+        catchUp()
+        state = .closed
+        queue.removeAll()
+        queueHead = 0
+    }
+}
