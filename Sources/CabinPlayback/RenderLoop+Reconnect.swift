@@ -31,9 +31,9 @@ extension RenderLoop {
                   fresh.negotiated.sampleRate == negotiated.sampleRate else { continue }
             output = fresh
             let outage = Int(((backend.now() - outageStart) * rate).rounded())
-            if phase != .paused && !rendersSilence { withRunner { $0.skip(outage, scratch: scratch) } }
+            transport.skip(outage)
             shared.restores.add(1, ordering: .releasing)
-            shared.state.store((phase == .paused ? PlayerShared.State.paused : .playing).rawValue, ordering: .releasing)
+            shared.state.store((transport.isPaused ? PlayerShared.State.paused : .playing).rawValue, ordering: .releasing)
             return true
         }
         return false

@@ -11,8 +11,9 @@ extension LivePlayer {
     }
 }
 
-/// The render thread: poll, render one period, write; recover underruns and keep the
-/// timeline on the wall clock; apply transport requests; reconnect a lost device.
+/// The render thread's push driver: poll the output, let the transport render one period,
+/// write it; recover underruns and keep the timeline on the output's clock; reconnect a
+/// lost device. What plays when (pause, seek, quit, the end) is `PlaybackTransport`'s.
 ///
 /// Everything it needs is allocated in `init`, before audio starts. The steady state
 /// (`stream`) allocates nothing; the reconnect path does, while no audio flows.
@@ -27,12 +28,11 @@ struct RenderLoop {
     var output: any AudioOutput
     /// Opens devices and keeps the time (wall clock, or a fake's virtual clock).
     let backend: any AudioOutputBackend
+    var transport: PlaybackTransport
     let rate: Double
     var period: Int
     let capacity: Int
     let block: UnsafeMutableBufferPointer<Float>
-    let scratch: UnsafeMutableBufferPointer<Float>
-    var slot: Unmanaged<RunnerSlot>
     /// Device-timeline frames since `startTime`: written audio and silence, plus time lost
     /// in underruns.
     var framesWritten: Int64 = 0
@@ -40,22 +40,6 @@ struct RenderLoop {
     var knownXruns = 0
     var lastDelay = 0
     var lastDelayQuery: Int64 = 0
-    var phase = Phase.playing
-    let fadeFrames: Int
-    let seekFadeFrames: Int
-    /// Benchmarks only: write silence and never run the session (`Options.rendersSilence`).
-    let rendersSilence: Bool
-
-    enum Phase: Equatable {
-        case playing
-        /// Fading the master out before `then` happens.
-        case fading(then: FadeAction, framesLeft: Int)
-        case paused
-        /// Silence while the buffer plays out, then the end.
-        case draining(framesLeft: Int, outcome: Int)
-    }
-
-    enum FadeAction: Equatable { case pause, quit, swap }
 
     init(player: LivePlayer) {
         self.player = player
@@ -68,32 +52,12 @@ struct RenderLoop {
         capacity = max(8192, output.negotiated.bufferFrames)
         block = .allocate(capacity: 2 * capacity)
         block.initialize(repeating: 0)
-        scratch = .allocate(capacity: 2 * 4096)
-        scratch.initialize(repeating: 0)
-        slot = RunnerSlot.borrow(player.shared.slot.load(ordering: .acquiring))!
-        runnerReference = Unmanaged.passUnretained(slot.takeUnretainedValue().runner)
-        base = slot.takeUnretainedValue().base
-        fadeFrames = max(1, Int(player.options.transportFade * rate))
-        seekFadeFrames = Int(0.03 * rate)
-        rendersSilence = player.options.rendersSilence
-    }
-
-    /// The playing runner and its timeline offset, read without reference counting: the
-    /// slot that owns the runner is kept alive by `shared.slot` until the control thread
-    /// frees it after a swap. (An `unowned(unsafe)` reference still costs a retain and a
-    /// release around every call through it; a borrowed `Unmanaged` does not.)
-    var runnerReference: Unmanaged<SessionRunner>
-    var base: FrameTime
-    var absolutePosition: FrameTime { base + withRunner { $0.position } }
-
-    /// Calls `body` with the playing runner, borrowed (no reference counting).
-    @inline(__always)
-    func withRunner<Result>(_ body: (SessionRunner) -> Result) -> Result {
-        runnerReference._withUnsafeGuaranteedRef(body)
+        transport = PlaybackTransport(shared: player.shared, sampleRate: rate, transportFade: player.options.transportFade,
+                                      drainFrames: output.negotiated.bufferFrames, rendersSilence: player.options.rendersSilence)
     }
 
     mutating func run() {
-        defer { block.deallocate(); scratch.deallocate() }
+        defer { block.deallocate(); transport.deallocate() }
         shared.state.store(PlayerShared.State.playing.rawValue, ordering: .releasing)
         var outcome = PlayerShared.State.finished.rawValue
         while true {
@@ -110,7 +74,9 @@ struct RenderLoop {
         publish()
         // What is still queued is silence after the session's last frame (or after a
         // quit's fade): the listener has heard all of it.
-        if outcome != PlayerShared.State.failed.rawValue { shared.position.store(absolutePosition, ordering: .releasing) }
+        if outcome != PlayerShared.State.failed.rawValue {
+            shared.position.store(transport.absolutePosition, ordering: .releasing)
+        }
         var cpu = timespec()
         clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu)
         shared.renderCPUNanoseconds.store(Int64(cpu.tv_sec) * 1_000_000_000 + Int64(cpu.tv_nsec), ordering: .releasing)
@@ -125,6 +91,7 @@ struct RenderLoop {
         knownXruns = output.xrunCount
         period = min(output.negotiated.periodFrames, capacity)
         let buffer = output.negotiated.bufferFrames
+        transport.drainFrames = buffer
         var filled = 0
         while filled < buffer {
             let n = min(period, buffer - filled)
@@ -155,8 +122,8 @@ struct RenderLoop {
         var pending = 0, offset = 0
         while true {
             if shared.stopRequested.load(ordering: .acquiring) { return PlayerShared.State.stopped.rawValue }
-            if pending == 0, case .draining(let left, let outcome) = phase, left <= 0 { return outcome }
-            if pending == 0 { applyTransport() }
+            if pending == 0, let outcome = transport.outcome { return outcome }
+            if pending == 0 { transport.applyRequests() }
             // Read first: an atomic exchange on every pass would cost a locked instruction.
             if shared.stallMilliseconds.load(ordering: .relaxed) != 0 {
                 let stall = shared.stallMilliseconds.exchange(0, ordering: .acquiringAndReleasing)
@@ -186,39 +153,34 @@ struct RenderLoop {
         }
     }
 
-    /// Renders `n` frames into `block`: the session, or silence while paused or draining.
+    /// Renders `n` frames into `block`.
     mutating func renderPeriod(_ n: Int) {
-        let out = UnsafeMutableBufferPointer(rebasing: block[0..<(2 * n)])
-        if rendersSilence {
-            out.update(repeating: 0)
-            return
-        }
-        switch phase {
-        case .paused:
-            out.update(repeating: 0)
-        case .draining(let left, let outcome):
-            out.update(repeating: 0)
-            phase = .draining(framesLeft: left - n, outcome: outcome)
-        case .playing:
-            if withRunner({ $0.render(into: out, frameCount: n) }) < n { drain(.finished) }
-        case .fading(let action, let left):
-            if withRunner({ $0.render(into: out, frameCount: n) }) < n { drain(.finished); return }
-            if left - n > 0 { phase = .fading(then: action, framesLeft: left - n); return }
-            switch action {
-            case .pause:
-                phase = .paused
-                shared.state.store(PlayerShared.State.paused.rawValue, ordering: .releasing)
-            case .quit:
-                drain(.stopped)
-            case .swap:
-                swapRunner()
-                phase = .playing
-            }
-        }
+        transport.render(into: UnsafeMutableBufferPointer(rebasing: block[0..<(2 * n)]), frameCount: n)
     }
 
-    mutating func drain(_ outcome: PlayerShared.State) {
-        phase = .draining(framesLeft: output.negotiated.bufferFrames, outcome: outcome.rawValue)
+    /// After an underrun the device played silence for a while: skip the session by the
+    /// time lost, so it stays on the wall clock and ends on time.
+    mutating func catchUpAfterUnderrun() {
+        let xruns = output.xrunCount
+        guard xruns != knownXruns else { return }
+        knownXruns = xruns
+        let expected = Int64(((backend.now() - startTime) * rate).rounded())
+        let lost = max(0, expected - framesWritten)
+        framesWritten += lost
+        transport.skip(Int(lost))
+        shared.xruns.store(xruns, ordering: .releasing)
+        shared.lostFrames.add(lost, ordering: .releasing)
+    }
+
+    /// Publishes the position the listener hears and the output latency (the device's delay
+    /// is asked for about every 20 ms; between, it is estimated from the last answer).
+    mutating func publish() {
+        if framesWritten - lastDelayQuery >= Int64(rate / 50) || lastDelayQuery == 0 {
+            lastDelay = output.delayFrames() ?? 0
+            lastDelayQuery = framesWritten
+        }
+        let delay = lastDelay
+        shared.delayFrames.store(delay, ordering: .relaxed)
+        shared.position.store(max(0, transport.absolutePosition - FrameTime(delay)), ordering: .releasing)
     }
 }
-
