@@ -2,6 +2,7 @@ import CabinHaptics
 import CabinIO
 import CabinSession
 import Glibc
+import Synchronization
 
 /// The session's haptic cues on a rumble device, following the audio clock: the rumble
 /// plan's time is the position the listener hears, so a cue's rumble starts with its
@@ -12,7 +13,8 @@ public final class SessionRumble: @unchecked Sendable {
     private let rumble: RumblePlayer
     private let player: LivePlayer
     private var thread: RealtimeThread?
-    private var cancelled = false
+    /// Set by `stop` on the control thread, read by the rumble thread.
+    private let cancelled = Atomic<Bool>(false)
     /// The error that ended the rumble early, if any (one line).
     public private(set) var failure: String?
 
@@ -29,7 +31,7 @@ public final class SessionRumble: @unchecked Sendable {
         let clock = clock ?? AudioClock(player: player)
         let thread = RealtimeThread(name: "cabin-rumble", realtime: false) { [self] _ in
             do {
-                try rumble.play(plan, gain: gain, clock: clock) { self.cancelled || self.player.isFinished }
+                try rumble.play(plan, gain: gain, clock: clock) { self.cancelled.load(ordering: .acquiring) || self.player.isFinished }
             } catch {
                 failure = "\(error)"
             }
@@ -47,7 +49,7 @@ public final class SessionRumble: @unchecked Sendable {
     /// Stops and removes every effect, and waits for the rumble thread.
     public func stop() {
         guard thread != nil else { return }
-        cancelled = true
+        cancelled.store(true, ordering: .releasing)
         thread?.join()
         thread = nil
     }

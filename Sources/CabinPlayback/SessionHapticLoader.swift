@@ -17,21 +17,7 @@ public struct HapticPatternLibrary: Sendable {
     /// the running executable (a build inside the package), else
     /// `/usr/share/cabin/Patterns/haptics`; `nil` when none exists.
     public static func locate() -> HapticPatternLibrary? {
-        let fm = FileManager.default
-        if let env = ProcessInfo.processInfo.environment["CABIN_PATTERNS"], !env.isEmpty {
-            return HapticPatternLibrary(root: URL(fileURLWithPath: env))
-        }
-        var dir = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
-        for _ in 0..<6 {
-            let candidate = dir.appendingPathComponent("Patterns/haptics")
-            var isDirectory = false
-            if fm.fileExists(atPath: candidate.path, isDirectory: &isDirectory), isDirectory {
-                return HapticPatternLibrary(root: candidate)
-            }
-            dir.deleteLastPathComponent()
-        }
-        let system = URL(fileURLWithPath: "/usr/share/cabin/Patterns/haptics")
-        return fm.fileExists(atPath: system.path) ? HapticPatternLibrary(root: system) : nil
+        ResourceLocator.find("Patterns/haptics", containing: ".", environment: "CABIN_PATTERNS").map(HapticPatternLibrary.init)
     }
 
     /// The file of a library pattern: `root/NAME.ahap`.

@@ -28,18 +28,7 @@ public struct SoundLibrary: Sendable {
     /// Where the library is: `$CABIN_SOUNDS`, else the nearest `Sounds/manifest.json` above
     /// the running executable (a build inside the package), else `/usr/share/cabin/Sounds`.
     public static func locate() -> URL? {
-        let fm = FileManager.default
-        if let env = ProcessInfo.processInfo.environment["CABIN_SOUNDS"], !env.isEmpty {
-            return URL(fileURLWithPath: env)
-        }
-        var dir = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
-        for _ in 0..<6 {
-            let candidate = dir.appendingPathComponent("Sounds")
-            if fm.fileExists(atPath: candidate.appendingPathComponent("manifest.json").path) { return candidate }
-            dir.deleteLastPathComponent()
-        }
-        let system = URL(fileURLWithPath: "/usr/share/cabin/Sounds")
-        return fm.fileExists(atPath: system.appendingPathComponent("manifest.json").path) ? system : nil
+        ResourceLocator.find("Sounds", containing: "manifest.json", environment: "CABIN_SOUNDS")
     }
 
     /// The library found by `locate()`, or `nil` (sessions that use only files and

@@ -99,12 +99,6 @@ struct Bench: ParsableCommand {
 enum CLIPaths {
     /// `relative` inside the package: found above the running executable.
     static func packageFile(_ relative: String) -> String {
-        var dir = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
-        for _ in 0..<6 {
-            let candidate = dir.appendingPathComponent(relative)
-            if FileManager.default.fileExists(atPath: candidate.path) { return candidate.path }
-            dir.deleteLastPathComponent()
-        }
-        return relative
+        ResourceLocator.find(relative)?.path ?? relative
     }
 }
