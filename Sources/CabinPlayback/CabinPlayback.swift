@@ -1,0 +1,37 @@
+// CabinPlayback — playing sessions: the application layer on top of the pure cores
+// (CabinSession's documents and runner, CabinAudio's mixer) and the edge (CabinIO).
+//
+//   loading          SessionLoader (read → load sounds and patterns → compile), SessionSoundLoader,
+//                    SoundDecoding (progressive), SessionHapticLoader, SoundLibrary, PrespokenSpeech
+//   live playback    LivePlayer (control side: transport, events, status), LivePlayer.open
+//                    (open the device, then load at its rate), PlaybackTransport (the state
+//                    machine), RenderLoop (the push driver), SessionRumble
+//   outputs          AudioOutput / AudioOutputBackend (the seam), ALSABackend (PCMOutput),
+//                    FakeAudioBackend (a virtual clock, for tests and embedders' tests)
+//   offline          OfflineRenderer (to WAV/FLAC/Opus, bit-identical at any block size)
+//   haptics          RumblePlayer, SessionRumble (evdev, on the audio clock)
+//   library          SoundLibraryGenerator (the built-in sounds from their recipes)
+//
+// Embedding a session player:
+//
+//     import CabinPlayback
+//
+//     let (player, _) = try LivePlayer.open(options: .init(device: "default")) { rate, period in
+//         try SessionLoader.load(path: "Patterns/sessions/example.json", sampleRate: rate,
+//                                maxBlockFrames: period, library: try SoundLibrary.standard(),
+//                                patterns: HapticPatternLibrary.locate(), progressive: true)
+//     }
+//     try player.start()
+//     while !player.isFinished {
+//         for event in player.poll() { print(event) }        // started, mark, xrun, ended …
+//         usleep(100_000)
+//     }
+//     player.setParameter("speed", to: 40)                    // any time: the engine follows
+//
+// Testing an embedding without a sound device: set `options.backend = FakeAudioBackend(rate:)`;
+// playback then runs on a virtual clock, as fast as it renders, and `backend.heard()` is
+// what a listener would have heard (see TransportTests).
+//
+// Threads: LivePlayer's methods belong to one control thread; its render thread is
+// internal. Loaders do file I/O on the calling thread (and Dispatch workers for
+// progressive decoding).
