@@ -46,7 +46,7 @@ let package = Package(
         .target(name: "CabinHaptics", dependencies: ["CabinJSON"]),
         .target(name: "CabinSession", dependencies: ["CabinJSON", "CabinAudio", "CabinHaptics"]),
         /// The built-in sound library's recipes: pure, seeded synthesis.
-        .target(name: "CabinSoundDesign", dependencies: ["CabinAudio"]),
+        .target(name: "CabinSoundDesign", dependencies: ["CabinJSON", "CabinAudio"]),
 
         // MARK: the edge
         /// Wrappers of C libraries and the OS, and nothing else.
@@ -70,7 +70,7 @@ let package = Package(
         .executableTarget(
             name: "cabin",
             dependencies: [
-                "CabinAudio", "CabinHaptics", "CabinSession", "CabinIO", "CabinPlayback", "CabinSoundDesign",
+                "CabinJSON", "CabinAudio", "CabinHaptics", "CabinSession", "CabinIO", "CabinPlayback", "CabinSoundDesign",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             // The Swift runtime (and FoundationEssentials, Dispatch) linked into the binary:

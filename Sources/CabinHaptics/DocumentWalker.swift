@@ -17,9 +17,7 @@ struct DocumentWalker {
     func rule(_ name: String) -> String { "\(format).\(name)" }
 
     /// Numbers for messages: `1` rather than `1.0`, otherwise Swift's shortest form.
-    static func format(_ x: Double) -> String {
-        x == x.rounded() && abs(x) < 1e15 ? String(Int(x)) : "\(x)"
-    }
+    static func format(_ x: Double) -> String { NumberText.plain(x) }
 
     mutating func warn(_ message: String, at value: JSONValue, path: JSONPath, rule name: String) {
         diagnostics.warning(message, at: value.location, path: path, value: value.excerpt, rule: rule(name))

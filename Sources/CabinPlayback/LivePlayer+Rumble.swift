@@ -1,3 +1,4 @@
+import CabinAudio
 import CabinHaptics
 import CabinIO
 import CabinSession
@@ -60,8 +61,7 @@ public final class SessionRumble: @unchecked Sendable {
         public init(player: LivePlayer) { self.player = player }
         public func now() -> Duration { .microseconds(Int64(player.position * 1_000_000)) }
         public func sleep(for duration: Duration) {
-            let us = duration.components.seconds * 1_000_000 + duration.components.attoseconds / 1_000_000_000_000
-            usleep(UInt32(min(max(us, 500), 20_000)))
+            usleep(UInt32(min(max(duration.inSeconds * 1_000_000, 500), 20_000)))
         }
     }
 }

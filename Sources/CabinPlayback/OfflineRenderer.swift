@@ -125,7 +125,7 @@ public struct OfflineRenderer {
             throw .range("\(error)")
         }
         let elapsed = ContinuousClock.now - clock
-        let wall = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+        let wall = elapsed.inSeconds
         let frames = endFrame - startFrame
         return Summary(frames: frames, seconds: Double(frames) / rate, wallSeconds: wall)
     }

@@ -1,3 +1,4 @@
+import CabinAudio
 import CabinIO
 import Glibc
 
@@ -42,6 +43,6 @@ extension PlaybackBenchmark {
         var status: Int32 = 0
         try checkedCall("waitpid") { waitpid(pid, &status, 0) }
         _ = try read.get()
-        return Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) * 1e-15
+        return elapsed.inSeconds * 1000
     }
 }

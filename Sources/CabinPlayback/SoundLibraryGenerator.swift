@@ -150,8 +150,8 @@ public struct SoundLibraryGenerator {
                 trim: loudness.integrated.map { referenceLoudness - $0 } ?? 0,
                 duration: decoded.duration, description: recipe.description)
             let done = clock.now
-            return Report(entry: entry, format: format, bytes: bytes, renderSeconds: (rendered - started).seconds,
-                          encodeSeconds: (done - rendered).seconds, seam: seam, note: note)
+            return Report(entry: entry, format: format, bytes: bytes, renderSeconds: (rendered - started).inSeconds,
+                          encodeSeconds: (done - rendered).inSeconds, seam: seam, note: note)
         }
     }
 }
@@ -194,6 +194,3 @@ extension SoundFileFormat {
     var shortName: String { fileExtension.uppercased() }
 }
 
-extension Duration {
-    var seconds: Double { Double(components.seconds) + Double(components.attoseconds) * 1e-18 }
-}

@@ -1,4 +1,5 @@
 import CabinAudio
+import CabinJSON
 
 /// Times in session documents: `"1h2m3.5s"`, `"90s"`, `"250ms"`, `"12:30"` (m:s),
 /// `"1:02:03"` (h:m:s), or a number of seconds.
@@ -72,7 +73,5 @@ public enum SessionTime {
     }
 
     /// A number without a trailing `.0`.
-    public static func format(number: Double) -> String {
-        number == number.rounded() && abs(number) < 1e15 ? String(Int(number)) : String(number)
-    }
+    public static func format(number: Double) -> String { NumberText.plain(number) }
 }

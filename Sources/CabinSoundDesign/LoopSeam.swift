@@ -1,4 +1,5 @@
 import CabinAudio
+import CabinJSON
 
 /// How a loop's wrap compares with its body: the jump from the last frame back to the
 /// first against the largest (and the 99.9th-percentile) frame-to-frame step inside the
@@ -73,7 +74,7 @@ public struct LoopSeam: Sendable, Equatable, CustomStringConvertible {
             + "seam bend \(Self.format(seamBend)), body 99.9% \(Self.format(bodyTypicalBend))"
     }
 
-    private static func format(_ x: Double) -> String { String(Double(Int(x * 1e5)) / 1e5) }
+    private static func format(_ x: Double) -> String { NumberText.decimals(x, 5) }
 }
 
 extension LoopSeam {

@@ -2,6 +2,7 @@ import ArgumentParser
 import CabinAudio
 import CabinHaptics
 import CabinIO
+import CabinJSON
 import CabinPlayback
 import FoundationEssentials
 
@@ -66,11 +67,5 @@ enum CLIHaptics {
 /// Number formatting shared by the haptics commands.
 enum HapticPreviewText {
     /// Seconds with at most three decimals, no trailing zeros: `0.27`, `70`.
-    static func seconds(_ s: Double) -> String {
-        let ms = (s * 1000).rounded()
-        var text = String(cFormat: "%.3f", ms / 1000)
-        while text.hasSuffix("0") { text.removeLast() }
-        if text.hasSuffix(".") { text.removeLast() }
-        return text
-    }
+    static func seconds(_ s: Double) -> String { NumberText.decimals(s, 3) }
 }

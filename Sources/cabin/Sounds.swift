@@ -139,7 +139,7 @@ struct SoundsCommand: ParsableCommand {
                 let elapsed = ContinuousClock.now - started
                 print(String(cFormat: "%d sounds, %.1f MB in ", reports.count, Double(bytes) / 1e6) + folder.path
                       + String(cFormat: ", generated in %.2f s",
-                               Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18))
+                               elapsed.inSeconds))
             } catch {
                 CLIOutput.error("\(error)")
                 throw ExitCode.failure
