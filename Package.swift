@@ -30,7 +30,6 @@ let package = Package(
         // MARK: C libraries (Debian packages, found through pkg-config)
         .systemLibrary(name: "CALSA", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
         .systemLibrary(name: "CSndFile", pkgConfig: "sndfile", providers: [.apt(["libsndfile1-dev"])]),
-        .systemLibrary(name: "COpus", pkgConfig: "opus", providers: [.apt(["libopus-dev"])]),
         .systemLibrary(name: "CSoxr", pkgConfig: "soxr", providers: [.apt(["libsoxr-dev"])]),
         .systemLibrary(name: "CEbur128", pkgConfig: "libebur128", providers: [.apt(["libebur128-dev"])]),
         /// Headers only: libespeak-ng is opened with dlopen when something is spoken (see
@@ -54,7 +53,7 @@ let package = Package(
             name: "CabinIO",
             dependencies: [
                 "CabinAudio", "CabinHaptics", "CabinSoundDesign",
-                "CALSA", "CSndFile", "COpus", "CSoxr", "CEbur128", "CEspeakNG", "CCabinShims",
+                "CALSA", "CSndFile", "CSoxr", "CEbur128", "CEspeakNG", "CCabinShims",
             ]
         ),
 

@@ -62,11 +62,6 @@ public struct Diagnostics: Sendable, Hashable, CustomStringConvertible, Sequence
         }.map(\.element)
     }
 
-    /// The diagnostics recorded with `rule`.
-    public func withRule(_ rule: String) -> [Diagnostic] {
-        all.filter { $0.rule == rule }
-    }
-
     public func makeIterator() -> IndexingIterator<[Diagnostic]> {
         all.makeIterator()
     }

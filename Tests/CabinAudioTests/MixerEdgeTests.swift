@@ -1,5 +1,6 @@
 import Testing
 import CabinAudio
+import CabinTestSupport
 
 /// Edges: blocks longer than the configured maximum, assets at another rate, latency.
 @Suite struct MixerEdgeTests {

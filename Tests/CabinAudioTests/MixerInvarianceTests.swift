@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import CabinAudio
+import CabinTestSupport
 
 /// The same scene rendered with blocks of 1, 7, 64 and 512 frames is bit-identical.
 @Suite struct MixerInvarianceTests {

@@ -1,5 +1,6 @@
 import Testing
 import CabinAudio
+import CabinTestSupport
 
 /// Levels: bus + layer gain + trim, synthesized sources at their reference RMS.
 @Suite struct MixerLevelTests {

@@ -1,5 +1,6 @@
 import Testing
 import CabinAudio
+import CabinTestSupport
 
 /// The master limiter holds ≤ −1 dBTP; with the limiter off the output is the plain sum.
 @Suite struct MixerLimiterTests {

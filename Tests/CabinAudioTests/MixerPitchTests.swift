@@ -1,5 +1,6 @@
 import Testing
 import CabinAudio
+import CabinTestSupport
 
 /// Variable-rate playback through the Hermite reader, following a parameter map.
 @Suite struct MixerPitchTests {

@@ -1,4 +1,5 @@
 import CabinAudio
+import CabinTestSupport
 
 /// Offline rendering helpers for the mixer tests.
 enum Render {

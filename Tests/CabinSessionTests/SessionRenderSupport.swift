@@ -1,4 +1,5 @@
 import CabinAudio
+import CabinTestSupport
 import CabinSession
 import Testing
 

@@ -1,6 +1,6 @@
 import Glibc
 
-/// Small, exact measurements on sample arrays, used by tests, `cabin info` and benchmarks.
+/// Small, exact measurements on sample arrays, for the tests.
 ///
 /// Thread: pure functions; any thread (they allocate only for their results, never call
 /// them on the render thread).
@@ -35,23 +35,6 @@ public enum SignalAnalysis {
         }
         guard let f = first, crossings > 0 else { return nil }
         return Double(crossings) * sampleRate / (last - f)
-    }
-
-    /// Goertzel magnitude of `frequency` in `samples`, normalised so that a full-scale sine
-    /// of that frequency gives ≈ 1 (its amplitude).
-    public static func toneAmplitude(_ samples: [Float], frequency: Double, sampleRate: Double) -> Double {
-        let n = samples.count
-        guard n > 0 else { return 0 }
-        let w = 2 * Double.pi * frequency / sampleRate
-        let coeff = 2 * cos(w)
-        var s1 = 0.0, s2 = 0.0
-        for x in samples {
-            let s0 = Double(x) + coeff * s1 - s2
-            s2 = s1
-            s1 = s0
-        }
-        let power = s1 * s1 + s2 * s2 - coeff * s1 * s2
-        return 2 * max(0, power).squareRoot() / Double(n)
     }
 
     /// Signal-to-noise-and-distortion ratio in dB of a sine of known `frequency`: fits the

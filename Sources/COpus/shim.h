@@ -1,1 +1,0 @@
-#include <opus/opus.h>
