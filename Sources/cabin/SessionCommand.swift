@@ -8,7 +8,7 @@ struct SessionCommand: ParsableCommand {
         commandName: "session",
         abstract: "Print a preset's session document, list presets, check documents.",
         discussion: """
-            A session document is a JSON file that says what to play, on which bus, and when (see SESSION-FORMAT.md).
+            A session document is a JSON file that says what to play, on which bus, and when (see docs/SESSION-FORMAT.md).
 
             Examples:
               cabin session --preset drive --minutes 50 > drive.json

@@ -25,10 +25,10 @@ import Testing
         #expect(result.stdout.contains(": 0 mallocs, 0 frees in steady state"))
     }
 
-    /// The example session of SESSION-FORMAT.md, with whatever sounds the library has.
+    /// The example session of docs/SESSION-FORMAT.md, with whatever sounds the library has.
     @Test func specExampleSessionAllocatesNothing() throws {
-        let spec = try String(contentsOf: TestEnvironment.packageRoot.deletingLastPathComponent()
-            .appendingPathComponent("shared/docs/SESSION-FORMAT.md"), encoding: .utf8)
+        let spec = try String(contentsOf: TestEnvironment.packageRoot.appendingPathComponent("docs/SESSION-FORMAT.md"),
+                              encoding: .utf8)
         let json = spec.components(separatedBy: "```json\n")[1].components(separatedBy: "```")[0]
         let dir = try TestEnvironment.temporaryDirectory("cabin-alloc")
         let path = dir.appendingPathComponent("example.json").path

@@ -5,32 +5,55 @@ import Foundation
 import Testing
 
 @Suite struct SessionReaderTests {
-    /// Every JSON example in SESSION-FORMAT.md reads without a diagnostic.
-    @Test func specExamplesAreValid() throws {
-        let spec = try String(contentsOf: TestEnvironment.packageRoot.deletingLastPathComponent()
-            .appendingPathComponent("shared/docs/SESSION-FORMAT.md"), encoding: .utf8)
-        let blocks = spec.components(separatedBy: "```json\n").dropFirst().map { $0.components(separatedBy: "```")[0] }
-        #expect(!blocks.isEmpty)
+    /// The project's format page (docs/SESSION-FORMAT.md) and its JSON examples.
+    static func formatExamples() throws -> [String] {
+        let spec = try String(contentsOf: TestEnvironment.packageRoot.appendingPathComponent("docs/SESSION-FORMAT.md"),
+                              encoding: .utf8)
+        return spec.components(separatedBy: "```json\n").dropFirst().map { $0.components(separatedBy: "```")[0] }
+    }
+
+    /// Every JSON example in docs/SESSION-FORMAT.md reads without a diagnostic.
+    @Test func formatExamplesAreValid() throws {
+        let blocks = try Self.formatExamples()
+        #expect(blocks.count >= 2)
         for block in blocks {
             let result = SessionReader.read(block, file: "SESSION-FORMAT.md")
-            #expect(result.diagnostics.isEmpty, "\(result.diagnostics)")
-            let doc = try #require(result.document)
-            #expect(doc.title == "Drive to Yosemite")
-            #expect(doc.duration == 3000)
-            #expect(doc.buses.map(\.name) == ["engine", "ambient", "radio", "ui", "voice"])
-            #expect(doc.layers.map(\.name) == ["engine", "ambient", "radio"])
-            #expect(abs((doc.layer(named: "engine")?.pitch?.value(at: 40) ?? 0) - 1.05) < 1e-12)
-            #expect(doc.layer(named: "radio")?.sound == .synth(.brownNoise))
-            #expect(doc.ducking == [Ducking(when: "voice", duck: ["radio", "ambient", "engine"], by: -12,
-                                                attack: 0.04, release: 0.6)])
-            #expect(doc.cues.count == 8)
-            #expect(doc.marks.map(\.name) == ["halfway", "rest", "drive", "arrival"])
-            #expect(doc.marks.map(\.time) == [750, 1500, 1800, 2990])
-            let rest = try #require(doc.cues.first { $0.mark == "rest" })
-            #expect(rest.crossfade == Cue.Crossfade(layer: "ambient", to: .library("ambient/rest-area"), over: 3))
-            #expect(doc.cues[0].play == Cue.OneShot(sound: .library("ui/ignition"), bus: "ui", gain: 0))
-            #expect(doc.cues[0].haptic == "engine-start")
+            #expect(result.diagnostics.isEmpty, "\(block)\n\(result.diagnostics)")
         }
+    }
+
+    /// The contract's example (the first on the page) reads as it says.
+    @Test func contractExampleMeansWhatItSays() throws {
+        let result = SessionReader.read(try #require(try Self.formatExamples().first), file: "SESSION-FORMAT.md")
+        #expect(result.diagnostics.isEmpty, "\(result.diagnostics)")
+        let doc = try #require(result.document)
+        #expect(doc.title == "Drive to Yosemite")
+        #expect(doc.duration == 3000)
+        #expect(doc.buses.map(\.name) == ["engine", "ambient", "radio", "ui", "voice"])
+        #expect(doc.layers.map(\.name) == ["engine", "ambient", "radio"])
+        #expect(abs((doc.layer(named: "engine")?.pitch?.value(at: 40) ?? 0) - 1.05) < 1e-12)
+        #expect(doc.layer(named: "radio")?.sound.description == "synth:brown-noise")
+        #expect(doc.ducking == [Ducking(when: "voice", duck: ["radio", "ambient", "engine"], by: -12,
+                                        attack: 0.04, release: 0.6)])
+        #expect(doc.cues.count == 8)
+        #expect(doc.marks.map(\.name) == ["halfway", "rest", "drive", "arrival"])
+        #expect(doc.marks.map(\.time) == [750, 1500, 1800, 2990])
+        let rest = try #require(doc.cues.first { $0.mark == "rest" })
+        #expect(rest.crossfade == Cue.Crossfade(layer: "ambient", to: .library("ambient/rest-area"), over: 3))
+        #expect(doc.cues[0].play == Cue.OneShot(sound: .library("ui/ignition"), bus: "ui", gain: 0))
+        #expect(doc.cues[0].haptic == "engine-start")
+    }
+
+    /// The project's page keeps the original contract's example word for word (where the
+    /// contract is at hand: ../shared/docs beside the package).
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: TestEnvironment.packageRoot.deletingLastPathComponent()
+                        .appendingPathComponent("shared/docs/SESSION-FORMAT.md").path),
+                   "the original contract (../shared/docs/SESSION-FORMAT.md) is not beside the package"))
+    func contractExampleIsUnchanged() throws {
+        let contract = try String(contentsOf: TestEnvironment.packageRoot.deletingLastPathComponent()
+            .appendingPathComponent("shared/docs/SESSION-FORMAT.md"), encoding: .utf8)
+        let original = contract.components(separatedBy: "```json\n")[1].components(separatedBy: "```")[0]
+        #expect(try Self.formatExamples().first == original)
     }
 
     /// A broken document reports every problem at once, each with its exact place.
@@ -106,9 +129,7 @@ import Testing
 
 @Suite struct SessionWriterTests {
     @Test func writtenDocumentsReadBackTheSame() throws {
-        let spec = try String(contentsOf: TestEnvironment.packageRoot.deletingLastPathComponent()
-            .appendingPathComponent("shared/docs/SESSION-FORMAT.md"), encoding: .utf8)
-        let json = spec.components(separatedBy: "```json\n")[1].components(separatedBy: "```")[0]
+        let json = try #require(try SessionReaderTests.formatExamples().first)
         let doc = try #require(SessionReader.read(json, file: "spec").document)
         let written = doc.json()
         let again = SessionReader.read(written, file: "written")
