@@ -2,7 +2,7 @@
 // Cabin document reader (sessions, AHAP, .haptic) shares.
 //
 // A pure module: it imports nothing (not Foundation) and does no I/O. Callers hand it bytes (or a
-// `String`) plus a display file name; `CabinIO` or the CLI does the reading.
+// `String`) plus a display file name; `CabinPlayback` or the CLI does the reading.
 //
 // Example:
 //

@@ -5,7 +5,7 @@ extension CompiledSession {
     /// placed at its cue (the cue's frame in whole milliseconds, rounded), overlapping
     /// continuous tracks added per motor, transients sharing the transient voices (see
     /// ``RumblePlan/init(placed:options:)``). A live player walks it against the audio
-    /// clock (`RumblePlayer.play(_:clock:)` in `CabinIO` takes any clock), so cue N's
+    /// clock (`RumblePlayer.play(_:clock:)` in `CabinPlayback` takes any clock), so cue N's
     /// rumble starts with cue N's sound.
     ///
     /// Thread: pure; control thread (allocates).

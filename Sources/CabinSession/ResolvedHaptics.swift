@@ -1,6 +1,6 @@
 import CabinHaptics
 
-/// The haptic patterns a session's cues name, loaded and compiled by the edge (`CabinIO`),
+/// The haptic patterns a session's cues name, loaded and compiled by `CabinPlayback`,
 /// plus what could not be loaded.
 ///
 /// A pattern that failed to load silences the cues that use it (with a warning), not the

@@ -35,7 +35,7 @@ public struct LoadedSound: Sendable, Equatable {
     }
 }
 
-/// The sounds a session needs, loaded by the edge (`CabinIO`), plus what could not be.
+/// The sounds a session needs, loaded by `CabinPlayback` (decoded by the edge, `CabinIO`), plus what could not be.
 ///
 /// A sound that failed to load stops the layers and cues that use it, not the session.
 public struct ResolvedSounds: Sendable {

@@ -1,7 +1,7 @@
 /// # CabinSoundDesign
 ///
 /// The built-in sound library as code: pure, seeded synthesis recipes (no I/O, no clock,
-/// no system randomness), rendered by `CabinIO.SoundLibraryGenerator` into `Sounds/`.
+/// no system randomness), rendered by `CabinPlayback.SoundLibraryGenerator` into `Sounds/`.
 ///
 /// - Registry: `SoundRecipes.families`; each family file lists its own recipes
 ///   (`EngineRecipes`, `AmbientRecipes`, `UIRecipes`, `RadioRecipes`, `VoiceRecipes`).
