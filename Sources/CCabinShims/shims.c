@@ -2,6 +2,7 @@
 #include <pthread.h>
 #include "CCabinShims.h"
 #include <alsa/asoundlib.h>
+#include <sys/ioctl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -33,4 +34,10 @@ void cabin_set_thread_name(const char *name) {
     strncpy(buf, name, sizeof buf - 1);
     buf[sizeof buf - 1] = 0;
     pthread_setname_np(pthread_self(), buf);
+}
+
+int cabin_terminal_columns(int fd) {
+    struct winsize size;
+    if (ioctl(fd, TIOCGWINSZ, &size) != 0) return 0;
+    return size.ws_col;
 }

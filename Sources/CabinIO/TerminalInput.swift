@@ -1,4 +1,6 @@
+import CCabinShims
 import Glibc
+import Synchronization
 
 /// Single keys from a terminal while a session plays: raw mode (no echo, no line
 /// buffering) on stdin when it is a terminal, always restored — at `restore()`, at exit,
@@ -32,9 +34,44 @@ public final class TerminalInput {
         raw.c_lflag &= ~tcflag_t(ICANON | ECHO)
         raw.c_cc.6 = 0   // VMIN
         raw.c_cc.5 = 0   // VTIME
+        TerminalInput.rawState = raw
         tcsetattr(STDIN_FILENO, TCSANOW, &raw)
         active = true
         atexit { TerminalInput.restoreFromSignalHandler() }
+        TerminalInput.installJobControl()
+    }
+
+    /// Ctrl-Z and `fg`: the terminal is given back as it was before the process stops
+    /// (SIGTSTP), and raw mode comes back when it continues (SIGCONT), with `resized` set
+    /// so the caller redraws. The corresponding C functions are `sigaction` and `raise`.
+    private static func installJobControl() {
+        Signals.handle([SIGTSTP]) { _ in
+            TerminalInput.restoreFromSignalHandler()
+            signal(SIGTSTP, SIG_DFL)
+            raise(SIGTSTP)   // stops here; SIGCONT resumes after this line
+        }
+        Signals.handle([SIGCONT]) { _ in
+            var raw = TerminalInput.rawState
+            tcsetattr(STDIN_FILENO, TCSANOW, &raw)
+            TerminalInput.resized.store(true, ordering: .relaxed)
+            TerminalInput.installJobControl()
+        }
+    }
+
+    /// Set when the terminal's size changed (SIGWINCH) or the process came back to the
+    /// foreground; the caller redraws and clears it.
+    public static let resized = Atomic<Bool>(false)
+
+    /// Watches for terminal resizes (`resized`). The corresponding C function is `sigaction`.
+    public static func watchResizes() {
+        Signals.handle([SIGWINCH]) { _ in TerminalInput.resized.store(true, ordering: .relaxed) }
+    }
+
+    /// The width of the terminal on standard output in columns, or nil when it is not a
+    /// terminal. The corresponding C function is `ioctl(TIOCGWINSZ)`.
+    public static var columns: Int? {
+        let n = Int(cabin_terminal_columns(STDOUT_FILENO))
+        return n > 0 ? n : nil
     }
 
     /// Puts the terminal back as it was.
@@ -52,6 +89,7 @@ public final class TerminalInput {
     }
 
     nonisolated(unsafe) static var savedState = termios()
+    nonisolated(unsafe) static var rawState = termios()
     nonisolated(unsafe) static var hasSavedState = false
 
     /// Waits up to `timeoutMilliseconds` for keys and returns those pressed.

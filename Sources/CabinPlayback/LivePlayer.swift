@@ -61,6 +61,8 @@ public final class LivePlayer: @unchecked Sendable {
     private var currentSlot: RunnerSlot
     var monitorState = PlayerMonitor()
     private var userParameters: [String: Double] = [:]
+    /// Where the last seek goes (for `seek(by:)` while it is still pending).
+    private var lastSeekTarget = 0.0
 
     /// Opens the device now, so a missing or busy device fails here with a clear error.
     public convenience init(session: CompiledSession, options: Options) throws(AudioDeviceError) {
@@ -153,6 +155,7 @@ public final class LivePlayer: @unchecked Sendable {
 
     /// Moves to `seconds` on the session's timeline (clamped to it).
     public func seek(to seconds: Double) {
+        lastSeekTarget = min(max(0, seconds), session.duration)
         let slot = LivePlayer.slot(session, at: seconds)
         for (name, value) in userParameters { setParameter(name, to: value, on: slot) }
         RunnerSlot.release(shared.pending.exchange(slot.retainedBits(), ordering: .acquiringAndReleasing))
@@ -166,8 +169,12 @@ public final class LivePlayer: @unchecked Sendable {
         return RunnerSlot(runner: SessionRunner(frame == 0 ? session : session.starting(at: frame)), base: frame)
     }
 
-    /// Moves by `seconds` (negative: back).
-    public func seek(by seconds: Double) { seek(to: position + seconds) }
+    /// Moves by `seconds` (negative: back), from where the last seek is going while it has
+    /// not happened yet: five presses of → move 5 × 30 s, not 30 s five times over.
+    public func seek(by seconds: Double) {
+        let from = shared.pending.load(ordering: .acquiring) != 0 ? lastSeekTarget : position
+        seek(to: from + seconds)
+    }
 
     /// Sets a live parameter (e.g. `speed`) to `value`, clamped to its range; the engine
     /// ramps to it. Timeline `set` cues later in the session still apply.

@@ -15,7 +15,9 @@ struct PlaySession {
     func run() throws -> Int32 {
         let terminal = TerminalInput()
         Interrupt.install()
-        if view.mode == .terminal { terminal.enableRawMode() }
+        // Keys work in every mode (--json and --quiet too) when stdin is a terminal.
+        terminal.enableRawMode()
+        if view.mode == .terminal { TerminalInput.watchResizes() }
         defer { terminal.restore(); view.finish() }
         try player.start()
         player.waitUntilStarted()  // the start line the moment audio begins, not at the next poll
@@ -42,6 +44,8 @@ struct PlaySession {
                 case .other: break
                 }
             }
+            // Redraw at once after a resize or a return from Ctrl-Z.
+            if TerminalInput.resized.exchange(false, ordering: .relaxed) { lastDraw = .distantPast }
             if Date().timeIntervalSince(lastDraw) >= 0.1 {
                 view.draw(player.status, speed: player.parameterValue("speed"), peaks: player.takeBusPeaks())
                 lastDraw = Date()

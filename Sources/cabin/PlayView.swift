@@ -10,7 +10,9 @@ final class PlayView {
     enum Mode { case terminal, lines, json, quiet }
     let mode: Mode
     let title: String
-    private var drawnLines = 0
+    /// The lengths (in characters) of the status lines on screen, to know how many rows
+    /// they take at the terminal's current width (a narrowed terminal wraps them).
+    private var drawnLengths: [Int] = []
     private var realtimeNote: String?
     private var info: PlaybackInfo?
     /// Meter levels shown, falling back slowly (peak hold with a 15 dB/s release).
@@ -58,8 +60,11 @@ final class PlayView {
         for (bus, level) in meters { lines.append("  " + PlayView.meter(bus, level)) }
         if let problem = status.deviceProblem { lines.append("  device lost, retrying: \(problem)") }
         lines.append("  [space] pull over  [←/→] ±30 s  [+/−] speed  [q] quit")
+        // Each line fits the width (one column to spare, so no terminal wraps it).
+        let width = max(10, (TerminalInput.columns ?? 80) - 1)
+        lines = lines.map { $0.count > width ? String($0.prefix(width - 1)) + "…" : $0 }
         for line in lines { print("\u{1B}[2K" + line) }
-        drawnLines = lines.count
+        drawnLengths = lines.map(\.count)
         CLIOutput.flush()
     }
 
@@ -72,11 +77,14 @@ final class PlayView {
         return bus.padded(toLength: 8) + " " + bar + " " + db
     }
 
-    /// Removes the status block so a log line can go above it.
+    /// Removes the status block so a log line can go above it (after a resize, the rows its
+    /// lines wrap to at the new width).
     private func clear() {
-        guard mode == .terminal, drawnLines > 0 else { return }
-        print("\u{1B}[\(drawnLines)A\u{1B}[J", terminator: "")
-        drawnLines = 0
+        guard mode == .terminal, !drawnLengths.isEmpty else { return }
+        let width = max(1, TerminalInput.columns ?? 80)
+        let rows = drawnLengths.reduce(0) { $0 + max(1, ($1 + width - 1) / width) }
+        print("\r\u{1B}[\(rows)A\u{1B}[J", terminator: "")
+        drawnLengths = []
     }
 
     func finish() {

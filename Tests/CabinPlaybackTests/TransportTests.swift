@@ -145,6 +145,22 @@ import Testing
         #expect(run.backend.clock.seconds < 1.1, "the session ends a second early: \(run.backend.clock.seconds)")
     }
 
+    /// Auto-repeat: three presses of "forward" before the first seek has happened move
+    /// three steps, not one step three times over.
+    @Test func relativeSeeksInABurstAddUp() throws {
+        let run = try Self.makeRun()
+        run.backend.clock.at(0.2) { for _ in 0..<3 { run.player.seek(by: 0.3) } }
+        let events = try Self.play(run)
+        let seeks = events.compactMap { if case .seeked(let t) = $0 { t } else { nil } }
+        #expect(seeks.count == 1, "\(events)")
+        #expect(abs((seeks.first ?? 0) - 1.1) < 0.02, "seeked to \(seeks)")
+        let heard = run.backend.heard()
+        let fromSeek = Self.offline(run.compiled, from: 1.1)
+        let swap = Self.frame(0.2) + Self.frame(0.03)
+        let found = Self.shifts(heard, fromSeek, frames: (swap + Self.buffer)..<Self.frame(0.8), in: -(swap + Self.buffer)...(-swap))
+        #expect(found.count == 1, "after the seek: \(found)")
+    }
+
     @Test func anUnderrunIsCountedAndTheSessionSkipsTheLostTime() throws {
         let run = try Self.makeRun()
         run.backend.clock.stall(at: 0.5, for: 0.3)

@@ -12,6 +12,10 @@ void cabin_alsa_capture_errors(void);
 /* The last ALSA library message captured on this thread ("" if none), and clears it. */
 const char *cabin_alsa_take_last_error(void);
 
+/* The width in columns of the terminal on fd (TIOCGWINSZ), or 0 if fd is not a terminal.
+ * Wraps ioctl, which Swift cannot call (it is variadic). */
+int cabin_terminal_columns(int fd);
+
 /* Names the calling thread (15 characters at most), as top and gdb show it.
  * Wraps pthread_setname_np, which Glibc's Swift module does not export. */
 void cabin_set_thread_name(const char *name);
