@@ -28,9 +28,16 @@ extension DocumentReader {
             let p = path.key(member.key)
             guard let spec = member.value.object(at: p, in: &diagnostics) else { continue }
             spec.warnUnknownKeysAsErrors(known: ["value", "min", "max"], at: p, in: &diagnostics)
-            let v = spec["value"]?.number(at: p.key("value"), in: &diagnostics) ?? 0
-            let lo = spec["min"]?.number(at: p.key("min"), in: &diagnostics) ?? min(0, v)
-            let hi = spec["max"]?.number(at: p.key("max"), in: &diagnostics) ?? max(1, v)
+            let bound = -Self.parameterBound...Self.parameterBound
+            func bounded(_ key: String) -> Double? {
+                spec[key].flatMap { number($0, at: p.key(key), in: bound, what: key, rule: "session.parameter-range") }
+            }
+            let errorsBefore = diagnostics.errors.count
+            let v = bounded("value") ?? 0
+            var lo = bounded("min") ?? min(0, v)
+            var hi = bounded("max") ?? max(1, v)
+            // A range already reported as wrong does not judge the cues that set it again.
+            if diagnostics.errors.count > errorsBefore { (lo, hi) = (-.infinity, .infinity) }
             if lo >= hi {
                 diagnostics.error("min (\(SessionTime.format(number: lo))) must be below max (\(SessionTime.format(number: hi)))",
                                   at: member.value.location, path: p, rule: "session.parameter-range")
@@ -95,8 +102,11 @@ extension DocumentReader {
         for (i, row) in rows.enumerated() {
             let rp = path.key("map").index(i)
             guard let pair = row.array(at: rp, in: &diagnostics) else { continue }
-            guard pair.count == 2, let x = pair[0].number(at: rp.index(0), in: &diagnostics),
-                  let y = pair[1].number(at: rp.index(1), in: &diagnostics) else {
+            guard pair.count == 2,
+                  let x = number(pair[0], at: rp.index(0), in: -Self.parameterBound...Self.parameterBound,
+                                 what: "parameter value", rule: "session.map"),
+                  let y = output == .ratio ? pair[1].number(at: rp.index(1), in: &diagnostics)
+                                           : decibels(pair[1], at: rp.index(1)) else {
                 if pair.count != 2 {
                     diagnostics.error("a map point is [parameterValue, \(output == .ratio ? "ratio" : "dB")], found \(pair.count) numbers",
                                       at: row.location, path: rp, value: row.excerpt, rule: "session.map")
@@ -114,7 +124,10 @@ extension DocumentReader {
             points.append((x, y))
         }
         if points.isEmpty {
-            diagnostics.error("a map needs at least one point", at: mapValue.location, path: path.key("map"), rule: "session.map")
+            // (Points that were there were reported one by one.)
+            if rows.isEmpty {
+                diagnostics.error("a map needs at least one point", at: mapValue.location, path: path.key("map"), rule: "session.map")
+            }
             return nil
         }
         return LayerMap(parameter: name, points: points)

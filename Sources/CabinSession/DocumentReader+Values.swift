@@ -3,25 +3,53 @@ import CabinJSON
 /// Conversions of single values, each recording a diagnostic instead of failing.
 extension DocumentReader {
     /// A time: `"1h2m3.5s"`, `"90s"`, `"250ms"`, `"12:30"`, `"1:02:03"` or seconds.
+    /// At most `SessionTime.maximum` (24 h).
     mutating func time(_ value: JSONValue, at path: JSONPath) -> Double? {
+        var seconds: Double?
         switch value.kind {
-        case .number(let n) where n.value >= 0 && n.value.isFinite:
-            return n.value
-        case .string(let s):
-            if let t = SessionTime.parse(s) { return t }
-        default:
-            break
+        case .number(let n) where n.value >= 0 && n.value.isFinite: seconds = n.value
+        case .string(let s): seconds = SessionTime.parse(s)
+        default: break
         }
-        diagnostics.error("\(value.excerpt) is not a duration: \(SessionTime.rule)", at: value.location, path: path,
-                          value: value.excerpt, rule: "session.time")
-        return nil
+        guard let seconds else {
+            diagnostics.error("\(value.excerpt) is not a duration: \(SessionTime.rule)", at: value.location, path: path,
+                              value: value.excerpt, rule: "session.time")
+            return nil
+        }
+        guard seconds <= SessionTime.maximum else {
+            diagnostics.error("\(value.excerpt) is too long: \(SessionTime.maximumRule)", at: value.location, path: path,
+                              value: value.excerpt, rule: "session.time")
+            return nil
+        }
+        return seconds
     }
 
-    /// A gain in dB: a finite number, at most +24 dB (louder is always a mistake).
+    /// A number within `range` (every number in a document has one), or a located error
+    /// naming the range.
+    mutating func number(_ value: JSONValue, at path: JSONPath, in range: ClosedRange<Double>, what: String,
+                         rule: String) -> Double? {
+        guard let v = value.number(at: path, in: &diagnostics) else { return nil }
+        guard range.contains(v) else {
+            diagnostics.error("\(what) \(value.excerpt) is outside \(NumberText.plain(range.lowerBound))…\(NumberText.plain(range.upperBound))",
+                              at: value.location, path: path, value: value.excerpt, rule: rule)
+            return nil
+        }
+        return v
+    }
+
+    /// Parameter values (and map points' parameter values) stay within ±1,000,000.
+    static let parameterBound = 1_000_000.0
+
+    /// A gain in dB: −120 (silence) … +24 (louder is always a mistake).
     mutating func decibels(_ value: JSONValue, at path: JSONPath) -> Double? {
         guard let v = value.number(at: path, in: &diagnostics) else { return nil }
         guard v <= 24 else {
             diagnostics.error("\(value.excerpt) dB is louder than +24 dB: gains are decibels, e.g. -6",
+                              at: value.location, path: path, value: value.excerpt, rule: "session.gain")
+            return nil
+        }
+        guard v >= -120 else {
+            diagnostics.error("\(value.excerpt) dB is below -120 dB, which is already silence",
                               at: value.location, path: path, value: value.excerpt, rule: "session.gain")
             return nil
         }

@@ -7,6 +7,13 @@ public enum SessionTime {
     /// The rule quoted in errors.
     public static let rule = "use 1h2m3s, 90s, 250ms or m:s"
 
+    /// The longest a session (and so any time in it) can be: 24 hours, in seconds. Every
+    /// frame computation stays far inside `Int64` below it, at any sample rate.
+    public static let maximum: Double = 24 * 3600
+
+    /// The rule quoted when a time is past `maximum`.
+    public static let maximumRule = "a session lasts at most 24h"
+
     /// Seconds for a time string, or `nil` if it is not one. Never negative.
     public static func parse(_ text: String) -> Double? {
         let s = text.trimmingWhitespace()
@@ -60,6 +67,8 @@ public enum SessionTime {
     /// `1h2m3.5s` style text for seconds (for printing documents and errors).
     public static func format(_ seconds: Double) -> String {
         if seconds == 0 { return "0s" }
+        // Past any session's length, a plain number of seconds (no unit arithmetic on it).
+        guard seconds.isFinite, abs(seconds) <= 1e9 else { return NumberText.plain(seconds) + "s" }
         let ms = (seconds * 1000).rounded()
         var rest = ms
         let h = (rest / 3_600_000).rounded(.down); rest -= h * 3_600_000

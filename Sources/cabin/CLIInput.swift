@@ -1,5 +1,7 @@
+import ArgumentParser
 import CabinIO
 import CabinPlayback
+import CabinSession
 import FoundationEssentials
 
 /// Reading the documents the CLI is given (the libraries take bytes, never paths).
@@ -26,5 +28,15 @@ enum CLIInput {
             return nil
         }
         return Array(data)
+    }
+
+    /// A time option (`--from`, `--to`): a time, and inside a session's longest length.
+    static func validateTime(_ value: String, option: String) throws {
+        guard let seconds = SessionTime.parse(value) else {
+            throw ValidationError("\(option) '\(value)' is not a time: \(SessionTime.rule)")
+        }
+        guard seconds <= SessionTime.maximum else {
+            throw ValidationError("\(option) '\(value)' is too long: \(SessionTime.maximumRule)")
+        }
     }
 }

@@ -64,9 +64,7 @@ struct Play: ParsableCommand {
         guard (2...8).contains(periods) else { throw ValidationError("--periods must be 2…8, not \(periods)") }
         guard (8000...192_000).contains(sampleRate) else { throw ValidationError("--sample-rate must be 8000…192000 Hz") }
         if quiet && json { throw ValidationError("--quiet and --json cannot be used together") }
-        if let from, SessionTime.parse(from) == nil {
-            throw ValidationError("--from '\(from)' is not a time: \(SessionTime.rule)")
-        }
+        if let from { try CLIInput.validateTime(from, option: "--from") }
         try presets.validateUsage(hasSession: session != nil)
     }
 

@@ -74,9 +74,7 @@ struct Render: ParsableCommand {
             throw ValidationError("give a session file or --preset NAME (see 'cabin session presets')")
         }
         for (name, value) in [("--from", from), ("--to", to)] {
-            if let value, SessionTime.parse(value) == nil {
-                throw ValidationError("\(name) '\(value)' is not a time: \(SessionTime.rule)")
-            }
+            if let value { try CLIInput.validateTime(value, option: name) }
         }
     }
 

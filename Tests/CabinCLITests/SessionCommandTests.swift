@@ -27,3 +27,23 @@ import Testing
         #expect(result.stderr.hasSuffix("none.json: no such file\n"))
     }
 }
+
+/// Absurd numbers on the command line: one line and the usage status, never a crash.
+@Suite struct CommandNumberTests {
+    @Test func timeOptionsPastTwentyFourHoursAreRefused() throws {
+        for args in [["render", "--preset", "drive", "--to", "99999999999999999999999h", "-o", "/tmp/never.wav"],
+                     ["render", "--preset", "drive", "--from", "9999999999999h", "-o", "/tmp/never.wav"],
+                     ["play", "--preset", "drive", "--from", "25h"]] {
+            let result = try ExternalTool.cabin(args)
+            #expect(result.status == 64, "\(args): \(result.stderr)")
+            #expect(result.stderr.contains("is too long: a session lasts at most 24h"), "\(result.stderr)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: "/tmp/never.wav"))
+    }
+
+    @Test func hugePresetNumbersAreRefused() throws {
+        let result = try ExternalTool.cabin(["play", "--preset", "drive", "--minutes", "99999999999999999999"])
+        #expect(result.status == 64)
+        #expect(result.stderr == "cabin: error: --minutes must be a whole number of minutes from 25 to 240, not '99999999999999999999'\n")
+    }
+}

@@ -121,7 +121,12 @@ public struct MixerConfig: Sendable {
     }
 
     /// Frames in `seconds` at this config's rate (rounded to the nearest frame).
-    public func frames(_ seconds: Double) -> FrameTime { FrameTime((seconds * sampleRate).rounded()) }
+    /// Clamped to ±2^62 frames (and NaN to 0), so no input traps the conversion; session
+    /// documents stay below 24 h, far inside it.
+    public func frames(_ seconds: Double) -> FrameTime {
+        let f = (seconds * sampleRate).rounded()
+        return f.isNaN ? 0 : FrameTime(min(max(f, -0x1p62), 0x1p62))
+    }
 
     /// Builds the audio-thread processor and the control-side handle that feeds it.
     ///

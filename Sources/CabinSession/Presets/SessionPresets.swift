@@ -62,7 +62,8 @@ public struct PresetOptions: Sendable {
     func minutes(_ name: String, in range: ClosedRange<Int>) throws(PresetError) -> Int {
         let text = raw(name)
         let seconds = Double(text).map { $0 * 60 } ?? SessionTime.parse(text)
-        guard let seconds, seconds.truncatingRemainder(dividingBy: 60) == 0, range.contains(Int(seconds / 60)) else {
+        guard let seconds, seconds.truncatingRemainder(dividingBy: 60) == 0,
+              seconds / 60 >= Double(range.lowerBound), seconds / 60 <= Double(range.upperBound) else {
             throw PresetError("--\(name) must be a whole number of minutes from \(range.lowerBound) to \(range.upperBound), not '\(text)'")
         }
         return Int(seconds / 60)
