@@ -1,7 +1,7 @@
 import Glibc
 
-/// The process's stdin and stderr as bytes, unbuffered: what the command-line tool reads
-/// documents from (`-`) and writes its one-line errors and progress to.
+/// The process's stderr as bytes, unbuffered: where the command-line tool writes its
+/// one-line errors and progress (documents from stdin: `DocumentFile.read("-")`).
 ///
 /// Thread: control thread only (blocking).
 public enum StandardStreams {
@@ -17,17 +17,6 @@ public enum StandardStreams {
                 if written <= 0 { return }
                 offset += written
             }
-        }
-    }
-
-    /// stdin to its end. The corresponding C function is `read`.
-    public static func readInput() throws(SystemError) -> [UInt8] {
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65_536)
-        while true {
-            let count = try checkedCall("read stdin") { read(STDIN_FILENO, &chunk, chunk.count) }
-            if count == 0 { return bytes }
-            bytes += chunk[..<count]
         }
     }
 }

@@ -113,40 +113,56 @@ extension JSONObject {
         note: String = "ignored"
     ) {
         for member in unknownMembers(known: known) {
-            var message = "unknown key \"\(member.key)\" \(note)"
+            let shown = KeySuggestion.shortened(member.key)
+            var message = "unknown key \"\(shown)\" \(note)"
             if let guess = KeySuggestion.closest(to: member.key, in: known) {
                 message += " (did you mean \"\(guess)\"?)"
             }
-            diagnostics.warning(message, at: member.keyLocation, path: path.key(member.key),
-                                value: "\"\(member.key)\"", rule: rule)
+            diagnostics.warning(message, at: member.keyLocation, path: path.key(shown),
+                                value: "\"\(shown)\"", rule: rule)
         }
     }
 }
 
-/// Finds a likely intended key for a misspelt one.
-enum KeySuggestion {
-    static func closest(to key: String, in known: Set<String>) -> String? {
-        let lower = key.lowercased()
+/// Finds a likely intended name for a misspelt one (a key, a bus, a layer, a sound):
+/// the closest known name at most `maxDistance` edits away, ignoring case.
+///
+/// A name whose length differs from every candidate's by more than `maxDistance` is not
+/// compared at all (no edit distance can be that small), so a 10 MB key costs nothing.
+///
+/// Thread: pure; any thread.
+public enum KeySuggestion {
+    public static func closest<S: Sequence<String>>(to name: String, in known: S, maxDistance: Int = 2) -> String? {
+        let lower = Array(name.lowercased())
         var best: (String, Int)?
         for candidate in known.sorted() {
-            let d = distance(Array(lower), Array(candidate.lowercased()))
-            if d <= 2, d < (best?.1 ?? Int.max) { best = (candidate, d) }
+            let other = Array(candidate.lowercased())
+            guard abs(other.count - lower.count) <= maxDistance else { continue }
+            let d = distance(lower, other)
+            if d <= maxDistance, d < (best?.1 ?? Int.max) { best = (candidate, d) }
         }
         return best?.0
     }
 
+    /// A name for a message: at most 40 characters (`…` marks the cut).
+    public static func shortened(_ name: String) -> String {
+        name.count > 40 ? String(name.prefix(39)) + "…" : name
+    }
+
+    /// Levenshtein distance with one row kept.
     private static func distance(_ a: [Character], _ b: [Character]) -> Int {
         if a.isEmpty { return b.count }
         if b.isEmpty { return a.count }
-        var previous = Array(0...b.count)
+        var row = Array(0...b.count)
         for i in 1...a.count {
-            var current = [i] + Array(repeating: 0, count: b.count)
+            var diagonal = row[0]
+            row[0] = i
             for j in 1...b.count {
-                current[j] = min(previous[j] + 1, current[j - 1] + 1,
-                                 previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+                let above = row[j]
+                row[j] = min(above + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1))
+                diagonal = above
             }
-            previous = current
         }
-        return previous[b.count]
+        return row[b.count]
     }
 }

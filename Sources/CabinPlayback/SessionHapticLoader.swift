@@ -67,14 +67,9 @@ public enum SessionHapticLoader {
                 return .failure(Problem(message: "\(name): not in the haptic pattern library (\(hint))"))
             }
         }
-        var isDirectory = false
-        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
-            return .failure(Problem(message: "\(url.path): no such file"))
-        }
-        guard !isDirectory, let data = FileManager.default.contents(atPath: url.path) else {
-            return .failure(Problem(message: "\(url.path): \(isDirectory ? "is a directory, not a pattern" : "cannot be read (permission denied?)")"))
-        }
-        let result = HapticReader.read(Array(data), file: url.path)
+        let data: [UInt8]
+        do { data = try DocumentFile.read(url.path, kind: "pattern") } catch { return .failure(Problem(message: error.description)) }
+        let result = HapticReader.read(data, file: url.path)
         guard let pattern = result.pattern else {
             let first = result.diagnostics.errors.first.map(\.description) ?? "\(url.path): not a haptic pattern"
             return .failure(Problem(message: first))

@@ -33,15 +33,9 @@ public enum SessionLoader {
                             library: SoundLibrary? = nil, patterns: HapticPatternLibrary? = nil,
                             options: SessionCompileOptions = .init(), progressive: Bool = false) throws(Failure) -> Loaded {
         let url = URL(fileURLWithPath: path)
-        var isDirectory = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw Failure(lines: ["\(path): no such file"])
-        }
-        guard !isDirectory else { throw Failure(lines: ["\(path): is a directory, not a session document"]) }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw Failure(lines: ["\(path): cannot be read (permission denied?)"])
-        }
-        return try load(bytes: Array(data), name: path, folder: url.deletingLastPathComponent(),
+        let data: [UInt8]
+        do { data = try DocumentFile.read(path, kind: "session document") } catch { throw Failure(lines: [error.description]) }
+        return try load(bytes: data, name: path, folder: url.deletingLastPathComponent(),
                         sampleRate: sampleRate, maxBlockFrames: maxBlockFrames, library: library,
                         patterns: patterns, options: options, progressive: progressive)
     }

@@ -14,10 +14,11 @@ public struct SoundLibrary: Sendable {
     /// Reads `root/manifest.json`. Throws one line per problem, joined.
     public init(root: URL) throws(SoundLibraryError) {
         let path = root.appendingPathComponent("manifest.json").path
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw SoundLibraryError(message: "\(path): no sound library manifest here")
+        let data: [UInt8]
+        do { data = try DocumentFile.read(path, kind: "manifest") } catch {
+            throw SoundLibraryError(message: "\(error) (no sound library here)")
         }
-        let (manifest, diagnostics) = SoundManifest.read(Array(data), file: path)
+        let (manifest, diagnostics) = SoundManifest.read(data, file: path)
         guard let manifest else {
             throw SoundLibraryError(message: diagnostics.errors.map(\.description).joined(separator: "\n"))
         }

@@ -75,9 +75,8 @@ extension DocumentReader {
     mutating func reference(_ name: String, _ value: JSONValue, at path: JSONPath, kind: String,
                             known: [String]) -> Bool {
         if known.contains(name) { return true }
-        var message = "no \(kind) named \"\(name)\""
-        if let guess = known.min(by: { editDistance($0, name) < editDistance($1, name) }),
-           editDistance(guess, name) <= 2 {
+        var message = "no \(kind) named \"\(KeySuggestion.shortened(name))\""
+        if let guess = KeySuggestion.closest(to: name, in: known) {
             message += " (did you mean \"\(guess)\"?)"
         } else if !known.isEmpty {
             message += "; \(kind)s: \(known.joined(separator: ", "))"
@@ -98,20 +97,6 @@ extension DocumentReader {
         }
     }
 
-    private func editDistance(_ a: String, _ b: String) -> Int {
-        let a = Array(a.lowercased()), b = Array(b.lowercased())
-        var row = Array(0...b.count)
-        for i in 1...max(1, a.count) where !a.isEmpty {
-            var previous = row[0]
-            row[0] = i
-            for j in 1...max(1, b.count) where !b.isEmpty {
-                let current = row[j]
-                row[j] = min(row[j] + 1, row[j - 1] + 1, previous + (a[i - 1] == b[j - 1] ? 0 : 1))
-                previous = current
-            }
-        }
-        return a.isEmpty ? b.count : row[b.count]
-    }
 }
 
 extension JSONObject {

@@ -8,26 +8,10 @@ import FoundationEssentials
 enum CLIInput {
     /// The file's bytes, or `nil` after printing one line saying why not. `-` is stdin.
     static func readDocument(_ path: String) -> [UInt8]? {
-        if path == "-" {
-            do { return try StandardStreams.readInput() } catch {
-                CLIOutput.error("\(error)")
-                return nil
-            }
-        }
-        var isDirectory = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            CLIOutput.error("\(path): no such file")
+        do { return try DocumentFile.read(path) } catch {
+            CLIOutput.error("\(error)")
             return nil
         }
-        if isDirectory {
-            CLIOutput.error("\(path): is a directory, not a document")
-            return nil
-        }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            CLIOutput.error("\(path): cannot be read (permission denied?)")
-            return nil
-        }
-        return Array(data)
     }
 
     /// A time option (`--from`, `--to`): a time, and inside a session's longest length.

@@ -47,3 +47,25 @@ import Testing
         #expect(result.stderr == "cabin: error: --minutes must be a whole number of minutes from 25 to 240, not '99999999999999999999'\n")
     }
 }
+
+/// Inputs that would cost far more than their size: bounded reads and bounded work.
+@Suite struct CostlyInputTests {
+    @Test(.timeLimit(.minutes(1))) func endlessStandardInputStopsAtTheLimit() throws {
+        let result = try ExternalTool.run("/bin/sh", ["-c", "\(ExternalTool.cabinBinary) session validate - < /dev/zero"])
+        #expect(result.status == 1)
+        #expect(result.stderr == "cabin: error: standard input: is more than 67108864 bytes; a document is at most 67108864 bytes\n")
+    }
+
+    @Test(.timeLimit(.minutes(1))) func aHugeUnknownKeyIsReportedShortAndFast() throws {
+        let dir = try TestEnvironment.temporaryDirectory("cabin-cli")
+        let path = dir.appendingPathComponent("key.json").path
+        let key = String(repeating: "k", count: 10_000_000)
+        try Data("{\"cabin\": 1, \"\(key)\": 1}".utf8).write(to: URL(fileURLWithPath: path))
+        let result = try ExternalTool.cabin(["session", "validate", path])
+        #expect(result.status == 1)
+        let lines = result.stdout.split(separator: "\n")
+        #expect(lines.count == 1)
+        #expect(lines.first.map { $0.count < 300 } == true, "\(result.stdout.prefix(400))")
+        #expect(result.stdout.contains("unknown key \"kkkkkkkk"))
+    }
+}
