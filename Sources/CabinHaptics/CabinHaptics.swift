@@ -13,7 +13,7 @@
 //     if let pattern = result.pattern {
 //         let compiled = HapticCompiler.compile(pattern)               // breakpoints + transients
 //         let stream = compiled.sampled(rate: 1000)                    // 1 kHz arrays for devices
-//         let audio = HapticAudioRenderer.render(compiled)             // Float samples, peak ≤ −1 dBFS
+//         let audio = HapticAudioRenderer.synthesize(compiled)             // Float samples, peak ≤ −1 dBFS
 //         print(HapticPreview.sparkline(compiled))
 //     }
 //

@@ -26,7 +26,7 @@ public enum HapticAudioRenderer {
     }
 
     /// Renders `compiled` with `options`.
-    public static func render(_ compiled: CompiledHaptics, options: HapticAudioOptions = .init()) -> HapticAudio {
+    public static func synthesize(_ compiled: CompiledHaptics, options: HapticAudioOptions = .init()) -> HapticAudio {
         let rate = options.sampleRate
         let ceiling = options.peakCeiling
         let frameCount = HapticAudioRenderer.frameCount(compiled, options: options)

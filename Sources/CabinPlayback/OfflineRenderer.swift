@@ -60,7 +60,7 @@ public struct OfflineRenderer {
     }
 
     /// Renders `runner`'s session into `path` in `format`.
-    public func render(_ runner: SessionRunner, to path: String, format: SoundFileFormat) throws(RenderError) -> Summary {
+    public func write(_ runner: SessionRunner, to path: String, format: SoundFileFormat) throws(RenderError) -> Summary {
         let rate = runner.session.sampleRate
         let total = runner.session.durationFrames
         let startFrame = from.map { FrameTime(($0 * rate).rounded()) } ?? 0

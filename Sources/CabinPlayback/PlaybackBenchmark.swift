@@ -16,7 +16,7 @@ public enum PlaybackBenchmark {
         public var cpuPercentAtRealTime: Double { 100 / speed }
     }
 
-    public static func render(_ session: CompiledSession, seconds: Double, blockFrames: Int) -> RenderFigure {
+    public static func measure(_ session: CompiledSession, seconds: Double, blockFrames: Int) -> RenderFigure {
         let runner = SessionRunner(session)
         let frames = Int(min(seconds, session.duration) * session.sampleRate)
         let block = UnsafeMutableBufferPointer<Float>.allocate(capacity: 2 * blockFrames)

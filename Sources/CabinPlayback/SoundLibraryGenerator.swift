@@ -102,7 +102,7 @@ public struct SoundLibraryGenerator {
     public func generate(_ recipe: SoundRecipe, speech: (any SpeechSource)? = nil) throws -> Report {
         let clock = ContinuousClock()
         let started = clock.now
-        var buffer = try recipe.render(sampleRate: SoundRecipes.sampleRate, speech: speech)
+        var buffer = try recipe.make(sampleRate: SoundRecipes.sampleRate, speech: speech)
         let rendered = clock.now
         try FileManager.default.createDirectory(at: folder.appendingPathComponent(recipe.name).deletingLastPathComponent(),
                                                 withIntermediateDirectories: true)

@@ -62,7 +62,7 @@ public struct SessionHapticTrack: Sendable {
 
     /// A pattern as mono audio at `sampleRate` (the renderer's own level and length).
     public static func clip(_ compiled: CompiledHaptics, sampleRate: Double, options: HapticAudioOptions) -> [Float] {
-        HapticAudioRenderer.render(compiled, options: clipOptions(options, sampleRate: sampleRate)).samples
+        HapticAudioRenderer.synthesize(compiled, options: clipOptions(options, sampleRate: sampleRate)).samples
     }
 
     /// Frames of `clip` (without rendering it).

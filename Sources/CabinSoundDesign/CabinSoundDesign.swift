@@ -14,7 +14,7 @@
 /// ```swift
 /// import CabinSoundDesign
 ///
-/// let rain = try SoundRecipes.named("ambient/rain")!.render()   // 24 s stereo at 48 kHz
+/// let rain = try SoundRecipes.named("ambient/rain")!.make()   // 24 s stereo at 48 kHz
 /// print(LoopSeam.measure(rain))                                 // seam step ≤ body's max step
 /// ```
 public enum CabinSoundDesign {}

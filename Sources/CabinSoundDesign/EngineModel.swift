@@ -71,7 +71,7 @@ public enum EngineModel {
     }
 
     /// A one-shot with a changing speed: `rpm(frame)` (the ignition's crank, catch and settle).
-    public static func render(_ spec: EngineSpec, frames: Int, sampleRate sr: Double, random: inout SeededRandom,
+    public static func synthesize(_ spec: EngineSpec, frames: Int, sampleRate sr: Double, random: inout SeededRandom,
                               rpm: (Int) -> Double) -> [Double] {
         let gains = cylinderGains(spec, random: &random)
         var events: [(Double, Double)] = []

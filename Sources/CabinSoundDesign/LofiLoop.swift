@@ -14,7 +14,7 @@ enum LofiLoop {
         ([57, 60, 64, 67, 71], 45),  // Am9
     ]
 
-    static func render(sampleRate sr: Double, random r: inout SeededRandom) -> StereoBed {
+    static func make(sampleRate sr: Double, random r: inout SeededRandom) -> StereoBed {
         let beat = 60 / bpm
         let frames = Int((Double(bars * 4) * beat * sr).rounded())
         var bed = StereoBed(frames: frames, sampleRate: sr)

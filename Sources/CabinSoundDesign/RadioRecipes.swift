@@ -6,7 +6,7 @@ import Glibc
 public enum RadioRecipes {
     public static let all: [SoundRecipe] = [
         bed("radio/lofi", seed: 0xB101, "Lo-fi: electric piano ii–V–I–vi, soft drums, vinyl crackle (80 BPM, 8 bars)") { sr, r in
-            LofiLoop.render(sampleRate: sr, random: &r)
+            LofiLoop.make(sampleRate: sr, random: &r)
         },
         bed("radio/nature", seed: 0xB201, "Nature: a babbling stream, songbirds, leaves in the breeze") { sr, r in
             nature(sampleRate: sr, random: &r)

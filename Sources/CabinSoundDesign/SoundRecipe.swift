@@ -59,7 +59,7 @@ public struct SoundRecipe: Sendable {
     }
 
     /// Renders the sound (deterministic: same recipe and seed → same samples).
-    public func render(sampleRate: Double = 48000, speech: (any SpeechSource)? = nil) throws -> AudioBuffer {
+    public func make(sampleRate: Double = 48000, speech: (any SpeechSource)? = nil) throws -> AudioBuffer {
         var context = SoundDesignContext(sampleRate: sampleRate, seed: seed, speech: speech)
         return try body(&context)
     }

@@ -3,7 +3,7 @@
 ///
 /// ```swift
 /// let v8 = SoundRecipes.named("engine/v8")!
-/// let buffer = try v8.render()          // 48 kHz, seamless loop
+/// let buffer = try v8.make()          // 48 kHz, seamless loop
 /// ```
 ///
 /// Thread: immutable values; any thread.

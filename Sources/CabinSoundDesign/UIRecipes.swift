@@ -130,7 +130,7 @@ public enum UIRecipes {
         }
         var spec = EngineRecipes.v8
         spec.timingJitter = 0.02
-        var engine = EngineModel.render(spec, frames: n, sampleRate: sr, random: &random) { rpm(Double($0) / sr) }
+        var engine = EngineModel.synthesize(spec, frames: n, sampleRate: sr, random: &random) { rpm(Double($0) / sr) }
         var phase = 0.0
         for i in 0..<n {
             let t = Double(i) / sr

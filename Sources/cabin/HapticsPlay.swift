@@ -64,7 +64,7 @@ extension HapticsCommand {
                 }
                 return
             }
-            let rendered = HapticAudioRenderer.render(compiled, options: audioOptions.options)
+            let rendered = HapticAudioRenderer.synthesize(compiled, options: audioOptions.options)
             let buffer = AudioBuffer(samples: rendered.samples, channelCount: rendered.channelCount,
                                      sampleRate: rendered.sampleRate)
             do {

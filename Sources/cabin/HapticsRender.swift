@@ -35,7 +35,7 @@ extension HapticsCommand {
                 throw ExitCode.failure
             }
             let (_, compiled) = try CLIHaptics.load(file, strict: strict)
-            let rendered = HapticAudioRenderer.render(compiled, options: audio.options)
+            let rendered = HapticAudioRenderer.synthesize(compiled, options: audio.options)
             let buffer = AudioBuffer(samples: rendered.samples, channelCount: rendered.channelCount,
                                      sampleRate: rendered.sampleRate)
             do {

@@ -97,7 +97,7 @@ struct Render: ParsableCommand {
         renderer.progress = { bar.update($0, of: $1) }
         let format = SoundFileFormat.forPath(output, encoding: encoding)
         do {
-            let summary = try renderer.render(runner, to: output, format: format)
+            let summary = try renderer.write(runner, to: output, format: format)
             bar.finish()
             print("\(output): \(CLIOutput.clock(summary.seconds)) of \(loaded.compiled.title ?? source.name) at \(sampleRate) Hz (\(format.description)), "
                   + String(cFormat: "rendered in %.2f s (%.0f× real time)", summary.wallSeconds, summary.speed))

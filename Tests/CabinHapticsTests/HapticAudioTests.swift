@@ -32,16 +32,16 @@ func continuous(intensity: Double, sharpness: Double, time: Double = 0, duration
 struct HapticAudioTests {
     @Test(arguments: [(0.0, 60.0), (1.0, 300.0), (0.5, (60.0 * 300.0).squareRoot())])
     func sharpnessMapsToFrequencyOnALogScale(sharpness: Double, hertz: Double) {
-        let audio = HapticAudioRenderer.render(continuous(intensity: 1, sharpness: sharpness))
+        let audio = HapticAudioRenderer.synthesize(continuous(intensity: 1, sharpness: sharpness))
         let middle = audio.samples[9600..<38400]  // 0.2…0.8 s
         let measured = zeroCrossingFrequency(middle, sampleRate: 48_000)
         #expect(abs(measured - hertz) / hertz < 0.001, "measured \(measured) Hz")
     }
 
     @Test func amplitudeTracksIntensityInDecibels() {
-        let full = HapticAudioRenderer.render(continuous(intensity: 1, sharpness: 0.5)).samples[9600..<38400]
-        let half = HapticAudioRenderer.render(continuous(intensity: 0.5, sharpness: 0.5)).samples[9600..<38400]
-        let tenth = HapticAudioRenderer.render(continuous(intensity: 0.1, sharpness: 0.5)).samples[9600..<38400]
+        let full = HapticAudioRenderer.synthesize(continuous(intensity: 1, sharpness: 0.5)).samples[9600..<38400]
+        let half = HapticAudioRenderer.synthesize(continuous(intensity: 0.5, sharpness: 0.5)).samples[9600..<38400]
+        let tenth = HapticAudioRenderer.synthesize(continuous(intensity: 0.1, sharpness: 0.5)).samples[9600..<38400]
         #expect(abs(20 * log10(rms(half) / rms(full)) - (-6.0206)) < 0.01)
         #expect(abs(20 * log10(rms(tenth) / rms(full)) - (-20)) < 0.01)
         // Full intensity peaks at the −1 dBFS ceiling (a sine's RMS is peak/√2).
@@ -50,7 +50,7 @@ struct HapticAudioTests {
 
     @Test func aTransientBurstStartsOnItsExactFrame() {
         let compiled = HapticCompiler.compile(ahap(#"{"Event": {"Time": 0.1, "EventType": "HapticTransient", "EventParameters": [{"ParameterID": "HapticSharpness", "ParameterValue": 1}]}}"#))
-        let audio = HapticAudioRenderer.render(compiled)
+        let audio = HapticAudioRenderer.synthesize(compiled)
         #expect(audio.samples[0..<4800].allSatisfy { $0 == 0 })
         #expect(audio.samples[4800] > 0)
         let burst = audio.samples[4800..<(4800 + 960)]
@@ -60,7 +60,7 @@ struct HapticAudioTests {
 
     @Test(arguments: [0.0, 1.0])
     func eventEdgesDoNotStepFasterThanTheSineItself(sharpness: Double) {
-        let audio = HapticAudioRenderer.render(continuous(intensity: 1, sharpness: sharpness, time: 0.1, duration: 0.3))
+        let audio = HapticAudioRenderer.synthesize(continuous(intensity: 1, sharpness: sharpness, time: 0.1, duration: 0.3))
         let hertz = 60 * pow(5, sharpness)
         let sineMaxStep = 0.891_250_938 * 2 * sin(Double.pi * hertz / 48_000)
         var largest = 0.0
@@ -76,7 +76,7 @@ struct HapticAudioTests {
         {"Event": {"Time": 0, "EventType": "HapticContinuous", "EventDuration": 0.2, "EventParameters": [{"ParameterID": "HapticSharpness", "ParameterValue": 0}]}},
         {"Event": {"Time": 0.1, "EventType": "HapticTransient", "EventParameters": [{"ParameterID": "HapticSharpness", "ParameterValue": 1}]}}
         """))
-        let audio = HapticAudioRenderer.render(compiled)
+        let audio = HapticAudioRenderer.synthesize(compiled)
         let peak = audio.samples.map { abs(Double($0)) }.max() ?? 0
         #expect(audio.normalizationGain < 1)
         #expect(abs(20 * log10(peak) - (-1)) < 0.001)
@@ -84,8 +84,8 @@ struct HapticAudioTests {
 
     @Test func dualSenseLayoutPutsHapticsOnChannelsThreeAndFour() {
         let compiled = continuous(intensity: 1, sharpness: 0, duration: 0.1)
-        let mono = HapticAudioRenderer.render(compiled)
-        let quad = HapticAudioRenderer.render(compiled, options: HapticAudioOptions(layout: .dualSense))
+        let mono = HapticAudioRenderer.synthesize(compiled)
+        let quad = HapticAudioRenderer.synthesize(compiled, options: HapticAudioOptions(layout: .dualSense))
         #expect(quad.channelCount == 4)
         #expect(quad.frameCount == mono.frameCount)
         #expect(quad.channel(0).allSatisfy { $0 == 0 } && quad.channel(1).allSatisfy { $0 == 0 })

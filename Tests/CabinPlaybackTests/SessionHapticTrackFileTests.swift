@@ -43,7 +43,7 @@ import Testing
         let hapticsPath = dir.appendingPathComponent("h.wav").path
         renderer.hapticTrack = .init(track: SessionHapticTrack(loaded.compiled), path: hapticsPath, format: .wav(.float32))
         let mixPath = dir.appendingPathComponent("mix.wav").path
-        _ = try renderer.render(SessionRunner(loaded.compiled), to: mixPath, format: .wav(.float32))
+        _ = try renderer.write(SessionRunner(loaded.compiled), to: mixPath, format: .wav(.float32))
 
         let mix = try SoundFile.read(mixPath), haptics = try SoundFile.read(hapticsPath)
         #expect(haptics.channelCount == 1)
@@ -71,7 +71,7 @@ import Testing
         renderer.to = 1.5
         let hapticsPath = dir.appendingPathComponent("h.wav").path
         renderer.hapticTrack = .init(track: SessionHapticTrack(loaded.compiled), path: hapticsPath, format: .wav(.float32))
-        _ = try renderer.render(SessionRunner(loaded.compiled), to: dir.appendingPathComponent("m.wav").path, format: .wav(.pcm16))
+        _ = try renderer.write(SessionRunner(loaded.compiled), to: dir.appendingPathComponent("m.wav").path, format: .wav(.pcm16))
         let haptics = try SoundFile.read(hapticsPath)
         #expect(haptics.frameCount == 48000)
         #expect(haptics.samples[23999] == 0 && haptics.samples[24000] != 0, "the tick at 1 s is frame 24000 of the part")

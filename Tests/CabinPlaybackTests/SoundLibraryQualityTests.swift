@@ -80,7 +80,7 @@ import Testing
         // espeak-ng's output depends slightly on what this process said before (other tests
         // speak too): voices are compared by length and loudness, everything else exactly.
         let speech: (any SpeechSource)? = recipe.needsSpeech ? try SpeechSynthesizer() : nil
-        let first = try recipe.render(speech: speech), second = try recipe.render(speech: speech)
+        let first = try recipe.make(speech: speech), second = try recipe.make(speech: speech)
         if !recipe.needsSpeech { #expect(first == second, "\(name) is not deterministic") }
         #expect(first.frameCount == second.frameCount)
         let (entry, committed) = try Self.decoded(name)

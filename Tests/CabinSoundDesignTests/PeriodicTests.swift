@@ -37,7 +37,7 @@ import Testing
 
     @Test func everyLoopRecipeOfTheEnginesIsSeamlessBeforeEncoding() throws {
         for recipe in EngineRecipes.all {
-            let buffer = try recipe.render()
+            let buffer = try recipe.make()
             #expect(LoopSeam.measure(buffer).isSeamless, "\(recipe.name)")
         }
     }

@@ -19,8 +19,9 @@ public struct ParameterMap: Sendable, Equatable {
         self.points = points.sorted { $0.0 < $1.0 }
     }
 
-    /// The output at parameter value `x` (control-side convenience; the renderer evaluates
-    /// its own flat copy with the same arithmetic).
+    /// The output at parameter value `x`, for tests (the renderer evaluates its own flat
+    /// copy with the same arithmetic; nothing else in Cabin calls this).
+    @_spi(Testing)
     public func callAsFunction(_ x: Double) -> Double {
         let flat = flattened
         return flat.withUnsafeBufferPointer {
