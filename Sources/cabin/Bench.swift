@@ -9,7 +9,7 @@ struct Bench: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Measure render speed, live playback per period size, memory and launch time.",
         discussion: """
-            Offline: seconds of session rendered per CPU second at several block sizes, and the share of one core that real-time playback needs. With --live: plays the session on a device at each period size, with and without SCHED_FIFO, and counts underruns (use the paced sink: ../shared/tools/audio-sink start rtsink); each run is followed by its floor — the same poll/write loop on the same device writing silence without mixing — so the difference is what mixing costs and the floor is the kernel's and ALSA's per-wake-up cost. With --launch: the time from starting 'cabin play' to its first audio.
+            Offline: seconds of session rendered per CPU second at several block sizes, and the share of one core that real-time playback needs. With --live: plays the session on a device at each period size, with and without SCHED_FIFO, and counts underruns (on a machine with no sound card, a paced sink such as the tests' cabintest plugin); each run is followed by its floor — the same poll/write loop on the same device writing silence without mixing — so the difference is what mixing costs and the floor is the kernel's and ALSA's per-wake-up cost. With --launch: the time from starting 'cabin play' to its first audio.
 
             Examples:
               cabin bench Patterns/sessions/example.json
@@ -48,7 +48,7 @@ struct Bench: ParsableCommand {
         for block in [64, 256, 512] {
             let compiled = SessionCompiler.compile(loaded.document, sounds: loaded.sounds, sampleRate: 48000,
                                                    maxBlockFrames: block)
-            let f = PlaybackBenchmark.render(compiled, seconds: seconds, blockFrames: block)
+            let f = PlaybackBenchmark.measure(compiled, seconds: seconds, blockFrames: block)
             print(String(cFormat: "  block %4d: %6.0f× real time = %.3f %% of one core", block, f.speed, f.cpuPercentAtRealTime))
         }
         if live {

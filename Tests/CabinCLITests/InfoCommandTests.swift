@@ -80,12 +80,13 @@ import Testing
     }
 
     @Test func devicesListsTheSinkOrSaysThereIsNone() throws {
+        _ = TestEnvironment.pacedSinkReady   // the same ALSA configuration for cabin and aplay
         let result = try ExternalTool.cabin(["devices"])
         #expect(result.status == 0)
         let aplay = try ExternalTool.check("aplay", ["-L"]).stdout.split(separator: "\n").filter { !$0.hasPrefix(" ") }
         for name in aplay { #expect(result.stdout.contains("\(name)\n")) }
-        if TestEnvironment.rtsinkRunning {
-            #expect(result.stdout.contains("rtsink\n    CI real-time paced virtual sound card"))
+        if TestEnvironment.pacedSinkReady {
+            #expect(result.stdout.contains("cabintest\n    Cabin's paced test sink"))
         }
         let hasDevice = aplay.contains { $0 == "default" || $0.hasPrefix("hw:") || $0.hasPrefix("plughw:") }
         #expect(result.stdout.contains("No sound card or sound server is set up for ALSA") == !hasDevice)

@@ -3,8 +3,7 @@ import Foundation
 import Testing
 
 /// `cabin play` as the real binary on the paced sink.
-@Suite(.serialized, .enabled(if: TestEnvironment.rtsinkRunning,
-                             "needs the paced ALSA sink: ../shared/tools/audio-sink start rtsink"))
+@Suite(.serialized, .enabled(if: TestEnvironment.pacedSinkReady, Comment(rawValue: TestEnvironment.pacedSinkProblem)))
 struct PlayCommandTests {
     static let session = """
         { "cabin": 1, "title": "cli", "duration": "30s",

@@ -42,8 +42,7 @@ import Testing
     }
 }
 
-@Suite(.serialized, .enabled(if: TestEnvironment.rtsinkRunning,
-                             "needs the paced ALSA sink: ../shared/tools/audio-sink start rtsink"))
+@Suite(.serialized, .enabled(if: TestEnvironment.pacedSinkReady, Comment(rawValue: TestEnvironment.pacedSinkProblem)))
 struct DefaultPlayTests {
     /// `cabin play` with nothing else plays the default preset: a 25-minute drive.
     @Test func playWithNoArgumentsStartsTheDefaultDrive() throws {

@@ -4,10 +4,9 @@ import CabinTestSupport
 import Foundation
 import Testing
 
-/// Real ALSA playback into the paced rtsink sink (`../shared/tools/audio-sink start rtsink`):
+/// Real ALSA playback into Cabin's paced test sink (`PacedSink`):
 /// it takes real time and what arrives is what was played.
-@Suite(.serialized, .enabled(if: TestEnvironment.rtsinkRunning,
-                             "needs the paced ALSA sink: ../shared/tools/audio-sink start rtsink"))
+@Suite(.serialized, .enabled(if: TestEnvironment.pacedSinkReady, Comment(rawValue: TestEnvironment.pacedSinkProblem)))
 struct PCMPlaybackTests {
     @Test func twoSecondsOfSineTakeTwoSecondsAndArriveIntact() throws {
         let dir = try TestEnvironment.temporaryDirectory()
@@ -76,10 +75,11 @@ struct PCMPlaybackTests {
 
 @Suite struct ALSADeviceListTests {
     @Test func listsWhatAplayLists() throws {
+        _ = TestEnvironment.pacedSinkReady   // the same ALSA configuration here and in aplay
         let names = ALSADevices.playback().map(\.name)
         let aplay = try ExternalTool.check("aplay", ["-L"]).stdout
         let aplayNames = aplay.split(separator: "\n").filter { !$0.hasPrefix(" ") }.map(String.init)
         #expect(names == aplayNames)
-        if TestEnvironment.rtsinkRunning { #expect(names.contains("rtsink")) }
+        if TestEnvironment.pacedSinkReady { #expect(names.contains("cabintest")) }
     }
 }

@@ -6,9 +6,8 @@ import CabinTestSupport
 import Foundation
 import Testing
 
-/// Live playback on the paced rtsink sink: real time, real content, underruns recovered.
-@Suite(.serialized, .enabled(if: TestEnvironment.rtsinkRunning,
-                             "needs the paced ALSA sink: ../shared/tools/audio-sink start rtsink"))
+/// Live playback on the paced test sink: real time, real content, underruns recovered.
+@Suite(.serialized, .enabled(if: TestEnvironment.pacedSinkReady, Comment(rawValue: TestEnvironment.pacedSinkProblem)))
 struct LivePlayerTests {
     static let json = """
         { "cabin": 1, "title": "live", "duration": "10s",
@@ -117,8 +116,7 @@ struct LivePlayerTests {
 }
 
 /// `cabin play --rumble`: haptic cues reach the rumble device when their sounds play.
-@Suite(.serialized, .enabled(if: TestEnvironment.rtsinkRunning,
-                             "needs the paced ALSA sink: ../shared/tools/audio-sink start rtsink"))
+@Suite(.serialized, .enabled(if: TestEnvironment.pacedSinkReady, Comment(rawValue: TestEnvironment.pacedSinkProblem)))
 struct SessionRumbleTests {
     /// The audio clock, also moving the recording device's clock so its log shows it.
     struct SyncedClock: RumbleClock, @unchecked Sendable {

@@ -18,11 +18,12 @@ public enum ExternalTool {
     }
 
     /// The environment for a child process: ours, with `extra` on top — except that a
-    /// child never records into another test's rtsink capture (`RTSINK_FILE`, which an
+    /// child never records into another test's sink capture (`CABIN_SINK_FILE`, which an
     /// in-process test may have set for itself) unless `extra` says so.
     public static func childEnvironment(_ extra: [String: String] = [:]) -> [String: String] {
+        _ = PacedSink.problem   // the sink's ALSA configuration is in place before any child starts
         var env = ProcessInfo.processInfo.environment
-        env["RTSINK_FILE"] = ""
+        env[PacedSink.captureVariable] = ""
         for (k, v) in extra { env[k] = v }
         return env
     }
@@ -40,10 +41,17 @@ public enum ExternalTool {
     /// Runs `executable` with `arguments`, capturing output; does not throw on non-zero exit.
     public static func run(_ executable: String, _ arguments: [String], environment: [String: String] = [:],
                            stdin: Data? = nil) throws -> Result {
+        try launch(executable, arguments, environment: childEnvironment(environment), stdin: stdin)
+    }
+
+    /// `run` with exactly `environment` (the paced sink's own build uses it: it must not wait
+    /// for the sink's set-up, which `childEnvironment` does).
+    static func launch(_ executable: String, _ arguments: [String], environment: [String: String],
+                       stdin: Data? = nil) throws -> Result {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable.hasPrefix("/") ? executable : (which(executable) ?? executable))
         process.arguments = arguments
-        process.environment = childEnvironment(environment)
+        process.environment = environment
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err

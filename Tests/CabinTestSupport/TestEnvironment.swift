@@ -22,8 +22,8 @@ public enum TestEnvironment {
         return url
     }
 
-    /// The paced audio sink started by `../shared/tools/audio-sink start rtsink|pulse`,
-    /// or `nil` when none runs.
+    /// The sound server started by `../shared/tools/audio-sink start pulse` (CI's
+    /// PulseAudio phase), or `nil` when none runs.
     public static var audioSinkBackend: String? {
         let dir = ProcessInfo.processInfo.environment["AUDIO_SINK_DIR"] ?? "/tmp/ci-audio-sink"
         guard let text = try? String(contentsOfFile: dir + "/backend", encoding: .utf8) else { return nil }
@@ -31,13 +31,17 @@ public enum TestEnvironment {
         return backend.isEmpty ? nil : backend
     }
 
-    /// Whether the rtsink paced sink is running (tests that need it are skipped otherwise).
-    public static var rtsinkRunning: Bool { audioSinkBackend == "rtsink" }
+    /// Whether Cabin's paced test sink is ready (it is built on first use; tests that need
+    /// it are skipped with `PacedSink.problem` otherwise).
+    public static var pacedSinkReady: Bool { PacedSink.isReady }
+
+    /// The reason shown when device tests are skipped.
+    public static var pacedSinkProblem: String { "needs Cabin's paced test sink: \(PacedSink.problem ?? "")" }
 }
 
-/// One in-process user of the paced sink at a time: an rtsink capture is chosen through the
-/// process-wide `RTSINK_FILE`, so a test that records must not share the process's sink
-/// with another test's player. Child processes get `RTSINK_FILE=""` (see `ExternalTool`).
+/// One in-process user of the paced sink at a time: a capture is chosen through the
+/// process-wide `CABIN_SINK_FILE`, so a test that records must not share the process's sink
+/// with another test's player. Child processes get `CABIN_SINK_FILE=""` (see `ExternalTool`).
 public enum SinkLock {
     private static let lock = NSRecursiveLock()
 
@@ -50,8 +54,8 @@ public enum SinkLock {
     /// Runs `body` with the sink recording into `path`.
     public static func recording<T>(into path: String, _ body: () throws -> T) rethrows -> T {
         try exclusive {
-            setenv("RTSINK_FILE", path, 1)
-            defer { unsetenv("RTSINK_FILE") }
+            setenv(PacedSink.captureVariable, path, 1)
+            defer { unsetenv(PacedSink.captureVariable) }
             return try body()
         }
     }
