@@ -29,7 +29,7 @@ import Testing
         #expect(try SoundReferenceParser.parse("engine/v6").get() == .library("engine/v6"))
         #expect(try SoundReferenceParser.parse("sounds/rain.flac").get() == .file("sounds/rain.flac"))
         #expect(try SoundReferenceParser.parse("./hum").get() == .file("hum"))
-        #expect(try SoundReferenceParser.parse("synth:brown-noise").get() == .synth(.brownNoise))
+        #expect(try SoundReferenceParser.parse("synth:brown-noise").get() == .synth(.brownNoise()))
         #expect(try SoundReferenceParser.parse("synth:sine?frequency=220").get() == .synth(.sine(frequency: 220)))
         #expect(try SoundReferenceParser.parse("synth:binaural?carrier=180&beat=6").get()
             == .synth(.binaural(carrier: 180, beat: 6)))
