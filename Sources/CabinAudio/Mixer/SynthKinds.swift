@@ -22,6 +22,7 @@ enum SynthKinds {
         case 2: visitor.visit(BrownNoiseSynth.self)
         case 3: visitor.visit(SineSynth.self)
         case 4: visitor.visit(BinauralSynth.self)
+        case 5: visitor.visit(IsochronicSynth.self)
         default: nil
         }
     }
