@@ -30,7 +30,8 @@ import CabinTestSupport
     }
 
     @Test(arguments: [Synth.whiteNoise(seed: 7), .pinkNoise(seed: 7), .brownNoise(seed: 7),
-                      .sine(frequency: 440), .binaural(carrier: 200, beat: 10)].map(SoundSource.synth))
+                      .sine(frequency: 440), .binaural(carrier: 200, beat: 10),
+                      .isochronic(carrier: 200, rate: 10)].map(SoundSource.synth))
     func synthesizedSourcesPlayAtTheReferenceLevel(source: SoundSource) {
         var config = Render.config()
         let layer = config.addLayer(LayerConfig(name: "s", bus: BusID(index: 0), source: source, isLooping: true))
@@ -52,6 +53,20 @@ import CabinTestSupport
         let r = try #require(SignalAnalysis.zeroCrossingFrequency(Render.right(out), sampleRate: 48_000))
         #expect(abs(l - 195) < 0.05)
         #expect(abs(r - 205) < 0.05)
+    }
+
+    /// Isochronic tones: silent at each pulse's edge (every 1/rate s), loudest between.
+    @Test func isochronicTonesPulseAtTheirRate() {
+        var config = Render.config()
+        let layer = config.addLayer(LayerConfig(name: "i", bus: BusID(index: 0),
+                                                source: .synth(.isochronic(carrier: 400, rate: 10)), isLooping: true))
+        let left = Render.left(Render.scene(config, commands: [MixerCommand(at: 0, .startLayer(layer, fadeInFrames: 0))],
+                                            frameCount: 48_000))
+        func level(around frame: Int) -> Double { Render.rmsDecibels(Array(left[(frame - 120)..<(frame + 120)])) }
+        for k in 1..<9 {
+            #expect(level(around: k * 4_800 + 2_400) - level(around: k * 4_800) > 30, "pulse \(k)")
+            #expect(abs(level(around: k * 4_800 + 2_400) - (-15 + 4.26)) < 0.1, "pulse \(k)")  // RMS / √(3/8)
+        }
     }
 
     @Test func noiseIsSeededAndDeterministic() {
