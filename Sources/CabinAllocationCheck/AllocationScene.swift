@@ -54,6 +54,31 @@ enum AllocationScene {
         return cues.map { $0 + "," }.joined(separator: "\n")
     }
 
+    /// Adds a layer playing a new stream on the radio bus, started with the others and, every
+    /// 5 s, faded and restarted over its own fade-out (two voices reading one stream); returns
+    /// the stream for its producer.
+    static func addStream(to session: inout CompiledSession) -> AudioStream {
+        let (id, stream) = session.config.addStream(capacityFrames: 4_096)
+        let layer = session.config.addLayer(LayerConfig(name: "stream", bus: session.config.bus(named: "radio")!,
+                                                        source: .stream(id), gain: -12))
+        var extra = [MixerCommand(at: 0, .startLayer(layer, fadeInFrames: 24_000))]
+        var t = 2.5, toggle = false
+        while t + 3 < session.duration - 1.5 {
+            toggle.toggle()
+            extra.append(MixerCommand(at: session.config.frames(t), .fadeLayer(layer, to: toggle ? -6 : 0, overFrames: 24_000)))
+            extra.append(MixerCommand(at: session.config.frames(t + 2), .crossfadeLayer(layer, to: .stream(id), overFrames: 48_000)))
+            t += 5
+        }
+        // Merge by frame, the session's own commands first at equal frames.
+        var merged: [MixerCommand] = [], i = 0
+        for command in session.commands {
+            while i < extra.count && extra[i].time < command.time { merged.append(extra[i]); i += 1 }
+            merged.append(command)
+        }
+        session.commands = merged + extra[i...]
+        return stream
+    }
+
     static func harmonicLoop(frames: Int, fundamental: Double) -> AudioBuffer {
         var samples = [Float](repeating: 0, count: frames)
         for i in 0..<frames {

@@ -6,10 +6,10 @@
 // preload makes sure no other library resolved malloc first.)
 //
 // It loads a session (the file given, or a built-in scene that uses every mixer feature:
-// looping assets with loop points, synthesized noises and tones, a pitch map following a
-// parameter ramp, ducking, one-shots, crossfades, fades, stops), renders one second to warm
-// up, then hooks malloc/free and renders the rest block by block the way a playback thread
-// does, and prints the counts. Exit status 0 only when nothing was allocated or freed.
+// looping assets with loop points, synthesized noises and tones, a stream fed by a producer
+// thread, a pitch map following a parameter ramp, ducking, one-shots, crossfades, fades,
+// stops), renders one second to warm up, then hooks malloc/free and renders the rest block
+// by block the way a playback thread does, and prints the counts. Exit status 0 only when nothing was allocated or freed.
 import CabinAudio
 import CabinIO
 import CabinPlayback
@@ -35,6 +35,7 @@ if let i = arguments.firstIndex(of: "--block"), i + 1 < arguments.count {
 
 let compiled: CompiledSession
 let label: String
+var feeder: StreamFeeder?
 do {
     if let path = arguments.first {
         let loaded = try SessionLoader.load(path: path, sampleRate: 48000, maxBlockFrames: blockFrames,
@@ -43,7 +44,10 @@ do {
         compiled = loaded.compiled
         label = path
     } else {
-        compiled = try AllocationScene.compile(seconds: seconds, blockFrames: blockFrames)
+        var scene = try AllocationScene.compile(seconds: seconds, blockFrames: blockFrames)
+        feeder = StreamFeeder(stream: AllocationScene.addStream(to: &scene))
+        try feeder?.start()
+        compiled = scene
         label = "built-in scene"
     }
 } catch {
@@ -89,9 +93,14 @@ while measured < target && !runner.isFinished {
 }
 MallocInterposerSwift.unhook()
 let stats = MallocInterposerSwift.getStatistics()
+feeder?.stop()
 
 print("session: \(label)")
 print(String(cFormat: "rendered: %.1f s in blocks of %d frames after 1 s warm-up (peak %.3f)",
              Double(measured) / 48000, blockFrames, peak))
+if let stream = feeder?.stream {
+    // Rendering runs far faster than real time, so the producer falls behind: underflows too.
+    print("stream: \(stream.playedFrames) frames from a producer thread played, \(stream.underflowFrames) played as underflow")
+}
 print("allocations: \(stats.mallocCount) (\(stats.mallocBytesCount) bytes), frees: \(stats.freeCount)")
 exit(stats.mallocCount == 0 && stats.freeCount == 0 && measured >= min(target, 10 * 48000) ? 0 : 1)

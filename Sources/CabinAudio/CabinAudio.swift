@@ -30,7 +30,7 @@
 //
 // Session documents map onto it one to one: `buses` → `MixerConfig.buses` (add with
 // `addBus`), `ducking` → `DuckingRule`s, `parameters` → `addParameter`, `layers` →
-// `addLayer` (sounds registered with `addAsset`, `synth:` names → `SoundSource` cases), and
-// each cue verb → one `MixerCommand.Action` at the cue's frame (`play` → `.playOneShot`,
-// `start`/`stop` → `.startLayer`/`.stopLayer`, `fade` → `.fadeLayer`, `crossfade` →
-// `.crossfadeLayer`, `set` → `.setParameter`).
+// `addLayer` (sounds registered with `addAsset`, `synth:` names → `.synth(Synth(named:))`,
+// the kinds listed in `Synth.kinds`), and each cue verb → one `MixerCommand.Action` at the
+// cue's frame (`play` → `.playOneShot`, `start`/`stop` → `.startLayer`/`.stopLayer`, `fade` →
+// `.fadeLayer`, `crossfade` → `.crossfadeLayer`, `set` → `.setParameter`).

@@ -95,11 +95,7 @@ public enum SessionCompiler {
         /// The mixer source for a reference, registering its asset once per (sound, trim).
         mutating func source(_ reference: SoundReference, normalize: Bool, seed: UInt64, user: String) -> SoundSource? {
             switch reference {
-            case .synth(.whiteNoise): return .whiteNoise(seed: seed)
-            case .synth(.pinkNoise): return .pinkNoise(seed: seed)
-            case .synth(.brownNoise): return .brownNoise(seed: seed)
-            case .synth(.sine(let f)): return .sine(frequency: f)
-            case .synth(.binaural(let c, let b)): return .binaural(carrier: c, beat: b)
+            case .synth(let synth): return .synth(synth.seeded(seed))
             case .library, .file:
                 guard let sound = sounds[reference] else {
                     let why = sounds.failures[reference.description] ?? "\(reference): not loaded"

@@ -1,8 +1,10 @@
+import CabinAudio
+
 /// Parses the `sound` strings of session documents.
 ///
-/// - `synth:white-noise`, `synth:pink-noise`, `synth:brown-noise`,
-///   `synth:sine?frequency=440`, `synth:binaural?carrier=200&beat=10` (defaults: sine
-///   440 Hz; binaural carrier 200 Hz, beat 10 Hz);
+/// - `synth:NAME?option=value&…`: a kind in `Synth.kinds` (`synth:pink-noise`,
+///   `synth:sine?frequency=440`, `synth:binaural?carrier=200&beat=10`) with positive
+///   options, those not given at their defaults;
 /// - a path relative to the document: it starts with `./` or ends in a sound-file
 ///   extension (`rain.flac`, `sounds/engine.wav`); `..` and absolute paths are errors;
 /// - anything else is a library name (`engine/v6`), resolved through `Sounds/manifest.json`.
@@ -50,28 +52,24 @@ public enum SoundReferenceParser {
                 options[kv[0]] = v
             }
         }
-        let allowedKeys: [String: Set<String>] = ["sine": ["frequency"], "binaural": ["carrier", "beat"]]
-        guard SynthSource.names.contains(name) else {
-            return .failure(Problem(message: "no synthesizer \"\(name)\": use \(SynthSource.names.map { "synth:" + $0 }.joined(separator: ", "))",
+        guard let kind = Synth.kinds.first(where: { $0.name == name }) else {
+            return .failure(Problem(message: "no synthesizer \"\(name)\": use \(Synth.kinds.map { "synth:" + $0.name }.joined(separator: ", "))",
                                     rule: "session.synth"))
         }
-        if let bad = options.keys.sorted().first(where: { !(allowedKeys[name] ?? []).contains($0) }) {
-            let valid = (allowedKeys[name] ?? []).sorted()
+        let allowed = kind.options.map(\.name)
+        if let bad = options.keys.sorted().first(where: { !allowed.contains($0) }) {
+            let valid = allowed.sorted()
             return .failure(Problem(message: "synth:\(name) has no option \"\(bad)\"" + (valid.isEmpty ? "" : "; options: \(valid.joined(separator: ", "))"),
                                     rule: "session.synth"))
         }
-        switch name {
-        case "white-noise": return .success(.synth(.whiteNoise))
-        case "pink-noise": return .success(.synth(.pinkNoise))
-        case "brown-noise": return .success(.synth(.brownNoise))
-        case "sine": return .success(.synth(.sine(frequency: options["frequency"] ?? 440)))
-        default:
-            let carrier = options["carrier"] ?? 200, beat = options["beat"] ?? 10
-            guard beat < carrier else {
-                return .failure(Problem(message: "synth:binaural needs beat (\(SessionTime.format(number: beat)) Hz) below carrier (\(SessionTime.format(number: carrier)) Hz)",
+        for option in kind.options {
+            guard let upper = option.mustBeBelow, let bound = kind.options.first(where: { $0.name == upper }) else { continue }
+            let value = options[option.name] ?? option.defaultValue, limit = options[upper] ?? bound.defaultValue
+            guard value < limit else {
+                return .failure(Problem(message: "synth:\(name) needs \(option.name) (\(SessionTime.format(number: value)) \(option.unit)) below \(upper) (\(SessionTime.format(number: limit)) \(bound.unit))",
                                         rule: "session.synth"))
             }
-            return .success(.synth(.binaural(carrier: carrier, beat: beat)))
         }
+        return .success(.synth(Synth(named: name, options: options)!))
     }
 }

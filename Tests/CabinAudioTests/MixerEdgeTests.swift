@@ -51,9 +51,14 @@ import CabinTestSupport
     }
 
     @Test func synthNamesFromSessionDocuments() {
-        #expect(SoundSource(synthName: "brown-noise", seed: 3) == .brownNoise(seed: 3))
-        #expect(SoundSource(synthName: "binaural", carrier: 220, beat: 6) == .binaural(carrier: 220, beat: 6))
-        #expect(SoundSource(synthName: "purple-noise") == nil)
-        #expect(SoundSource.synthNames.allSatisfy { SoundSource(synthName: $0) != nil })
+        #expect(Synth(named: "brown-noise", seed: 3) == .brownNoise(seed: 3))
+        #expect(Synth(named: "binaural", options: ["carrier": 220, "beat": 6]) == .binaural(carrier: 220, beat: 6))
+        #expect(Synth(named: "binaural", options: ["beat": 6])?[option: "carrier"] == 200)
+        #expect(Synth(named: "purple-noise") == nil)
+        #expect(Synth.kinds.map(\.name) == ["white-noise", "pink-noise", "brown-noise", "sine", "binaural", "isochronic"])
+        #expect(Synth.kinds.allSatisfy { Synth(named: $0.name)?.name == $0.name })
+        // Kinds without noise ignore the seed, so equal settings compare equal.
+        #expect(Synth.sine(frequency: 220).seeded(9) == .sine(frequency: 220))
+        #expect(Synth.pinkNoise(seed: 1).seeded(9) == .pinkNoise(seed: 9))
     }
 }

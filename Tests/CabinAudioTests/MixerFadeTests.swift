@@ -5,11 +5,11 @@ import CabinAudio
 @Suite struct MixerFadeTests {
     @Test func crossfadeKeepsTotalPowerOnUncorrelatedNoise() {
         var config = Render.config()
-        let layer = config.addLayer(LayerConfig(name: "amb", bus: BusID(index: 0), source: .whiteNoise(seed: 1),
+        let layer = config.addLayer(LayerConfig(name: "amb", bus: BusID(index: 0), source: .synth(.whiteNoise(seed: 1)),
                                                 isLooping: true))
         let out = Render.left(Render.scene(config, commands: [
             MixerCommand(at: 0, .startLayer(layer, fadeInFrames: 0)),
-            MixerCommand(at: 48_000, .crossfadeLayer(layer, to: .whiteNoise(seed: 99), overFrames: 96_000)),
+            MixerCommand(at: 48_000, .crossfadeLayer(layer, to: .synth(.whiteNoise(seed: 99)), overFrames: 96_000)),
         ], frameCount: 192_000, blockSize: 500))
         let before = Render.rmsDecibels(Array(out[4_800..<48_000]))
         for start in stride(from: 48_000, to: 144_000, by: 4_800) {

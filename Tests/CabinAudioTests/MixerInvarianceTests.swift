@@ -28,8 +28,8 @@ import CabinTestSupport
         let engine = config.addLayer(LayerConfig(name: "engine", bus: engineBus, source: .asset(hum), isLooping: true,
                                                  pitchMap: ParameterMap(parameter: speed, points: [(0, 0.7), (80, 1.4)]),
                                                  gainMap: ParameterMap(parameter: speed, points: [(0, -6), (80, 0)])))
-        let ambient = config.addLayer(LayerConfig(name: "ambient", bus: ambientBus, source: .pinkNoise(seed: 3), isLooping: true))
-        let radio = config.addLayer(LayerConfig(name: "radio", bus: radioBus, source: .binaural(carrier: 300, beat: 8), gain: -2))
+        let ambient = config.addLayer(LayerConfig(name: "ambient", bus: ambientBus, source: .synth(.pinkNoise(seed: 3)), isLooping: true))
+        let radio = config.addLayer(LayerConfig(name: "radio", bus: radioBus, source: .synth(.binaural(carrier: 300, beat: 8)), gain: -2))
         let bed = config.addLayer(LayerConfig(name: "bed", bus: radioBus, source: .asset(stereo), isLooping: true))
         config.masterGain = 18  // drive the limiter
         var commands: [MixerCommand] = [
@@ -41,7 +41,7 @@ import CabinTestSupport
             MixerCommand(at: 2_400, .setParameter(speed, to: 0, overFrames: 4_800)),
             MixerCommand(at: 5_000, .fadeLayer(radio, to: -6, overFrames: 2_400)),
             MixerCommand(at: 7_000, .playOneShot(.asset(speech), bus: voiceBus, gain: 0)),
-            MixerCommand(at: 9_600, .crossfadeLayer(ambient, to: .brownNoise(seed: 4), overFrames: 4_800)),
+            MixerCommand(at: 9_600, .crossfadeLayer(ambient, to: .synth(.brownNoise(seed: 4)), overFrames: 4_800)),
             MixerCommand(at: 12_000, .setParameter(speed, to: 70, overFrames: 3_000)),
             MixerCommand(at: 13_000, .setBusGain(ambientBus, to: -10, overFrames: 1_000)),
             MixerCommand(at: 15_000, .setMasterGain(to: 12, overFrames: 500)),

@@ -29,15 +29,16 @@ import CabinTestSupport
         }
     }
 
-    @Test(arguments: [SoundSource.whiteNoise(seed: 7), .pinkNoise(seed: 7), .brownNoise(seed: 7),
-                      .sine(frequency: 440), .binaural(carrier: 200, beat: 10)])
+    @Test(arguments: [Synth.whiteNoise(seed: 7), .pinkNoise(seed: 7), .brownNoise(seed: 7),
+                      .sine(frequency: 440), .binaural(carrier: 200, beat: 10),
+                      .isochronic(carrier: 200, rate: 10)].map(SoundSource.synth))
     func synthesizedSourcesPlayAtTheReferenceLevel(source: SoundSource) {
         var config = Render.config()
         let layer = config.addLayer(LayerConfig(name: "s", bus: BusID(index: 0), source: source, isLooping: true))
         let out = Render.scene(config, commands: [MixerCommand(at: 0, .startLayer(layer, fadeInFrames: 0))],
                                frameCount: 480_000, blockSize: 512)
         let left = Array(Render.left(out)[4_800...]), right = Array(Render.right(out)[4_800...])
-        let tolerance = source == .brownNoise(seed: 7) ? 1.0 : 0.2
+        let tolerance = source == .synth(.brownNoise(seed: 7)) ? 1.0 : 0.2
         #expect(abs(Render.rmsDecibels(left) - SoundSource.synthReferenceRMS.value) < tolerance)
         #expect(abs(Render.rmsDecibels(right) - SoundSource.synthReferenceRMS.value) < tolerance)
     }
@@ -45,7 +46,7 @@ import CabinTestSupport
     @Test func binauralBeatsAreCarrierPlusMinusHalfTheBeat() throws {
         var config = Render.config()
         let layer = config.addLayer(LayerConfig(name: "b", bus: BusID(index: 0),
-                                                source: .binaural(carrier: 200, beat: 10), isLooping: true))
+                                                source: .synth(.binaural(carrier: 200, beat: 10)), isLooping: true))
         let out = Render.scene(config, commands: [MixerCommand(at: 0, .startLayer(layer, fadeInFrames: 0))],
                                frameCount: 96_000)
         let l = try #require(SignalAnalysis.zeroCrossingFrequency(Render.left(out), sampleRate: 48_000))
@@ -54,14 +55,28 @@ import CabinTestSupport
         #expect(abs(r - 205) < 0.05)
     }
 
+    /// Isochronic tones: silent at each pulse's edge (every 1/rate s), loudest between.
+    @Test func isochronicTonesPulseAtTheirRate() {
+        var config = Render.config()
+        let layer = config.addLayer(LayerConfig(name: "i", bus: BusID(index: 0),
+                                                source: .synth(.isochronic(carrier: 400, rate: 10)), isLooping: true))
+        let left = Render.left(Render.scene(config, commands: [MixerCommand(at: 0, .startLayer(layer, fadeInFrames: 0))],
+                                            frameCount: 48_000))
+        func level(around frame: Int) -> Double { Render.rmsDecibels(Array(left[(frame - 120)..<(frame + 120)])) }
+        for k in 1..<9 {
+            #expect(level(around: k * 4_800 + 2_400) - level(around: k * 4_800) > 30, "pulse \(k)")
+            #expect(abs(level(around: k * 4_800 + 2_400) - (-15 + 4.26)) < 0.1, "pulse \(k)")  // RMS / √(3/8)
+        }
+    }
+
     @Test func noiseIsSeededAndDeterministic() {
         var config = Render.config()
-        let a = config.addLayer(LayerConfig(name: "a", bus: BusID(index: 0), source: .pinkNoise(seed: 1)))
+        let a = config.addLayer(LayerConfig(name: "a", bus: BusID(index: 0), source: .synth(.pinkNoise(seed: 1))))
         let commands = [MixerCommand(at: 0, .startLayer(a, fadeInFrames: 0))]
         let first = Render.scene(config, commands: commands, frameCount: 1_000)
         #expect(first == Render.scene(config, commands: commands, frameCount: 1_000))
         var other = config
-        other.layers[0].source = .pinkNoise(seed: 2)
+        other.layers[0].source = .synth(.pinkNoise(seed: 2))
         #expect(first != Render.scene(other, commands: commands, frameCount: 1_000))
     }
 }
@@ -73,8 +88,8 @@ import CabinTestSupport
         var config = MixerConfig(sampleRate: 48000, maxBlockFrames: 256)
         config.isLimiterEnabled = false
         let voice = config.bus(named: "voice")!, engine = config.bus(named: "engine")!
-        let tone = config.addLayer(LayerConfig(name: "tone", bus: voice, source: .sine(frequency: 1000), isLooping: true))
-        let hum = config.addLayer(LayerConfig(name: "hum", bus: engine, source: .sine(frequency: 500), isLooping: true))
+        let tone = config.addLayer(LayerConfig(name: "tone", bus: voice, source: .synth(.sine(frequency: 1000)), isLooping: true))
+        let hum = config.addLayer(LayerConfig(name: "hum", bus: engine, source: .synth(.sine(frequency: 500)), isLooping: true))
         let (mixer, handle) = config.make()
         _ = handle.send(.startLayer(tone, fadeInFrames: 0), at: 0)
         _ = handle.send(.startLayer(hum, fadeInFrames: 0), at: 0)

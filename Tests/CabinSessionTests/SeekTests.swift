@@ -37,7 +37,7 @@ import Testing
         #expect(atZero.contains { if case .setParameter(speed, let v, 0) = $0 { return abs(v - 35) < 1e-9 }; return false })
         #expect(atZero.contains { if case .startLayerWith(engine, _, _, _, true, 2400) = $0 { return true }; return false })
         #expect(atZero.contains { if case .fadeLayer(engine, let to, 0) = $0 { return to == -6 }; return false })
-        #expect(atZero.contains { if case .startLayerWith(rain, .whiteNoise, _, _, true, _) = $0 { return true }; return false })
+        #expect(atZero.contains { if case .startLayerWith(rain, .synth(let s), _, _, true, _) = $0 { return s.name == "white-noise" }; return false })
         #expect(!atZero.contains { if case .startLayerWith(let id, _, _, _, _, _) = $0 { return id == compiled.config.layer(named: "radio") }; return false })
         #expect(seeked.commands.contains { $0.time == 3 * 48000 + 24000 })
     }

@@ -29,18 +29,20 @@ import Testing
         #expect(try SoundReferenceParser.parse("engine/v6").get() == .library("engine/v6"))
         #expect(try SoundReferenceParser.parse("sounds/rain.flac").get() == .file("sounds/rain.flac"))
         #expect(try SoundReferenceParser.parse("./hum").get() == .file("hum"))
-        #expect(try SoundReferenceParser.parse("synth:brown-noise").get() == .synth(.brownNoise))
+        #expect(try SoundReferenceParser.parse("synth:brown-noise").get() == .synth(.brownNoise()))
         #expect(try SoundReferenceParser.parse("synth:sine?frequency=220").get() == .synth(.sine(frequency: 220)))
         #expect(try SoundReferenceParser.parse("synth:binaural?carrier=180&beat=6").get()
             == .synth(.binaural(carrier: 180, beat: 6)))
         #expect(try SoundReferenceParser.parse("synth:binaural").get() == .synth(.binaural(carrier: 200, beat: 10)))
+        #expect(try SoundReferenceParser.parse("synth:isochronic?rate=6").get() == .synth(.isochronic(carrier: 200, rate: 6)))
+        #expect(SoundReference.synth(.isochronic(carrier: 180, rate: 6)).description == "synth:isochronic?carrier=180&rate=6")
     }
 
     @Test(arguments: [
         ("../secret.wav", "\"../secret.wav\" leaves the document's folder: \"..\" is not allowed in sound paths"),
         ("a/../../b.flac", "\"a/../../b.flac\" leaves the document's folder: \"..\" is not allowed in sound paths"),
         ("/etc/x.wav", "\"/etc/x.wav\" is an absolute path: sounds are library names or paths relative to the document's folder"),
-        ("synth:purple-noise", "no synthesizer \"purple-noise\": use synth:white-noise, synth:pink-noise, synth:brown-noise, synth:sine, synth:binaural"),
+        ("synth:purple-noise", "no synthesizer \"purple-noise\": use synth:white-noise, synth:pink-noise, synth:brown-noise, synth:sine, synth:binaural, synth:isochronic"),
         ("synth:sine?freq=3", "synth:sine has no option \"freq\"; options: frequency"),
         ("synth:binaural?carrier=10&beat=20", "synth:binaural needs beat (20 Hz) below carrier (10 Hz)"),
     ])

@@ -123,10 +123,16 @@ extension Mixer {
         return valid ? l : nil
     }
 
+    /// Whether `source` names a registered asset or stream, or a kind in the table.
     private func isValid(_ source: SoundSource) -> Bool {
-        guard case .asset(let id) = source else { return true }
-        var valid = id.index >= 0
-        if valid { valid = Int(id.index) < context.assetCount }
+        var valid: Bool
+        switch source {
+        case .asset(let id): valid = isIndex(Int(id.index), context.assetCount)
+        case .stream(let id): valid = isIndex(Int(id.index), context.streamCount)
+        case .synth(let synth):
+            var exists = SynthExists()
+            valid = SynthKinds.visit(Int(synth.kindIndex), &exists) != nil
+        }
         if !valid { invalidCount += 1 }
         return valid
     }

@@ -2,8 +2,9 @@
 extension Mixer {
     /// Renders `n` frames (≤ `maxBlockFrames`) of interleaved stereo into `out`.
     ///
-    /// Order per segment: parameter rows, voices into bus buffers, duck gains, buses into
-    /// the mix with their gains, master gain and limiter into `out`. Every stage evolves
+    /// Order per segment: parameter rows, stream snapshots, voices into bus buffers, streams
+    /// moved on, duck gains, buses into the mix with their gains, master gain and limiter
+    /// into `out`. Every stage evolves
     /// per sample, so where the segment starts and ends does not change any sample.
     ///
     /// Render thread: safe.
@@ -12,7 +13,9 @@ extension Mixer {
     #endif
     func renderSegment(into out: UnsafeMutablePointer<Float>, frameCount n: Int) {
         renderParameters(frameCount: n)
+        renderStreamSnapshots()
         renderVoices(frameCount: n)
+        renderStreamAdvance()
         renderDucking(frameCount: n)
         renderBuses(frameCount: n)
         renderMaster(into: out, frameCount: n)

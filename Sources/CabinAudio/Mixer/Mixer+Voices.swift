@@ -67,9 +67,12 @@ extension Mixer {
         var trim = 1.0
         switch source {
         case .asset(let id): trim = Double(context.assets[Int(id.index)].trim)
-        case .whiteNoise(let seed), .pinkNoise(let seed), .brownNoise(let seed):
-            voice.noise = NoiseGenerator(seed: seed)
-        case .sine, .binaural: break
+        case .synth(let synth):
+            withUnsafeMutablePointer(to: &voice) { voice in
+                var start = SynthStart(voice: voice, synth: synth)
+                _ = SynthKinds.visit(Int(synth.kindIndex), &start)
+            }
+        case .stream: break
         }
         voice.baseGain = DecibelRamp.linear(gain) * trim
         voices[v] = voice

@@ -132,6 +132,7 @@ public final class Mixer: @unchecked Sendable {
             parameterValues: parameterValues, parameterMoving: parameterMoving, stride: block,
             layerMaps: layerMaps, mapPoints: mapPoints,
             brown: BrownCoefficients(sampleRate: config.sampleRate),
+            streams: shared.streams.slots.baseAddress!, streamCount: shared.streams.count,
             radiansPerHertz: 2 * Double.pi / config.sampleRate)
         pending = PendingQueue(capacity: config.pendingCapacity)
         limiter = TruePeakLimiter(sampleRate: config.sampleRate)

@@ -90,11 +90,11 @@ public enum MixerBenchmark {
         let cruise = config.addLayer(LayerConfig(name: "engine-cruise", bus: engineBus, source: .asset(hum), isLooping: true,
                                                  pitchMap: ParameterMap(parameter: speed, points: [(0, 1.2), (80, 2)]),
                                                  gainMap: ParameterMap(parameter: speed, points: [(20, -30), (60, -3)])))
-        let rain = config.addLayer(LayerConfig(name: "rain", bus: ambientBus, source: .whiteNoise(seed: 5), gain: -6,
+        let rain = config.addLayer(LayerConfig(name: "rain", bus: ambientBus, source: .synth(.whiteNoise(seed: 5)), gain: -6,
                                                isLooping: true))
-        let ambient = config.addLayer(LayerConfig(name: "ambient", bus: ambientBus, source: .pinkNoise(seed: 1), isLooping: true))
-        let radio = config.addLayer(LayerConfig(name: "radio", bus: radioBus, source: .brownNoise(seed: 2), gain: -2))
-        let bed = config.addLayer(LayerConfig(name: "bed", bus: radioBus, source: .binaural(carrier: 200, beat: 6), gain: -6))
+        let ambient = config.addLayer(LayerConfig(name: "ambient", bus: ambientBus, source: .synth(.pinkNoise(seed: 1)), isLooping: true))
+        let radio = config.addLayer(LayerConfig(name: "radio", bus: radioBus, source: .synth(.brownNoise(seed: 2)), gain: -2))
+        let bed = config.addLayer(LayerConfig(name: "bed", bus: radioBus, source: .synth(.binaural(carrier: 200, beat: 6)), gain: -6))
         var commands = [
             MixerCommand(at: 0, .startLayer(engine, fadeInFrames: FrameTime(rate))),
             MixerCommand(at: 0, .startLayer(cruise, fadeInFrames: FrameTime(rate))),
@@ -111,8 +111,8 @@ public enum MixerBenchmark {
             commands.append(MixerCommand(at: at, .setParameter(speed, to: Double(40 + (k * 17) % 40), overFrames: FrameTime(rate))))
             if k % 4 == 1 { commands.append(MixerCommand(at: at, .playOneShot(.asset(speech), bus: voiceBus, gain: 0))) }
             if k % 6 == 3 {
-                commands.append(MixerCommand(at: at, .crossfadeLayer(ambient, to: k % 12 == 3 ? .brownNoise(seed: UInt64(k))
-                                                                     : .pinkNoise(seed: UInt64(k)), overFrames: FrameTime(rate))))
+                commands.append(MixerCommand(at: at, .crossfadeLayer(ambient, to: k % 12 == 3 ? .synth(.brownNoise(seed: UInt64(k)))
+                                                                     : .synth(.pinkNoise(seed: UInt64(k))), overFrames: FrameTime(rate))))
             }
             t += rate / 2
             k += 1

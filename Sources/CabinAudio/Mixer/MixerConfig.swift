@@ -1,5 +1,5 @@
 /// Everything a `Mixer` needs to know before it renders: rate, block size, buses, layers,
-/// parameters, ducking rules, assets and the limiter switch.
+/// parameters, ducking rules, assets, streams and the limiter switch.
 ///
 /// Build one on the control thread (`MixerConfig()` gives the Focus Drive buses), register
 /// assets and declare layers, then call `make()` to get the audio-thread `Mixer` and the
@@ -9,7 +9,7 @@
 /// var config = MixerConfig(sampleRate: 48_000)
 /// let speed = config.addParameter("speed", value: 62, range: 0...80)
 /// let engine = config.addLayer(LayerConfig(name: "engine", bus: config.bus(named: "engine")!,
-///     source: .brownNoise(seed: 1), isLooping: true))
+///     source: .synth(.brownNoise(seed: 1)), isLooping: true))
 /// let (mixer, handle) = config.make()
 /// _ = handle.send(.startLayer(engine, fadeInFrames: 96_000), at: 0)
 /// ```
@@ -47,6 +47,8 @@ public struct MixerConfig: Sendable {
     public var pendingCapacity = 1024
     /// Registered assets; `AssetID.index` points here.
     public private(set) var assets: [SoundAsset] = []
+    /// Registered streams; `StreamID.index` points here.
+    public private(set) var streams: [AudioStream] = []
 
     /// The Focus Drive buses: engine −12, ambient −18, radio −3, ui −6, voice 0 dB.
     public static let defaultBuses: [BusConfig] = [
@@ -118,6 +120,21 @@ public struct MixerConfig: Sendable {
     public mutating func addAsset(_ asset: SoundAsset) -> AssetID {
         assets.append(asset)
         return AssetID(index: Int32(assets.count - 1))
+    }
+
+    /// Registers a stream: frames a producer thread writes while they play (see
+    /// `AudioStream`), at this config's `sampleRate`. The one mixer made from the config
+    /// reads it; make another from the same config only once that one has stopped.
+    public mutating func addStream(_ stream: AudioStream) -> StreamID {
+        streams.append(stream)
+        return StreamID(index: Int32(streams.count - 1))
+    }
+
+    /// Registers a new stream holding up to `capacityFrames` frames; returns its ID (for
+    /// `.stream(id)`) and the stream to write to.
+    public mutating func addStream(capacityFrames: Int) -> (id: StreamID, stream: AudioStream) {
+        let stream = AudioStream(capacityFrames: capacityFrames)
+        return (addStream(stream), stream)
     }
 
     /// Frames in `seconds` at this config's rate (rounded to the nearest frame).

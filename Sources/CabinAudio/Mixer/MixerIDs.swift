@@ -37,3 +37,11 @@ public struct AssetID: Hashable, Sendable, BitwiseCopyable, CustomStringConverti
     public init(index: Int32) { self.index = index }
     public var description: String { "asset#\(index)" }
 }
+
+/// A registered stream (`AudioStream`) in a `MixerConfig`.
+public struct StreamID: Hashable, Sendable, BitwiseCopyable, CustomStringConvertible {
+    /// Position of the stream in the config's stream table.
+    public var index: Int32
+    public init(index: Int32) { self.index = index }
+    public var description: String { "stream#\(index)" }
+}

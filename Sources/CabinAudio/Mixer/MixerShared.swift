@@ -1,7 +1,7 @@
 import Synchronization
 
 /// What the control side and the audio thread share: the command ring, the live parameter
-/// slots, the counters and the asset table. Made once by `MixerConfig.make()`; the handle
+/// slots, the counters, the asset table and the stream table. Made once by `MixerConfig.make()`; the handle
 /// and the mixer both keep it alive, and the render thread reaches its parts only through
 /// raw-pointer views, so it never touches a reference count.
 ///
@@ -9,11 +9,13 @@ import Synchronization
 final class MixerShared: Sendable {
     let ring: CommandRing
     let assets: AssetTable
+    let streams: StreamTable
     let cells: AtomicCells
 
     init(config: MixerConfig) {
         ring = CommandRing(capacity: config.commandCapacity)
         assets = AssetTable(assets: config.assets, sampleRate: config.sampleRate)
+        streams = StreamTable(streams: config.streams)
         cells = AtomicCells(parameters: config.parameters.map(\.value), busCount: config.buses.count)
     }
 }

@@ -1,44 +1,22 @@
-/// What a voice plays: a registered asset or a synthesized signal.
+/// What a voice plays: a registered asset, a synthesized signal, or a live stream.
 ///
 /// A plain value (no references), so it can travel inside a `MixerCommand` through the
 /// lock-free ring. Synthesized noises are seeded so that renders are reproducible.
 ///
 /// Levels: every synthesized source plays at `SoundSource.synthReferenceRMS` (−15 dBFS RMS
 /// per channel) so that swapping one for another keeps the mix balanced; assets play at their
-/// own level times their loudness trim.
+/// own level times their loudness trim; streams play the samples their producer wrote.
 ///
 /// Thread: a plain value; any thread.
 public enum SoundSource: Sendable, Equatable, BitwiseCopyable {
     /// A sound registered with `MixerConfig.addAsset`.
     case asset(AssetID)
-    /// Uniform white noise from a seeded PRNG.
-    case whiteNoise(seed: UInt64)
-    /// Pink (−3 dB/octave) noise: white noise through Paul Kellet's refined pinking filter.
-    case pinkNoise(seed: UInt64)
-    /// Brown (−6 dB/octave) noise: leaky-integrated white noise, level-normalised.
-    case brownNoise(seed: UInt64)
-    /// A sine tone, the same in both channels.
-    case sine(frequency: Hertz)
-    /// Binaural beat: a sine at `carrier − beat/2` on the left, `carrier + beat/2` on the right.
-    case binaural(carrier: Hertz, beat: Hertz)
-
-    /// The names a session document uses after `synth:` — `white-noise`, `pink-noise`,
-    /// `brown-noise`, `sine`, `binaural` — with the numbers they take (unused ones are
-    /// ignored). Nil for an unknown name; `synthNames` lists the known ones for the message.
-    public init?(synthName name: String, seed: UInt64 = 1, frequency: Hertz = 440,
-                 carrier: Hertz = 200, beat: Hertz = 10) {
-        switch name {
-        case "white-noise": self = .whiteNoise(seed: seed)
-        case "pink-noise": self = .pinkNoise(seed: seed)
-        case "brown-noise": self = .brownNoise(seed: seed)
-        case "sine": self = .sine(frequency: frequency)
-        case "binaural": self = .binaural(carrier: carrier, beat: beat)
-        default: return nil
-        }
-    }
-
-    /// The names `init?(synthName:)` knows.
-    public static let synthNames = ["white-noise", "pink-noise", "brown-noise", "sine", "binaural"]
+    /// A synthesized signal: one of the kinds in `Synth.kinds` with its settings
+    /// (`.synth(.pinkNoise(seed: 3))`, `.synth(.sine(frequency: 220))`).
+    case synth(Synth)
+    /// Frames a producer thread delivers while they play, registered with
+    /// `MixerConfig.addStream` (see `AudioStream`): infinite, at rate 1.
+    case stream(StreamID)
 
     /// RMS level of every synthesized source, per channel.
     public static let synthReferenceRMS = Decibels(-15)

@@ -1,5 +1,5 @@
-/// One sounding thing inside the mixer: a layer's loop, a one-shot, or a synthesized
-/// source, with its own gain ramps and playback position.
+/// One sounding thing inside the mixer: a layer's loop, a one-shot, a synthesized source or
+/// a stream, with its own gain ramps and playback position.
 ///
 /// A trivial value (no references) living in the mixer's preallocated voice pool; starting
 /// and stopping a voice only rewrites a slot.
@@ -21,7 +21,7 @@ struct Voice: BitwiseCopyable {
     var mapLayer: Int32 = -1
     /// Start order, for "steal the oldest".
     var serial: Int64 = 0
-    var source: SoundSource = .sine(frequency: 0)
+    var source: SoundSource = .asset(AssetID(index: -1))
     var isLooping = false
     /// Position in asset frames (fractional while repitched).
     var position: Double = 0
@@ -35,7 +35,10 @@ struct Voice: BitwiseCopyable {
     var envelope = Ramp(0)
     /// Last gain applied, for "steal the quietest" among equals.
     var lastGain: Double = 0
+    // The running state of synthesized kinds (set up by each kind's `start`).
+    /// The noise kinds' generator.
     var noise = NoiseGenerator(seed: 0)
+    /// Oscillator phases in radians (the sine uses the left one).
     var phaseLeft: Double = 0
     var phaseRight: Double = 0
 
@@ -73,6 +76,9 @@ struct VoiceRenderContext {
     var layerMaps: UnsafeMutablePointer<LayerMaps>
     var mapPoints: UnsafeMutablePointer<Double>
     var brown: BrownCoefficients
+    /// The mixer's view of each registered stream, by `StreamID` index.
+    var streams: UnsafeMutablePointer<StreamTable.Slot>
+    var streamCount: Int
     /// 2π / sampleRate.
     var radiansPerHertz: Double
 }

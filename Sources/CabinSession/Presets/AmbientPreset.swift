@@ -16,7 +16,7 @@ enum AmbientPreset {
         let name = o.raw("sound")
         var sound: SoundReference
         switch SoundReferenceParser.parse(name) {
-        case .success(.synth(.binaural)):
+        case .success(.synth(let synth)) where synth.name == "binaural":
             let beat = try o.number("beat", in: 1...40), carrier = try o.number("carrier", in: 60...1000)
             sound = .synth(.binaural(carrier: carrier, beat: beat))
         case .success(let r): sound = r

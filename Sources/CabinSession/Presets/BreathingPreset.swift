@@ -24,7 +24,7 @@ enum BreathingPreset {
         b.document.layers = [
             Layer(name: "tone", bus: "ambient", sound: .synth(.sine(frequency: 196)), isLooping: true, gain: 6,
                   pitch: onBreath([(0, 1.0), (1, 1.5)]), gainMap: onBreath([(0, -10), (1, 0)])),
-            Layer(name: "air", bus: "ambient", sound: .synth(.pinkNoise), isLooping: true, gain: -4,
+            Layer(name: "air", bus: "ambient", sound: .synth(.pinkNoise()), isLooping: true, gain: -4,
                   gainMap: onBreath([(0, -14), (1, -2)])),
         ]
         b.start(0, ["tone", "air"], fadeIn: lead)

@@ -43,11 +43,3 @@ extension DriveTimeline {
         return "\(Int(miles.rounded())) miles"
     }
 }
-
-extension SynthSource {
-    /// The synthesizer called `name` (as after `synth:`), with its default settings.
-    static func named(_ name: String) -> SynthSource? {
-        if case .success(.synth(let s)) = SoundReferenceParser.parse("synth:" + name) { return s }
-        return nil
-    }
-}

@@ -1,3 +1,4 @@
+import CabinAudio
 
 /// Lays out a drive: layers, the ritual, driving stretches with a speed profile, rest
 /// stops, announcements and the arrival. Times in seconds.
@@ -73,7 +74,7 @@ struct DriveTimeline {
         if let radio = s.radio {
             let isNoise = radio.hasSuffix("-noise")
             b.document.layers.append(Layer(name: "radio", bus: "radio",
-                                           sound: isNoise ? .synth(SynthSource.named(radio)!) : .library("radio/\(radio)"),
+                                           sound: isNoise ? .synth(Synth(named: radio)!) : .library("radio/\(radio)"),
                                            isLooping: true, gain: isNoise ? -12 : -2))
         }
     }

@@ -1,0 +1,49 @@
+/// `synth:sine?frequency=440`: a sine tone, the same in both channels, at the synth
+/// reference level; a layer's pitch map moves its frequency.
+enum SineSynth: SynthKind {
+    static var name: String { "sine" }
+    static var summary: String { "a sine in both channels" }
+    static var options: [SynthOption] { [SynthOption("frequency", defaultValue: 440, unit: "Hz")] }
+
+    @inline(__always)
+    static func render(_ voice: inout Voice, _ synth: Synth, into bus: UnsafeMutablePointer<Float>,
+                       frameCount: Int, _ m: Voice.Modulation, _ c: VoiceRenderContext) -> Int {
+        voice.renderSine(frequency: synth.values[0], into: bus, frameCount: frameCount, m, c)
+    }
+}
+
+extension Synth {
+    /// `synth:sine?frequency=F`: a sine at `frequency` Hz in both channels.
+    public static func sine(frequency: Hertz = 440) -> Synth { Synth(SineSynth.self, frequency) }
+}
+
+extension Voice {
+    /// The sine kernel: the phase advances by `frequency` × the pitch ratio per frame.
+    ///
+    /// Render thread: safe.
+    @inline(__always)
+    mutating func renderSine(frequency: Hertz, into bus: UnsafeMutablePointer<Float>, frameCount: Int,
+                             _ m: Modulation, _ c: VoiceRenderContext) -> Int {
+        let step = frequency * c.radiansPerHertz
+        for i in 0..<frameCount {
+            let x = Float(Voice.sineAmplitude * Voice.sine(phaseLeft))
+            phaseLeft = Voice.wrap(phaseLeft + step * m.pitch(i))
+            if emit(x, x, at: i, into: bus, m) { return stop(at: i + 1) }
+        }
+        return frameCount
+    }
+
+    /// Sine amplitude for the synth reference RMS (RMS·√2).
+    static var sineAmplitude: Double { 0.25148668593658708 }
+
+    /// `phase` brought back below 2π.
+    @inline(__always)
+    static func wrap(_ phase: Double) -> Double {
+        var p = phase
+        while p >= 2 * Double.pi { p -= 2 * Double.pi }
+        return p
+    }
+
+    @inline(__always)
+    static func sine(_ phase: Double) -> Double { MixerMath.sine(phase) }
+}
