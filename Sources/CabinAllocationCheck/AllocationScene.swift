@@ -4,13 +4,14 @@ import Glibc
 
 /// A session that exercises every mixer feature, with its assets made in memory (so the
 /// check needs no sound library): loops with loop points, a pitch map following a speed
-/// ramp, ducking under a voice one-shot, UI one-shots, a crossfade, fades and stops, and
-/// every synthesized source.
+/// ramp, ducking under a voice one-shot, UI one-shots, a crossfade, fades and stops, every
+/// synthesized source, and a bus low-pass whose cutoff closes, sweeps and opens again.
 enum AllocationScene {
     static func compile(seconds: Double, blockFrames: Int) throws -> CompiledSession {
         let total = seconds + 2
         let json = """
             { "cabin": 1, "duration": \(total),
+              "buses": { "ambient": { "gain": -18, "lowpass": 20000 } },
               "ducking": [ { "when": "voice", "duck": ["engine", "ambient", "radio"], "by": -12 } ],
               "parameters": { "speed": { "value": 62, "min": 0, "max": 80 } },
               "layers": {
@@ -37,7 +38,8 @@ enum AllocationScene {
         return SessionCompiler.compile(document, sounds: sounds, sampleRate: 48000, maxBlockFrames: blockFrames)
     }
 
-    /// Every 5 s: a speed ramp, a UI click, a voice prompt (ducking), a crossfade, a fade.
+    /// Every 5 s: a speed ramp, a UI click, a voice prompt (ducking), a crossfade, a fade, a
+    /// low-pass move (closing from open, then opening again).
     static func periodicCues(until total: Double) -> String {
         var cues: [String] = []
         var t = 1.5
@@ -49,6 +51,7 @@ enum AllocationScene {
             cues.append(#"{ "at": \#(t + 1), "play": "voice.wav", "bus": "voice", "mark": "voice" }"#)
             cues.append(#"{ "at": \#(t + 2), "crossfade": "ambient", "to": "\#(toggle ? "synth:white-noise" : "synth:pink-noise")", "over": "2s" }"#)
             cues.append(#"{ "at": \#(t + 3), "fade": "hum", "to": \#(toggle ? -6 : 0), "over": "1s" }"#)
+            cues.append(#"{ "at": \#(t + 3.5), "lowpass": "ambient", "to": \#(toggle ? 600 : 20000), "over": "1s" }"#)
             t += 5
         }
         return cues.map { $0 + "," }.joined(separator: "\n")

@@ -28,9 +28,13 @@
 // locks, throws, prints or does I/O (checked by `@_noAllocation`/`@_noLocks` in release
 // builds and by `cabin-alloc-check`, which counts mallocs with malloc-interposer).
 //
+// Bus effects: `BusConfig.effects` holds descriptions (`LowPassEffect.Description(cutoff:
+// 20_000)`); `make()` builds the `BusEffect`s, and `.setEffectParameter` moves them.
+//
 // Session documents map onto it one to one: `buses` → `MixerConfig.buses` (add with
-// `addBus`), `ducking` → `DuckingRule`s, `parameters` → `addParameter`, `layers` →
-// `addLayer` (sounds registered with `addAsset`, `synth:` names → `.synth(Synth(named:))`,
-// the kinds listed in `Synth.kinds`), and each cue verb → one `MixerCommand.Action` at the
-// cue's frame (`play` → `.playOneShot`, `start`/`stop` → `.startLayer`/`.stopLayer`, `fade` →
-// `.fadeLayer`, `crossfade` → `.crossfadeLayer`, `set` → `.setParameter`).
+// `addBus`; a bus object's `lowpass` → a `LowPassEffect` in its `effects`), `ducking` →
+// `DuckingRule`s, `parameters` → `addParameter`, `layers` → `addLayer` (sounds registered
+// with `addAsset`, `synth:` names → `.synth(Synth(named:))`, the kinds listed in
+// `Synth.kinds`), and each cue verb → one `MixerCommand.Action` at the cue's frame (`play` →
+// `.playOneShot`, `start`/`stop` → `.startLayer`/`.stopLayer`, `fade` → `.fadeLayer`,
+// `crossfade` → `.crossfadeLayer`, `set` → `.setParameter`, `lowpass` → `.setEffectParameter`).

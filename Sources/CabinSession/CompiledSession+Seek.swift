@@ -4,7 +4,9 @@ extension CompiledSession {
     /// The same session from `frame` on, as a session of its own that starts there: the
     /// state the timeline had reached at `frame` (which layers play, with which sound and
     /// fade level, parameter, bus and master values) is set up at its frame 0 with a short
-    /// fade-in, and every later command, mark and haptic cue moves back by `frame`.
+    /// fade-in, and every later command, mark and haptic cue moves back by `frame`. Bus
+    /// effects start at the values their parameters had reached (written into the config),
+    /// and a move still under way goes on from there to its end.
     ///
     /// This is how a player seeks without rendering everything before the target. What it
     /// does not carry over: one-shots still ringing at `frame`, ramps still moving (their
@@ -21,7 +23,8 @@ extension CompiledSession {
             }
         }
         var copy = self
-        copy.commands = state.restoringCommands(fadeIn: config.frames(seconds)) + later
+        copy.commands = state.restoringCommands(fadeIn: config.frames(seconds))
+            + state.restoringEffects(into: &copy.config, at: target) + later
         copy.marks = marks.filter { $0.frame >= target }.map { Mark(frame: $0.frame - target, name: $0.name) }
         copy.haptics = haptics.filter { $0.frame >= target }.map { HapticCue(frame: $0.frame - target, pattern: $0.pattern) }
         copy.durationFrames = durationFrames - target
@@ -60,12 +63,32 @@ struct TimelineState {
     var masterGain: Decibels
     var touchedBuses = Set<Int>()
     var masterTouched = false
+    /// The last move of each effect parameter: (bus, effect, parameter) → move.
+    var effectMoves: [[Int]: EffectMove] = [:]
+    let effectStarts: [[any BusEffectDescription]]
+    let minimumRampFrames: FrameTime
+
+    /// An effect parameter moving from `from` (at `start`) to `to` over `frames`, in the
+    /// effect's own way (`BusEffectDescription.interpolate`).
+    struct EffectMove {
+        var description: any BusEffectDescription
+        var parameter: Int
+        var from: Double, to: Double
+        var start: FrameTime, frames: FrameTime
+
+        func progress(at frame: FrameTime) -> Double { frames <= 0 ? 1 : min(1, Double(frame - start) / Double(frames)) }
+        func value(at frame: FrameTime) -> Double {
+            description.interpolate(parameter: parameter, from: from, to: to, progress: progress(at: frame))
+        }
+    }
 
     init(config: MixerConfig) {
         layers = config.layers.map { LayerState(source: $0.source, bus: $0.bus, gain: $0.gain, isLooping: $0.isLooping) }
         parameters = config.parameters.map(\.value)
         busGains = config.buses.map(\.gain)
         masterGain = config.masterGain
+        effectStarts = config.buses.map(\.effects)
+        minimumRampFrames = max(1, config.frames(config.minimumRampDuration))
     }
 
     /// Applies an action issued at `time`; a ramp still running at `until` counts at the
@@ -92,6 +115,13 @@ struct TimelineState {
         case .setBusGain(let bus, let to, _):
             busGains[Int(bus.index)] = to
             touchedBuses.insert(Int(bus.index))
+        case .setEffectParameter(let bus, let effect, let parameter, let to, let over):
+            let (b, e, p) = (Int(bus.index), Int(effect), Int(parameter))
+            guard b < effectStarts.count, e < effectStarts[b].count, p < effectStarts[b][e].parameters.count else { break }
+            let description = effectStarts[b][e]
+            let from = effectMoves[[b, e, p]]?.value(at: time) ?? description.parameters[p]
+            effectMoves[[b, e, p]] = EffectMove(description: description, parameter: p, from: from, to: to, start: time,
+                                                frames: max(over, minimumRampFrames))
         case .setMasterGain(let to, _):
             masterGain = to
             masterTouched = true
@@ -115,6 +145,21 @@ struct TimelineState {
             out.append(MixerCommand(at: 0, .startLayerWith(id, source: layer.source, bus: layer.bus, gain: layer.gain,
                                                            isLooping: layer.isLooping, fadeInFrames: fadeIn)))
             if layer.level != 0 { out.append(MixerCommand(at: 0, .fadeLayer(id, to: layer.level, overFrames: 0))) }
+        }
+        return out
+    }
+
+    /// Writes each moved effect parameter's value at `frame` into `config` (the effect
+    /// starts there), and returns the commands that finish the moves still under way.
+    func restoringEffects(into config: inout MixerConfig, at frame: FrameTime) -> [MixerCommand] {
+        var out: [MixerCommand] = []
+        for (key, move) in effectMoves.sorted(by: { $0.key.lexicographicallyPrecedes($1.key) }) {
+            let (b, e, p) = (key[0], key[1], key[2])
+            config.buses[b].effects[e].parameters[p] = move.value(at: frame)
+            if move.progress(at: frame) < 1 {
+                out.append(MixerCommand(at: 0, .setEffectParameter(BusID(index: Int32(b)), effect: Int32(e), parameter: Int32(p),
+                                                                   to: move.to, overFrames: move.start + move.frames - frame)))
+            }
         }
         return out
     }

@@ -1,7 +1,8 @@
 /// One entry of the timeline: everything it does happens at `time`.
 ///
 /// A cue may combine verbs (`mark` with `crossfade`, `play` with `haptic`, `start` with
-/// `set` …); `fade`, `crossfade` and `set` share `to`/`over`, so a cue has at most one of them.
+/// `set` …); `fade`, `crossfade`, `set` and the effect verbs (`lowpass`) share `to`/`over`,
+/// so a cue has at most one of them.
 public struct Cue: Sendable, Equatable {
     /// When, in seconds from the session start.
     public var time: Double
@@ -20,6 +21,8 @@ public struct Cue: Sendable, Equatable {
     public var fade: LayerFade?
     public var crossfade: Crossfade?
     public var set: ParameterChange?
+    /// A bus effect moved (`{ "lowpass": "ambient", "to": 800, "over": "3s" }`).
+    public var effect: EffectChange?
     /// Names the segment that starts here (`drive`, `rest`, `arrival` …).
     public var mark: String?
 
@@ -98,9 +101,24 @@ public struct Cue: Sendable, Equatable {
         }
     }
 
+    /// `{ "lowpass": "ambient", "to": 800, "over": "3s" }`: the effect `effect` (a
+    /// `DocumentEffect` key the bus declares) of `bus` moves to `to` over `over` seconds.
+    public struct EffectChange: Sendable, Equatable {
+        public var bus: String
+        public var effect: String
+        public var to: Double
+        public var over: Double
+        public init(bus: String, effect: String, to: Double, over: Double) {
+            self.bus = bus
+            self.effect = effect
+            self.to = to
+            self.over = over
+        }
+    }
+
     /// How long after `time` this cue still sounds or moves, known from the document alone
     /// (fades and ramps; one-shot lengths are added once sounds are loaded).
     public var tail: Double {
-        [fadeIn ?? 0, fadeOut ?? 0, fade?.over ?? 0, crossfade?.over ?? 0, set?.over ?? 0].max() ?? 0
+        [fadeIn ?? 0, fadeOut ?? 0, fade?.over ?? 0, crossfade?.over ?? 0, set?.over ?? 0, effect?.over ?? 0].max() ?? 0
     }
 }

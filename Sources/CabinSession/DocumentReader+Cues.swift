@@ -3,8 +3,11 @@ import CabinJSON
 
 /// The `cues` array: every verb checked against the layers, buses and parameters.
 extension DocumentReader {
-    static let cueKeys: Set<String> = ["at", "play", "say", "voice", "fallback", "bus", "gain", "haptic", "start",
-                                       "fadeIn", "stop", "fadeOut", "fade", "crossfade", "set", "to", "over", "mark"]
+    static let cueKeys = Set(["at", "play", "say", "voice", "fallback", "bus", "gain", "haptic", "start",
+                              "fadeIn", "stop", "fadeOut", "fade", "crossfade", "set", "to", "over", "mark"]
+                             + DocumentEffect.keys)
+    /// The verbs that share `to` and `over`.
+    static let rampVerbs = ["fade", "crossfade", "set"] + DocumentEffect.keys
 
     mutating func readCues(_ value: JSONValue?, buses: [Bus], layers: [Layer], parameters: [Parameter]) -> [Cue] {
         guard let value else { return [] }
@@ -62,7 +65,7 @@ extension DocumentReader {
         cue.stop = layerList(o["stop"], at: p.key("stop"), layers: layerNames)
         if o["start"] != nil { cue.fadeIn = o["fadeIn"].flatMap { time($0, at: p.key("fadeIn")) } } else { misplaced("fadeIn", in: o, at: p, belongsTo: "start") }
         if o["stop"] != nil { cue.fadeOut = o["fadeOut"].flatMap { time($0, at: p.key("fadeOut")) } } else { misplaced("fadeOut", in: o, at: p, belongsTo: "stop") }
-        readRamp(o, row: row, at: p, into: &cue, layers: layerNames, parameters: parameters)
+        readRamp(o, row: row, at: p, into: &cue, layers: layerNames, parameters: parameters, buses: buses)
         if let v = o["mark"], let name = v.string(at: p.key("mark"), in: &diagnostics) {
             if name.isEmpty {
                 diagnostics.error("a mark needs a name (drive, rest, arrival …)", at: v.location, path: p.key("mark"),
@@ -70,7 +73,7 @@ extension DocumentReader {
             }
             cue.mark = name
         }
-        let verbs = ["play", "say", "haptic", "start", "stop", "fade", "crossfade", "set", "mark"]
+        let verbs = ["play", "say", "haptic", "start", "stop"] + Self.rampVerbs + ["mark"]
         if !verbs.contains(where: { o[$0] != nil }) {
             diagnostics.error("this cue does nothing: give it one of \(verbs.joined(separator: ", "))",
                               at: row.location, path: p, rule: "session.empty-cue")
@@ -87,10 +90,10 @@ extension DocumentReader {
         return (name, o["gain"].flatMap { decibels($0, at: p.key("gain")) } ?? 0)
     }
 
-    /// `fade`, `crossfade` and `set` share `to` and `over`: at most one per cue.
+    /// `fade`, `crossfade`, `set` and the effect verbs share `to` and `over`: at most one per cue.
     private mutating func readRamp(_ o: JSONObject, row: JSONValue, at p: JSONPath, into cue: inout Cue,
-                                   layers: [String], parameters: [Parameter]) {
-        let present = ["fade", "crossfade", "set"].filter { o[$0] != nil }
+                                   layers: [String], parameters: [Parameter], buses: [Bus]) {
+        let present = Self.rampVerbs.filter { o[$0] != nil }
         if present.count > 1 {
             let second = present.compactMap { o.member($0) }.max { $0.keyLocation < $1.keyLocation }!
             diagnostics.error("\(present.joined(separator: " and ")) share \"to\" and \"over\": put them in separate cues at the same time",
@@ -98,12 +101,17 @@ extension DocumentReader {
             return
         }
         guard let verb = present.first, let target = o[verb] else {
-            for key in ["to", "over"] { misplaced(key, in: o, at: p, belongsTo: "fade, crossfade or set") }
+            let verbs = Self.rampVerbs.dropLast().joined(separator: ", ") + " or " + Self.rampVerbs.last!
+            for key in ["to", "over"] { misplaced(key, in: o, at: p, belongsTo: verbs) }
             return
         }
         guard let to = o.required("to", at: p.key("to"), objectLocation: row.location, in: &diagnostics),
               let name = target.string(at: p.key(verb), in: &diagnostics) else { return }
         let over = o["over"].flatMap { time($0, at: p.key("over")) } ?? 0
+        if let effect = DocumentEffect.named(verb) {
+            cue.effect = effectChange(effect, bus: name, target, to: to, over: over, at: p, buses: buses)
+            return
+        }
         switch verb {
         case "fade":
             guard reference(name, target, at: p.key(verb), kind: "layer", known: layers),
@@ -124,6 +132,20 @@ extension DocumentReader {
             }
             cue.set = Cue.ParameterChange(parameter: name, to: value, over: over)
         }
+    }
+
+    /// An effect verb: the bus must exist and declare the effect; `to` within its range.
+    private mutating func effectChange(_ effect: DocumentEffect, bus name: String, _ target: JSONValue, to: JSONValue,
+                                       over: Double, at p: JSONPath, buses: [Bus]) -> Cue.EffectChange? {
+        guard reference(name, target, at: p.key(effect.key), kind: "bus", known: buses.map(\.name)),
+              let bus = buses.first(where: { $0.name == name }) else { return nil }
+        guard bus.effectIndex(effect.key) != nil else {
+            diagnostics.error("bus \"\(name)\" has no \(effect.key): declare it in \"buses\", e.g. \"\(name)\": { \"gain\": \(NumberText.plain(bus.gain)), \"\(effect.key)\": \(NumberText.plain(effect.range.upperBound)) }",
+                              at: target.location, path: p.key(effect.key), value: target.excerpt, rule: "session.effect")
+            return nil
+        }
+        guard let value = effectValue(to, effect, at: p.key("to")) else { return nil }
+        return Cue.EffectChange(bus: name, effect: effect.key, to: value, over: over)
     }
 
     private mutating func layerList(_ value: JSONValue?, at path: JSONPath, layers: [String]) -> [String] {

@@ -1,24 +1,7 @@
 import CabinJSON
 
-/// Buses, parameters, layers and ducking rules.
+/// Parameters, layers and ducking rules (buses: `DocumentReader+Buses.swift`).
 extension DocumentReader {
-    mutating func readBuses(_ value: JSONValue?) -> [Bus] {
-        var buses = SessionDocument.defaultBuses
-        guard let value else { return buses }
-        let path = JSONPath.root.key("buses")
-        guard let object = value.object(at: path, in: &diagnostics) else { return buses }
-        for member in object.members {
-            // A bus with a bad gain still exists (at 0 dB), so its layers do not cascade errors.
-            let gain = decibels(member.value, at: path.key(member.key)) ?? 0
-            if let i = buses.firstIndex(where: { $0.name == member.key }) {
-                buses[i].gain = gain
-            } else {
-                buses.append(Bus(name: member.key, gain: gain))
-            }
-        }
-        return buses
-    }
-
     mutating func readParameters(_ value: JSONValue?) -> [Parameter] {
         guard let value else { return [] }
         let path = JSONPath.root.key("parameters")

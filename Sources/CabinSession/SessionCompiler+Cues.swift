@@ -27,6 +27,12 @@ extension SessionCompiler.Builder {
             if let set = cue.set, let id = config.parameter(named: set.parameter) {
                 add(at, .setParameter(id, to: set.to, overFrames: frames(set.over)))
             }
+            if let change = cue.effect, let bus = config.bus(named: change.bus),
+               let slot = document.bus(named: change.bus)?.effectIndex(change.effect),
+               let effect = DocumentEffect.named(change.effect) {
+                add(at, .setEffectParameter(bus, effect: Int32(slot), parameter: Int32(effect.parameter), to: change.to,
+                                            overFrames: frames(change.over)))
+            }
             if let speech = cue.say, let bus = config.bus(named: speech.bus) {
                 var source: SoundSource?
                 if let spoken = sounds.sounds[speech.soundKey] {

@@ -62,7 +62,9 @@ public enum SessionCompiler {
 
         mutating func declare() {
             for bus in document.buses {
-                _ = config.addBus(BusConfig(name: bus.name, gain: Decibels(bus.gain), polyphony: bus.name == "ui" ? 8 : 4))
+                let effects = bus.effects.compactMap { e in DocumentEffect.named(e.key).map { $0.make(e.value) } }
+                _ = config.addBus(BusConfig(name: bus.name, gain: Decibels(bus.gain), polyphony: bus.name == "ui" ? 8 : 4,
+                                            effects: effects))
             }
             if let gain = options.hapticsBusGain {
                 hapticsBus = config.bus(named: "haptics")

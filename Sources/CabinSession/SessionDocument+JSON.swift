@@ -2,7 +2,8 @@ import CabinJSON
 
 extension SessionDocument {
     /// The document as session-format JSON (what `cabin session --preset …` prints): times
-    /// as `12m30s`, buses that differ from the defaults, cues one object each. Reading it
+    /// as `12m30s`, buses that differ from the defaults (a number, or an object when the bus
+    /// has effects), cues one object each. Reading it
     /// back gives the same document.
     public func json() -> String { jsonValue().serialized(pretty: true) }
 
@@ -11,8 +12,8 @@ extension SessionDocument {
         if let title { members.append(("title", .string(title))) }
         if durationIsExplicit { members.append(("duration", .string(SessionTime.format(duration)))) }
         let defaults = SessionDocument.defaultBuses
-        let changed = buses.filter { bus in defaults.first { $0.name == bus.name }?.gain != bus.gain }
-        if !changed.isEmpty { members.append(("buses", .object(changed.map { ($0.name, num($0.gain)) }))) }
+        let changed = buses.filter { bus in defaults.first { $0.name == bus.name }?.gain != bus.gain || !bus.effects.isEmpty }
+        if !changed.isEmpty { members.append(("buses", .object(changed.map { ($0.name, Self.busJSON($0)) }))) }
         if !ducking.isEmpty {
             members.append(("ducking", .array(ducking.map { rule in
                 .object([("when", .string(rule.when)), ("duck", .array(rule.duck.map { .string($0) })),
@@ -28,6 +29,11 @@ extension SessionDocument {
         if !layers.isEmpty { members.append(("layers", .object(layers.map { ($0.name, Self.layerJSON($0)) }))) }
         if !cues.isEmpty { members.append(("cues", .array(cues.map(Self.cueJSON)))) }
         return .object(members)
+    }
+
+    static func busJSON(_ bus: Bus) -> JSONValue {
+        if bus.effects.isEmpty { return num(bus.gain) }
+        return .object([("gain", num(bus.gain))] + bus.effects.map { ($0.key, num($0.value)) })
     }
 
     static func layerJSON(_ layer: Layer) -> JSONValue {
@@ -78,6 +84,9 @@ extension SessionDocument {
         }
         if let set = cue.set {
             m += [("set", .string(set.parameter)), ("to", num(set.to)), ("over", .string(SessionTime.format(set.over)))]
+        }
+        if let e = cue.effect {
+            m += [(e.effect, .string(e.bus)), ("to", num(e.to)), ("over", .string(SessionTime.format(e.over)))]
         }
         return .object(m)
     }

@@ -50,14 +50,30 @@ public struct SessionDocument: Sendable, Equatable {
     }
 }
 
-/// A mixing bus: its gain in dB.
+/// A mixing bus: its gain in dB and its effects (`"ambient": { "gain": -18, "lowpass": 8000 }`).
 public struct Bus: Sendable, Equatable {
     public var name: String
     public var gain: Double
-    public init(name: String, gain: Double) {
+    /// Insert effects in document order, each a `DocumentEffect` key with its starting value.
+    public var effects: [Effect]
+    public init(name: String, gain: Double, effects: [Effect] = []) {
         self.name = name
         self.gain = gain
+        self.effects = effects
     }
+
+    /// `"lowpass": 8000`: a `DocumentEffect` key and its value.
+    public struct Effect: Sendable, Equatable {
+        public var key: String
+        public var value: Double
+        public init(key: String, value: Double) {
+            self.key = key
+            self.value = value
+        }
+    }
+
+    /// The position of effect `key` among the bus's effects, if it has one.
+    public func effectIndex(_ key: String) -> Int? { effects.firstIndex { $0.key == key } }
 }
 
 /// While any voice sounds on `when`, the `duck` buses move to `by` dB, reaching it in

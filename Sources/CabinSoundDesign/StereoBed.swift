@@ -1,3 +1,4 @@
+import CabinAudio
 import Glibc
 
 /// A stereo loop under construction: two periodic channels that events are added into,

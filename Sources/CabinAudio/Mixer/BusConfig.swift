@@ -1,4 +1,4 @@
-/// A mixing bus: a gain and a voice budget.
+/// A mixing bus: a gain, a voice budget and its insert effects.
 ///
 /// Thread: a plain value; build it on the control thread, before `MixerConfig.make()`.
 public struct BusConfig: Sendable, Equatable {
@@ -9,12 +9,21 @@ public struct BusConfig: Sendable, Equatable {
     /// Most voices that may sound at once on this bus (not counting voices fading out after
     /// being stolen). A new voice beyond it steals the oldest, quietest one.
     public var polyphony: Int
+    /// Insert effects, in processing order (before the bus gain and ducking). Each `make()`
+    /// builds them afresh; `setEffectParameter` names one by its position here.
+    public var effects: [any BusEffectDescription]
 
-    public init(name: String, gain: Decibels, polyphony: Int = 4) {
+    public init(name: String, gain: Decibels, polyphony: Int = 4, effects: [any BusEffectDescription] = []) {
         precondition(polyphony > 0, "a bus needs room for at least one voice")
         self.name = name
         self.gain = gain
         self.polyphony = polyphony
+        self.effects = effects
+    }
+
+    public static func == (a: BusConfig, b: BusConfig) -> Bool {
+        a.name == b.name && a.gain == b.gain && a.polyphony == b.polyphony && a.effects.count == b.effects.count
+            && zip(a.effects, b.effects).allSatisfy { $0.isEqual(to: $1) }
     }
 }
 

@@ -102,6 +102,8 @@ extension Mixer {
             let b = Int(bus.index)
             guard isIndex(b, busCount) else { invalidCount += 1; return }
             buses[b].gain.start(to: to.value, frames: ramp(over))
+        case .setEffectParameter(let bus, let effect, let parameter, let to, let over):
+            processSetEffectParameter(bus: bus, effect: effect, parameter: parameter, to: to, frames: ramp(over))
         case .setMasterGain(let to, let over):
             master.start(to: to.value, frames: ramp(over))
         case .stopAll(let fadeOut):

@@ -3,8 +3,8 @@ extension Mixer {
     /// Renders `n` frames (≤ `maxBlockFrames`) of interleaved stereo into `out`.
     ///
     /// Order per segment: parameter rows, stream snapshots, voices into bus buffers, streams
-    /// moved on, duck gains, buses into the mix with their gains, master gain and limiter
-    /// into `out`. Every stage evolves
+    /// moved on, bus effects, duck gains, buses into the mix with their gains, master gain and
+    /// limiter into `out`. Every stage evolves
     /// per sample, so where the segment starts and ends does not change any sample.
     ///
     /// Render thread: safe.
@@ -16,6 +16,7 @@ extension Mixer {
         renderStreamSnapshots()
         renderVoices(frameCount: n)
         renderStreamAdvance()
+        renderEffects(frameCount: n)
         renderDucking(frameCount: n)
         renderBuses(frameCount: n)
         renderMaster(into: out, frameCount: n)
@@ -44,6 +45,7 @@ extension Mixer {
         for b in 0..<busCount {
             buses[b].soundingFrames = 0
             buses[b].isBufferCleared = false
+            buses[b].isEffectRendered = false
         }
         var active = 0
         for s in 0..<voiceCount where voices[s].phase != .idle {
@@ -101,14 +103,14 @@ extension Mixer {
 
     /// Sums the buses into the mix buffer, each with its gain ramp and duck gains.
     ///
-    /// A bus that did not sound only advances its gain ramp. When neither its gain nor any
+    /// A bus that did not sound (no voice, no effect tail) only advances its gain ramp. When neither its gain nor any
     /// duck rule on it moves during the segment, its per-frame gain is one constant — the
     /// same product, in the same order, that the per-frame loop forms on every frame — so the
     /// block is summed in one vectorized pass with identical samples.
     private func renderBuses(frameCount n: Int) {
         mixBuffer.update(repeating: 0, count: 2 * n)
         for b in 0..<busCount {
-            if buses[b].soundingFrames == 0 {
+            if buses[b].soundingFrames == 0, !buses[b].isEffectRendered {
                 buses[b].gain.advance(by: n)
                 continue
             }

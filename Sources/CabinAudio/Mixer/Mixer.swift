@@ -41,6 +41,9 @@ public final class Mixer: @unchecked Sendable {
     let busCount: Int, voiceCount: Int, layerCount: Int, parameterCount: Int, duckCount: Int
     let minimumRampFrames: Int64, liveRampFrames: Int64, stealFrames: Int64
 
+    /// Every bus's effects, bus after bus (`BusState.firstEffect`), built by `make()`.
+    let effects: UnsafeMutablePointer<any BusEffect>
+    let effectCount: Int
     let voices: UnsafeMutablePointer<Voice>
     let buses: UnsafeMutablePointer<BusState>
     let layers: UnsafeMutablePointer<LayerState>
@@ -100,6 +103,7 @@ public final class Mixer: @unchecked Sendable {
             slot += 2 * bus.polyphony
         }
         voiceCount = slot
+        (effects, effectCount) = Mixer.makeEffects(config, buses: buses)
         voices = .allocate(capacity: max(1, voiceCount))
         voices.initialize(repeating: Voice(), count: max(1, voiceCount))
 
@@ -144,6 +148,7 @@ public final class Mixer: @unchecked Sendable {
     deinit {
         busBuffers.deallocate(); busPeaks.deallocate(); mixBuffer.deallocate(); duckGains.deallocate(); duckMoving.deallocate()
         parameterValues.deallocate()
+        effects.deinitialize(count: effectCount); effects.deallocate()
         voices.deallocate(); buses.deallocate(); layers.deallocate(); layerMaps.deallocate()
         mapPoints.deallocate(); parameters.deallocate(); parameterMoving.deallocate()
         ducks.deallocate(); duckAffects.deallocate()

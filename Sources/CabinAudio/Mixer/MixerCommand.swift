@@ -40,6 +40,10 @@ public struct MixerCommand: Sendable, BitwiseCopyable {
         case playOneShot(SoundSource, bus: BusID, gain: Decibels)
         /// Ramps a bus gain, linear in dB.
         case setBusGain(BusID, to: Decibels, overFrames: Int64)
+        /// Moves parameter `parameter` of bus `bus`'s effect number `effect` (its position
+        /// in `BusConfig.effects`) to `to` over `overFrames` (how it moves is the effect's:
+        /// `LowPassEffect` glides in log-frequency).
+        case setEffectParameter(BusID, effect: Int32, parameter: Int32, to: Double, overFrames: Int64)
         /// Ramps the master gain (before the limiter), linear in dB.
         case setMasterGain(to: Decibels, overFrames: Int64)
         /// Fades out every voice (pull over / end of session).

@@ -17,13 +17,15 @@ public final class MixerHandle: Sendable {
         var buses: [String]
         var layers: [String]
         var parameters: [(name: String, range: ClosedRange<Double>)]
+        var effectCounts: [Int]
     }
 
     init(shared: MixerShared, config: MixerConfig) {
         self.shared = shared
         sampleRate = config.sampleRate
         names = Names(buses: config.buses.map(\.name), layers: config.layers.map(\.name),
-                      parameters: config.parameters.map { ($0.name, $0.range) })
+                      parameters: config.parameters.map { ($0.name, $0.range) },
+                      effectCounts: config.buses.map(\.effects.count))
     }
 
     /// Queues `command`; false if the ring is full (the command is not sent).
@@ -52,6 +54,19 @@ public final class MixerHandle: Sendable {
         precondition(index >= 0 && index < names.parameters.count, "unknown \(parameter)")
         let range = names.parameters[index].range
         shared.cells.view.storeParameter(index, min(max(value, range.lowerBound), range.upperBound))
+    }
+
+    /// Queues a move of parameter `parameter` of effect number `effect` (its position in the
+    /// bus's `BusConfig.effects`) on `bus` to `value` over `overFrames`, due at frame `time`
+    /// (the `setEffectParameter` command); false if the ring is full.
+    @discardableResult
+    public func setEffectParameter(_ parameter: Int, ofEffect effect: Int, on bus: BusID, to value: Double,
+                                   overFrames: Int64 = 0, at time: FrameTime) -> Bool {
+        let b = Int(bus.index)
+        precondition(b >= 0 && b < names.effectCounts.count, "unknown \(bus)")
+        precondition(effect >= 0 && effect < names.effectCounts[b], "\(bus) has no effect #\(effect)")
+        return send(.setEffectParameter(bus, effect: Int32(effect), parameter: Int32(parameter), to: value,
+                                        overFrames: overFrames), at: time)
     }
 
     /// Frames the engine has rendered: "now" on the engine clock, as of the last block.

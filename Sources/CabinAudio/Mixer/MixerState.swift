@@ -13,6 +13,13 @@ struct BusState: BitwiseCopyable {
     var soundingFrames = 0
     /// Whether the bus buffer has been cleared for the current segment.
     var isBufferCleared = false
+    /// The bus's effects: `Mixer.effects[firstEffect..<firstEffect + effectCount]`.
+    var firstEffect = 0
+    var effectCount = 0
+    /// Whether some effect has a tail (or a moving parameter): the bus is not idle.
+    var effectsHaveTail = false
+    /// Whether the effects ran in the current segment (so the bus buffer is summed).
+    var isEffectRendered = false
 }
 
 /// A layer: what it plays and which voice currently plays it.
