@@ -4,50 +4,45 @@
 /// document always renders the same samples) and levelled to `SoundSource.synthReferenceRMS`
 /// by `NoiseGenerator`.
 
-/// Uniform white noise from a seeded PRNG.
-enum WhiteNoiseSynth: SynthKind {
-    static var name: String { "white-noise" }
-    static var summary: String { "uniform white noise" }
+/// A seeded noise kind: its voice's generator is seeded at the start, and `next` draws one
+/// sample from it; the kernel (`renderNoise`) is shared.
+protocol NoiseSynthKind: SynthKind {
+    static func next(_ generator: inout NoiseGenerator, _ c: VoiceRenderContext) -> Float
+}
+
+extension NoiseSynthKind {
     static var isSeeded: Bool { true }
 
-    @inline(__always) static func start(_ voice: inout Voice, _ synth: Synth) { voice.startNoise(synth) }
+    @inline(__always) static func start(_ voice: inout Voice, _ synth: Synth) {
+        voice.noise = NoiseGenerator(seed: synth.seed)
+    }
 
     @inline(__always)
     static func render(_ voice: inout Voice, _ synth: Synth, into bus: UnsafeMutablePointer<Float>,
                        frameCount: Int, _ m: Voice.Modulation, _ c: VoiceRenderContext) -> Int {
-        voice.renderNoise(into: bus, frameCount: frameCount, m) { $0.nextWhite() }
+        voice.renderNoise(into: bus, frameCount: frameCount, m) { next(&$0, c) }
     }
+}
+
+/// Uniform white noise from a seeded PRNG.
+enum WhiteNoiseSynth: NoiseSynthKind {
+    static var name: String { "white-noise" }
+    static var summary: String { "uniform white noise" }
+    @inline(__always) static func next(_ g: inout NoiseGenerator, _ c: VoiceRenderContext) -> Float { g.nextWhite() }
 }
 
 /// Pink (−3 dB/octave) noise: white noise through Paul Kellet's refined pinking filter.
-enum PinkNoiseSynth: SynthKind {
+enum PinkNoiseSynth: NoiseSynthKind {
     static var name: String { "pink-noise" }
     static var summary: String { "−3 dB/octave (Kellet's filter)" }
-    static var isSeeded: Bool { true }
-
-    @inline(__always) static func start(_ voice: inout Voice, _ synth: Synth) { voice.startNoise(synth) }
-
-    @inline(__always)
-    static func render(_ voice: inout Voice, _ synth: Synth, into bus: UnsafeMutablePointer<Float>,
-                       frameCount: Int, _ m: Voice.Modulation, _ c: VoiceRenderContext) -> Int {
-        voice.renderNoise(into: bus, frameCount: frameCount, m) { $0.nextPink() }
-    }
+    @inline(__always) static func next(_ g: inout NoiseGenerator, _ c: VoiceRenderContext) -> Float { g.nextPink() }
 }
 
 /// Brown (−6 dB/octave) noise: leaky-integrated white noise, level-normalised.
-enum BrownNoiseSynth: SynthKind {
+enum BrownNoiseSynth: NoiseSynthKind {
     static var name: String { "brown-noise" }
     static var summary: String { "−6 dB/octave" }
-    static var isSeeded: Bool { true }
-
-    @inline(__always) static func start(_ voice: inout Voice, _ synth: Synth) { voice.startNoise(synth) }
-
-    @inline(__always)
-    static func render(_ voice: inout Voice, _ synth: Synth, into bus: UnsafeMutablePointer<Float>,
-                       frameCount: Int, _ m: Voice.Modulation, _ c: VoiceRenderContext) -> Int {
-        let brown = c.brown
-        return voice.renderNoise(into: bus, frameCount: frameCount, m) { $0.nextBrown(brown) }
-    }
+    @inline(__always) static func next(_ g: inout NoiseGenerator, _ c: VoiceRenderContext) -> Float { g.nextBrown(c.brown) }
 }
 
 extension Synth {
@@ -62,12 +57,6 @@ extension Synth {
 }
 
 extension Voice {
-    /// Seeds the voice's noise generator. Render thread: safe.
-    @inline(__always)
-    mutating func startNoise(_ synth: Synth) {
-        noise = NoiseGenerator(seed: synth.seed)
-    }
-
     /// The noise kernel: `next` draws one sample from the voice's generator.
     ///
     /// Render thread: safe.
