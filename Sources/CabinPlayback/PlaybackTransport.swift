@@ -111,7 +111,7 @@ struct PlaybackTransport {
     /// so it stays on the wall clock and ends on time. Nothing moves while paused.
     mutating func skip(_ frames: Int) {
         guard frames > 0 && phase != .paused && !rendersSilence else { return }
-        withRunner { $0.skip(frames, scratch: scratch) }
+        withRunner { $0.processSkip(frames, scratch: scratch) }
     }
 
     mutating func drain(_ outcome: PlayerShared.State) {
@@ -130,13 +130,13 @@ struct PlaybackTransport {
             break
         case .pause:
             if phase == .playing {
-                withRunner { $0.perform(.setMasterGain(to: .silence, overFrames: Int64(fadeFrames))) }
+                withRunner { $0.processAction(.setMasterGain(to: .silence, overFrames: Int64(fadeFrames))) }
                 phase = .fading(then: .pause, framesLeft: fadeFrames)
                 shared.pauses.add(1, ordering: .releasing)
             }
         case .resume:
             if phase == .paused || isFadingTo(.pause) {
-                withRunner { $0.perform(.setMasterGain(to: 0, overFrames: Int64(fadeFrames))) }
+                withRunner { $0.processAction(.setMasterGain(to: 0, overFrames: Int64(fadeFrames))) }
                 phase = .playing
                 shared.state.store(PlayerShared.State.playing.rawValue, ordering: .releasing)
                 shared.resumes.add(1, ordering: .releasing)
@@ -146,7 +146,7 @@ struct PlaybackTransport {
             case .paused: drain(.stopped)
             case .draining: break
             default:
-                withRunner { $0.perform(.setMasterGain(to: .silence, overFrames: Int64(fadeFrames))) }
+                withRunner { $0.processAction(.setMasterGain(to: .silence, overFrames: Int64(fadeFrames))) }
                 phase = .fading(then: .quit, framesLeft: fadeFrames)
             }
         }
@@ -154,11 +154,11 @@ struct PlaybackTransport {
         if shared.pending.load(ordering: .acquiring) != 0 && shared.retired.load(ordering: .acquiring) == 0 {
             switch phase {
             case .playing:
-                withRunner { $0.perform(.setMasterGain(to: .silence, overFrames: Int64(seekFadeFrames))) }
+                withRunner { $0.processAction(.setMasterGain(to: .silence, overFrames: Int64(seekFadeFrames))) }
                 phase = .fading(then: .swap, framesLeft: seekFadeFrames)
             case .paused:
                 swapRunner()
-                withRunner { $0.perform(.setMasterGain(to: .silence, overFrames: 0)) }
+                withRunner { $0.processAction(.setMasterGain(to: .silence, overFrames: 0)) }
             default:
                 break
             }

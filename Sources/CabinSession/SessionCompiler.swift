@@ -60,10 +60,16 @@ public enum SessionCompiler {
 
         func frames(_ seconds: Double) -> FrameTime { config.frames(seconds) }
 
+        /// A default bus keeps its voice budget (`MixerConfig.defaultBuses`); a new bus gets
+        /// `BusConfig`'s.
+        static func polyphony(of bus: String) -> Int {
+            MixerConfig.defaultBuses.first { $0.name == bus }?.polyphony ?? BusConfig.defaultPolyphony
+        }
+
         mutating func declare() {
             for bus in document.buses {
                 let effects = bus.effects.compactMap { e in DocumentEffect.named(e.key).map { $0.make(e.value) } }
-                _ = config.addBus(BusConfig(name: bus.name, gain: Decibels(bus.gain), polyphony: bus.name == "ui" ? 8 : 4,
+                _ = config.addBus(BusConfig(name: bus.name, gain: Decibels(bus.gain), polyphony: Self.polyphony(of: bus.name),
                                             effects: effects))
             }
             if let gain = options.hapticsBusGain {

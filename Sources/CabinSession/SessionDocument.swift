@@ -1,3 +1,5 @@
+import CabinAudio
+
 /// A valid session document (SESSION-FORMAT.md, version 1): what to play, on which bus,
 /// and when. Only `SessionReader` makes one, so every reference in it resolves.
 ///
@@ -21,11 +23,9 @@ public struct SessionDocument: Sendable, Equatable {
     /// Cues sorted by time (stable: document order for equal times).
     public var cues: [Cue]
 
-    /// The default buses and gains (Focus Drive audio spec).
-    public static let defaultBuses: [Bus] = [
-        Bus(name: "engine", gain: -12), Bus(name: "ambient", gain: -18), Bus(name: "radio", gain: -3),
-        Bus(name: "ui", gain: -6), Bus(name: "voice", gain: 0),
-    ]
+    /// The default buses and gains: the mixer's (`MixerConfig.defaultBuses`, defined there
+    /// once).
+    public static let defaultBuses: [Bus] = MixerConfig.defaultBuses.map { Bus(name: $0.name, gain: $0.gain.value) }
 
     public init(title: String? = nil, duration: Double, durationIsExplicit: Bool = true,
                 buses: [Bus] = SessionDocument.defaultBuses, ducking: [Ducking] = [],

@@ -81,8 +81,8 @@ public final class SessionRunner: @unchecked Sendable {
     /// fades (pause, quit) that must not wait for the control ring.
     ///
     /// Render thread: safe. Call it only from the thread that calls `render`.
-    public func perform(_ action: MixerCommand.Action) {
-        _ = mixer.schedule(MixerCommand(at: mixer.currentFrame, action))
+    public func processAction(_ action: MixerCommand.Action) {
+        _ = mixer.processSchedule(MixerCommand(at: mixer.currentFrame, action))
     }
 
     /// Advances the session by `frameCount` frames without output (catching up after an
@@ -90,7 +90,7 @@ public final class SessionRunner: @unchecked Sendable {
     /// the discarded audio.
     ///
     /// Render thread: safe.
-    public func skip(_ frameCount: Int, scratch: UnsafeMutableBufferPointer<Float>) {
+    public func processSkip(_ frameCount: Int, scratch: UnsafeMutableBufferPointer<Float>) {
         var left = frameCount
         let chunk = scratch.count / 2
         while left > 0 && !isFinished {
@@ -107,7 +107,7 @@ public final class SessionRunner: @unchecked Sendable {
             var n = frameCount - done
             let limit = mixer.currentFrame + FrameTime(n)
             while nextCommand < commands.count && commands[nextCommand].time < limit {
-                if !mixer.schedule(commands[nextCommand]) {
+                if !mixer.processSchedule(commands[nextCommand]) {
                     // Pending queue full: render up to this command's frame first.
                     n = max(1, Int(commands[nextCommand].time - mixer.currentFrame))
                     break

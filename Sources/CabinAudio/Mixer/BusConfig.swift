@@ -13,7 +13,10 @@ public struct BusConfig: Sendable, Equatable {
     /// builds them afresh; `setEffectParameter` names one by its position here.
     public var effects: [any BusEffectDescription]
 
-    public init(name: String, gain: Decibels, polyphony: Int = 4, effects: [any BusEffectDescription] = []) {
+    /// The voice budget of a bus that does not name one.
+    public static let defaultPolyphony = 4
+
+    public init(name: String, gain: Decibels, polyphony: Int = BusConfig.defaultPolyphony, effects: [any BusEffectDescription] = []) {
         precondition(polyphony > 0, "a bus needs room for at least one voice")
         self.name = name
         self.gain = gain

@@ -71,7 +71,7 @@ extension Mixer {
         case .stopLayer(let id, let fadeOut):
             guard let l = layerIndex(id) else { return }
             let v = Int(layers[l].voice)
-            if v >= 0 { voices[v].release(frames: ramp(fadeOut)) }
+            if v >= 0 { voices[v].processRelease(frames: ramp(fadeOut)) }
             layers[l].voice = -1
         case .fadeLayer(let id, let to, let over):
             guard let l = layerIndex(id) else { return }
@@ -83,7 +83,7 @@ extension Mixer {
             let layer = layers[l]
             let old = Int(layer.voice)
             let level = old >= 0 ? voices[old].level.decibels : 0
-            if old >= 0 { voices[old].release(frames: ramp(over), shape: .equalPowerOut) }
+            if old >= 0 { voices[old].processRelease(frames: ramp(over), shape: .equalPowerOut) }
             layers[l].voice = -1
             processStartLayer(l, source: to, gain: layer.gain, isLooping: layer.isLooping,
                        fadeIn: ramp(over), shape: .equalPowerIn, level: level)
@@ -108,7 +108,7 @@ extension Mixer {
             master.start(to: to.value, frames: ramp(over))
         case .stopAll(let fadeOut):
             for v in 0..<voiceCount where voices[v].phase == .playing {
-                voices[v].release(frames: ramp(fadeOut))
+                voices[v].processRelease(frames: ramp(fadeOut))
             }
             for l in 0..<layerCount { layers[l].voice = -1 }
         }
@@ -143,7 +143,7 @@ extension Mixer {
     private func processStartLayer(_ l: Int, source: SoundSource, gain: Double, isLooping: Bool,
                             fadeIn: Int64, shape: Ramp.Shape, level: Double = 0) {
         let old = Int(layers[l].voice)
-        if old >= 0 { voices[old].release(frames: fadeIn, shape: shape == .linear ? .linear : .equalPowerOut) }
+        if old >= 0 { voices[old].processRelease(frames: fadeIn, shape: shape == .linear ? .linear : .equalPowerOut) }
         layers[l].voice = -1
         let b = Int(layers[l].bus)
         guard let v = processAllocateVoice(bus: b) else { return }

@@ -6,7 +6,7 @@ extension Mixer {
     /// Render thread: safe — no allocation, locks or errors. Call it only from the thread
     /// that calls `render`.
     @inline(__always)
-    public func schedule(_ command: MixerCommand) -> Bool {
+    public func processSchedule(_ command: MixerCommand) -> Bool {
         pending.push(command)
     }
 

@@ -30,7 +30,7 @@ extension Mixer {
         if playing >= bus.polyphony && victim >= 0 {
             let owner = Int(voices[victim].owner)
             if owner >= 0 { layers[owner].voice = -1 }
-            voices[victim].release(frames: stealFrames)
+            voices[victim].processRelease(frames: stealFrames)
             stolenCount += 1
         }
         if free >= 0 { return free }

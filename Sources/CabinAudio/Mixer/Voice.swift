@@ -43,7 +43,7 @@ struct Voice: BitwiseCopyable {
     var phaseRight: Double = 0
 
     /// Starts fading out over `frames` with `shape`; the voice frees itself at the end.
-    mutating func release(frames: Int64, shape: Ramp.Shape = .linear) {
+    mutating func processRelease(frames: Int64, shape: Ramp.Shape = .linear) {
         phase = .releasing
         owner = -1
         envelope.start(to: 0, frames: frames, shape: shape)
