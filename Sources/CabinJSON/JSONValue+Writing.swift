@@ -88,6 +88,13 @@ extension JSONValue {
         out += close
     }
 
+    /// `s` as a JSON string literal, quotes included (the writer's and the excerpts' escaping).
+    static func quoted(_ s: String) -> String {
+        var out = ""
+        writeString(s, into: &out)
+        return out
+    }
+
     private static func writeString(_ s: String, into out: inout String) {
         out += "\""
         for scalar in s.unicodeScalars {

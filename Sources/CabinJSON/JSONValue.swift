@@ -47,27 +47,11 @@ public struct JSONValue: Sendable, Hashable {
         case .null: text = "null"
         case .bool(let b): text = b ? "true" : "false"
         case .number(let n): text = n.text
-        case .string(let s): text = "\"" + Self.escapedForExcerpt(s) + "\""
+        case .string(let s): text = Self.quoted(s)
         case .array(let items): text = items.isEmpty ? "[]" : "[…] (\(items.count) items)"
         case .object(let object): text = object.members.isEmpty ? "{}" : "{…} (\(object.members.count) keys)"
         }
         return text.count > 40 ? String(text.prefix(39)) + "…" : text
-    }
-
-    private static func escapedForExcerpt(_ s: String) -> String {
-        var out = ""
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20: out += "\\u" + String(scalar.value, radix: 16)
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out
     }
 }
 
