@@ -4,21 +4,12 @@ import CabinAudio
 /// every layer is periodic in the loop and events wrap around its end).
 public enum AmbientRecipes {
     public static let all: [SoundRecipe] = [
-        ambient("ambient/highway-light", seconds: 30, seed: 0xA101, "Light highway traffic from inside the car") { bed, r in
-            AmbientTextures.road(&bed, level: 0.5, brightness: 380, random: &r)
-            traffic(&bed, cars: 4, trucks: 0, gain: 0.7, random: &r)
-            AmbientTextures.wind(&bed, level: 0.05, low: 300, high: 700, whistle: 0.05, random: &r)
-        },
-        ambient("ambient/highway-medium", seconds: 30, seed: 0xA102, "Steady highway traffic") { bed, r in
-            AmbientTextures.road(&bed, level: 0.6, brightness: 420, random: &r)
-            traffic(&bed, cars: 8, trucks: 1, gain: 0.75, random: &r)
-            AmbientTextures.wind(&bed, level: 0.06, low: 300, high: 750, whistle: 0.05, random: &r)
-        },
-        ambient("ambient/highway-heavy", seconds: 32, seed: 0xA103, "Heavy highway traffic with trucks") { bed, r in
-            AmbientTextures.road(&bed, level: 0.7, brightness: 450, random: &r)
-            traffic(&bed, cars: 14, trucks: 4, gain: 0.8, random: &r)
-            AmbientTextures.wind(&bed, level: 0.07, low: 300, high: 800, whistle: 0.05, random: &r)
-        },
+        highway("light", seconds: 30, seed: 0xA101, "Light highway traffic from inside the car",
+                road: 0.5, brightness: 380, cars: 4, trucks: 0, gain: 0.7, wind: 0.05, windHigh: 700),
+        highway("medium", seconds: 30, seed: 0xA102, "Steady highway traffic",
+                road: 0.6, brightness: 420, cars: 8, trucks: 1, gain: 0.75, wind: 0.06, windHigh: 750),
+        highway("heavy", seconds: 32, seed: 0xA103, "Heavy highway traffic with trucks",
+                road: 0.7, brightness: 450, cars: 14, trucks: 4, gain: 0.8, wind: 0.07, windHigh: 800),
         ambient("ambient/rain", seconds: 24, seed: 0xA201, "Rain on the windscreen, the road hushed beneath") { bed, r in
             AmbientTextures.rain(&bed, perSecond: 140, level: 0.25, random: &r)
             AmbientTextures.road(&bed, level: 0.25, brightness: 350, random: &r)
@@ -71,6 +62,17 @@ public enum AmbientRecipes {
                                    gain: gain * random.uniform(0.6...1) * (truck ? 1.2 : 1), truck: truck,
                                    direction: random.chance(0.5) ? 1 : -1, distance: random.uniform(0.9...1.6),
                                    random: &random)
+        }
+    }
+
+    /// `ambient/highway-LEVEL`: road noise, passing cars and trucks, and wind.
+    static func highway(_ level: String, seconds: Double, seed: UInt64, _ description: String,
+                        road: Double, brightness: Double, cars: Int, trucks: Int, gain: Double,
+                        wind: Double, windHigh: Double) -> SoundRecipe {
+        ambient("ambient/highway-\(level)", seconds: seconds, seed: seed, description) { bed, r in
+            AmbientTextures.road(&bed, level: road, brightness: brightness, random: &r)
+            traffic(&bed, cars: cars, trucks: trucks, gain: gain, random: &r)
+            AmbientTextures.wind(&bed, level: wind, low: 300, high: windHigh, whistle: 0.05, random: &r)
         }
     }
 
