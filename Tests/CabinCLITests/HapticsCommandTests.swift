@@ -16,7 +16,7 @@ import Testing
             + SharedFixtures.files(in: "haptic").map { fixture("haptic/\($0)") }
     }
 
-    @Test func checkLoadsEveryFixtureLenientlyWithItsWarnings() throws {
+    @Test(.needsSharedFixtures) func checkLoadsEveryFixtureLenientlyWithItsWarnings() throws {
         let result = try ExternalTool.cabin(["haptics", "check"] + Self.allFixtures())
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr.isEmpty)
@@ -27,7 +27,7 @@ import Testing
         #expect(lines.allSatisfy { $0.contains(": ok (") || $0.contains(": warning: ") })
     }
 
-    @Test func strictCheckFailsSpinAtTheTrailingCommas() throws {
+    @Test(.needsSharedFixtures) func strictCheckFailsSpinAtTheTrailingCommas() throws {
         let result = try ExternalTool.cabin(["haptics", "check", "--strict", Self.spin, Self.boing])
         #expect(result.status == 1)
         #expect(result.stdout == """
@@ -38,7 +38,7 @@ import Testing
             """)
     }
 
-    @Test func unreadableInputsAreOneLineAndExit1() throws {
+    @Test(.needsSharedFixtures) func unreadableInputsAreOneLineAndExit1() throws {
         let dir = try TestEnvironment.temporaryDirectory("cabin-haptics")
         let broken = dir.appendingPathComponent("broken.ahap").path
         try Data(#"{"Pattern": [ {"Event": "#.utf8).write(to: URL(fileURLWithPath: broken))
@@ -59,7 +59,7 @@ import Testing
         }
     }
 
-    @Test func compileJSONListsBreakpointsAndTransients() throws {
+    @Test(.needsSharedFixtures) func compileJSONListsBreakpointsAndTransients() throws {
         let result = try ExternalTool.cabin(["haptics", "compile", Self.boing])
         #expect(result.status == 0)
         #expect(result.stdout == """
@@ -82,7 +82,7 @@ import Testing
             """)
     }
 
-    @Test func compileCSVSamplesAtTheRate() throws {
+    @Test(.needsSharedFixtures) func compileCSVSamplesAtTheRate() throws {
         let result = try ExternalTool.cabin(["haptics", "compile", Self.boing, "--format", "csv", "--rate", "100"])
         #expect(result.status == 0)
         let lines = result.stdout.split(separator: "\n")
@@ -96,7 +96,7 @@ import Testing
         #expect(bad.stderr.hasPrefix("Error: --rate must be 1…96000 Hz\n"))
     }
 
-    @Test func renderWritesMonoOrDualSenseAudio() throws {
+    @Test(.needsSharedFixtures) func renderWritesMonoOrDualSenseAudio() throws {
         let dir = try TestEnvironment.temporaryDirectory("cabin-haptics")
         let mono = dir.appendingPathComponent("boing.wav").path
         let quad = dir.appendingPathComponent("boing4.wav").path
@@ -120,7 +120,7 @@ import Testing
         #expect(channels.stderr.hasPrefix("Error: --channels must be 1 or 4, not 2\n"))
     }
 
-    @Test func plotWritesALabelledSVG() throws {
+    @Test(.needsSharedFixtures) func plotWritesALabelledSVG() throws {
         let dir = try TestEnvironment.temporaryDirectory("cabin-haptics")
         let out = dir.appendingPathComponent("shot.svg").path
         let result = try ExternalTool.cabin(["haptics", "plot", Self.shotgun, "-o", out])
@@ -134,7 +134,7 @@ import Testing
         }
     }
 
-    @Test func showFitsEightyColumns() throws {
+    @Test(.needsSharedFixtures) func showFitsEightyColumns() throws {
         let result = try ExternalTool.cabin(["haptics", "show", Self.heartbeats])
         #expect(result.status == 0)
         #expect(result.stdout == """
@@ -152,7 +152,7 @@ import Testing
         }
     }
 
-    @Test func convertWritesAHAPThatPassesStrictCheck() throws {
+    @Test(.needsSharedFixtures) func convertWritesAHAPThatPassesStrictCheck() throws {
         let dir = try TestEnvironment.temporaryDirectory("cabin-haptics")
         let out = dir.appendingPathComponent("shot.ahap").path
         let result = try ExternalTool.cabin(["haptics", "convert", Self.shotgun, "-o", out])
@@ -166,7 +166,7 @@ import Testing
         #expect(stdout.stdout.hasPrefix("{\n  \"Version\": 1.0,\n  \"Pattern\": [\n"))
     }
 
-    @Test func convertAndroidPrintsTheWaveform() throws {
+    @Test(.needsSharedFixtures) func convertAndroidPrintsTheWaveform() throws {
         let result = try ExternalTool.cabin(["haptics", "convert", Self.heartbeats, "--android"])
         #expect(result.status == 0)
         #expect(result.stdout.hasPrefix(#"{"timings":[10,30,180,20,10,30,720,"#))
@@ -178,7 +178,7 @@ import Testing
         #expect(try String(contentsOfFile: out, encoding: .utf8) == result.stdout)
     }
 
-    @Test func playAsAudioOnTheNullDevice() throws {
+    @Test(.needsSharedFixtures) func playAsAudioOnTheNullDevice() throws {
         let result = try ExternalTool.cabin(["haptics", "play", Self.boing, "--audio", "-D", "null"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout == "\(Self.boing): played 0:00.297 as audio on null\n")
@@ -189,7 +189,7 @@ import Testing
         #expect(missing.stderr.hasPrefix("cabin: error: audio device \"no-such-pcm\": not found (snd_pcm_open: "))
     }
 
-    @Test func playOnARumbleDeviceSaysWhyNot() throws {
+    @Test(.needsSharedFixtures) func playOnARumbleDeviceSaysWhyNot() throws {
         let missing = try ExternalTool.cabin(["haptics", "play", Self.boing, "--device", "/dev/input/event999"])
         #expect(missing.status == 1)
         #expect(missing.stderr == "cabin: error: rumble device /dev/input/event999: open: No such file or directory (errno 2); list rumble devices with 'cabin devices'\n")

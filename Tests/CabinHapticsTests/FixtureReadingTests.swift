@@ -14,7 +14,7 @@ func readFixture(_ name: String, _ options: HapticReadOptions = .lenient) throws
 
 @Suite("Every real fixture loads")
 struct FixtureReadingTests {
-    @Test func everyFixtureLoadsInLenientMode() throws {
+    @Test(.needsSharedFixtures) func everyFixtureLoadsInLenientMode() throws {
         let names = try SharedFixtures.files(in: "ahap").map { "ahap/" + $0 }
             + SharedFixtures.files(in: "haptic").map { "haptic/" + $0 }
         #expect(names.count == 9)
@@ -25,7 +25,7 @@ struct FixtureReadingTests {
         }
     }
 
-    @Test(arguments: [
+    @Test(.needsSharedFixtures, arguments: [
         // name, transients, continuous, audio custom, curves (points), duration
         ("ahap/apple__unityplugins__Boing.ahap", 1, 1, 0, [3, 2], 0.265),
         ("ahap/apple__unityplugins__Spin.ahap", 0, 2, 0, [7, 2], 1.11),
@@ -46,7 +46,7 @@ struct FixtureReadingTests {
         #expect(pattern.events.map(\.time) == pattern.events.map(\.time).sorted())
     }
 
-    @Test func formatIsChosenByExtensionOrContent() throws {
+    @Test(.needsSharedFixtures) func formatIsChosenByExtensionOrContent() throws {
         let haptic = try SharedFixtures.bytes("haptic/Lofelt__NiceVibrations__valid_required_v1.haptic")
         let ahap = try SharedFixtures.bytes("ahap/apple__unityplugins__Boing.ahap")
         #expect(HapticReader.format(of: haptic, file: "x.haptic") == .haptic)
@@ -55,7 +55,7 @@ struct FixtureReadingTests {
         #expect(HapticReader.read(haptic, file: "pattern.json").pattern?.events.count == 1)
     }
 
-    @Test func spinFailsInStrictModeBecauseOfItsTrailingCommas() throws {
+    @Test(.needsSharedFixtures) func spinFailsInStrictModeBecauseOfItsTrailingCommas() throws {
         let strict = try readFixture("ahap/apple__unityplugins__Spin.ahap", .strict)
         #expect(strict.pattern == nil)
         #expect(strict.diagnostics.errors.map(\.description) == [
@@ -66,13 +66,13 @@ struct FixtureReadingTests {
         #expect(lenient.diagnostics.warnings.map(\.rule) == ["json.trailing-comma", "json.trailing-comma"])
     }
 
-    @Test func boingLoadsInStrictModeWithoutAnyDiagnostic() throws {
+    @Test(.needsSharedFixtures) func boingLoadsInStrictModeWithoutAnyDiagnostic() throws {
         let result = try readFixture("ahap/apple__unityplugins__Boing.ahap", .strict)
         #expect(result.pattern != nil)
         #expect(result.diagnostics.isEmpty)
     }
 
-    @Test func implodeReportsCurvesBeforeEventsAndUnsortedEvents() throws {
+    @Test(.needsSharedFixtures) func implodeReportsCurvesBeforeEventsAndUnsortedEvents() throws {
         let result = try readFixture("ahap/apple__unityplugins__Implode.ahap")
         #expect(result.diagnostics.all.map(\.description) == [
             "apple__unityplugins__Implode.ahap:13:13: warning: Pattern[0].ParameterCurve: ParameterCurve comes before the events; accepted (curves apply pattern-wide)",
@@ -84,18 +84,18 @@ struct FixtureReadingTests {
         #expect(pattern.events[0].value(.audioVolume) == 0.8)
     }
 
-    @Test func textureWarnsAboutItsLeadingWhitespace() throws {
+    @Test(.needsSharedFixtures) func textureWarnsAboutItsLeadingWhitespace() throws {
         let result = try readFixture("ahap/apple__unityplugins__Texture.ahap")
         #expect(result.diagnostics.all.map(\.rule) == ["json.leading-whitespace"])
     }
 
-    @Test func longClipKeepsItsThreeThirtySecondPieces() throws {
+    @Test(.needsSharedFixtures) func longClipKeepsItsThreeThirtySecondPieces() throws {
         let pattern = try #require(try readFixture("ahap/Lofelt__NiceVibrations__long_clip.ahap").pattern)
         #expect(pattern.events(ofType: .hapticContinuous).map(\.duration) == [30, 30, 10])
         #expect(pattern.parameterCurves[0].endTime == 70)
     }
 
-    @Test(arguments: [
+    @Test(.needsSharedFixtures, arguments: [
         // name, breakpoints span, continuous pieces, emphasis transients
         ("haptic/Lofelt__NiceVibrations__valid_required_v1.haptic", 0.3, 1, 0),
         ("haptic/Lofelt__NiceVibrations__emphasis-and-continuous.haptic", 3.0, 1, 6),
@@ -111,7 +111,7 @@ struct FixtureReadingTests {
         #expect(pattern.version == 1)
     }
 
-    @Test func hapticMappingUsesSquareRoots() throws {
+    @Test(.needsSharedFixtures) func hapticMappingUsesSquareRoots() throws {
         let pattern = try #require(try readFixture("haptic/Lofelt__NiceVibrations__emphasis-and-continuous.haptic").pattern)
         let transient = try #require(pattern.events(ofType: .hapticTransient).first)
         #expect(transient.time == 0.5)

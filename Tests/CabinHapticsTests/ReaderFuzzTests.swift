@@ -7,7 +7,7 @@ import Testing
 
 @Suite("Readers and compiler never crash on damaged files")
 struct ReaderFuzzTests {
-    @Test func mutatedFixturesGiveAPatternOrErrorsAndCompileCleanly() throws {
+    @Test(.needsSharedFixtures) func mutatedFixturesGiveAPatternOrErrorsAndCompileCleanly() throws {
         var rng = SeededRandom(seed: 0xCAB1_4A97)
         let seeds = try fixtureNames.map { ($0, try SharedFixtures.bytes($0)) }
         let tokens = ["-1", "1e3", "\"x\"", "true", "null", "{}", "[]", "0", "31", ",", "\"Time\"", "\"Event\""]

@@ -76,7 +76,7 @@ struct RumblePlanTests {
         ])
     }
 
-    @Test func fixturesPlanInsideTheirDurationWithValidVoices() throws {
+    @Test(.needsSharedFixtures) func fixturesPlanInsideTheirDurationWithValidVoices() throws {
         for name in ["ahap/apple__unityplugins__Heartbeats.ahap", "ahap/apple__unityplugins__Texture.ahap",
                      "haptic/Lofelt__NiceVibrations__ShotgunFire2.haptic"] {
             let compiled = HapticCompiler.compile(try #require(try readFixture(name).pattern))

@@ -26,7 +26,7 @@ struct JSONFuzzTests {
         }
     }
 
-    @Test func mutatedFixtures() throws {
+    @Test(.needsSharedFixtures) func mutatedFixtures() throws {
         var rng = SeededRandom(seed: 0xCAB1_0002)
         let seeds = try ["ahap/apple__unityplugins__Boing.ahap", "ahap/apple__unityplugins__Spin.ahap",
                          "haptic/Lofelt__NiceVibrations__emphasis-and-continuous.haptic"].map(SharedFixtures.bytes)

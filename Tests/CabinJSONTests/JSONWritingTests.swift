@@ -25,7 +25,7 @@ struct JSONWritingTests {
         #expect(value.serialized(pretty: false) == #"{"Version":1.0,"Pattern":[{"Time":0.25,"Name":"a\"b\n\u0001"}],"Empty":[],"Count":3}"#)
     }
 
-    @Test(arguments: ["ahap/apple__unityplugins__Boing.ahap", "haptic/Lofelt__NiceVibrations__ShotgunFire2.haptic"])
+    @Test(.needsSharedFixtures, arguments: ["ahap/apple__unityplugins__Boing.ahap", "haptic/Lofelt__NiceVibrations__ShotgunFire2.haptic"])
     func writingWhatWasReadRoundTrips(name: String) throws {
         let first = try #require(JSONParser.parse(try SharedFixtures.bytes(name), file: name).value)
         let text = first.serialized()

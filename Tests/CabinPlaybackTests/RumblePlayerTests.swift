@@ -83,7 +83,7 @@ import Testing
         ])
     }
 
-    @Test func aOneSlotDeviceGetsTransientsMergedIntoItsOnlySlot() throws {
+    @Test(.needsSharedFixtures) func aOneSlotDeviceGetsTransientsMergedIntoItsOnlySlot() throws {
         let device = RecordingRumbleDevice(slots: 1, ffBits: [EvdevCode.ffRumble])
         let player = try RumblePlayer(device: device, path: "/dev/input/event9")
         #expect(player.planOptions().transientVoices == 0)

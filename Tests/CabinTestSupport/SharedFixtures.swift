@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 
 /// The real files in `../shared/fixtures` (relative to the package root), read in place.
 ///
@@ -25,5 +26,16 @@ public enum SharedFixtures {
         try FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent(subdirectory).path)
             .filter { !$0.hasPrefix(".") }
             .sorted()
+    }
+
+    /// Whether the fixtures are beside the package (a user's clone has no `../shared`).
+    public static var isAvailable: Bool { FileManager.default.fileExists(atPath: directory.path) }
+}
+
+extension Trait where Self == ConditionTrait {
+    /// Runs the test only where the third-party fixtures are beside the package; elsewhere it
+    /// is skipped with that reason.
+    public static var needsSharedFixtures: Self {
+        .enabled(if: SharedFixtures.isAvailable, "needs the third-party fixtures in ../shared/fixtures, which a clone does not have")
     }
 }
