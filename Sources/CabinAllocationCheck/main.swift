@@ -39,7 +39,7 @@ var feeder: StreamFeeder?
 do {
     if let path = arguments.first {
         let loaded = try SessionLoader.load(path: path, sampleRate: 48000, maxBlockFrames: blockFrames,
-                                            library: try? SoundLibrary.standard())
+                                            library: try? SoundLibrary.standard(), patterns: HapticPatternLibrary.locate())
         for warning in loaded.warnings { print("warning: \(warning)") }
         compiled = loaded.compiled
         label = path

@@ -58,14 +58,10 @@ public enum SessionHapticLoader {
         case .success(.file(let path)): url = documentFolder.appendingPathComponent(path)
         case .success(.library(let name)):
             guard let library else {
-                return .failure(Problem(message: "\(name): no haptic pattern library found (set CABIN_PATTERNS to the folder of NAME.ahap files)"))
+                return .failure(Problem(message: HapticPatternLibrary.absent(name)))
             }
             url = library.url(for: name)
-            guard FileManager.default.fileExists(atPath: url.path) else {
-                let names = library.names
-                let hint = names.isEmpty ? "the library at \(library.root.path) is empty" : "the library has \(names.joined(separator: ", "))"
-                return .failure(Problem(message: "\(name): not in the haptic pattern library (\(hint))"))
-            }
+            if let problem = library.problem(with: name) { return .failure(Problem(message: problem)) }
         }
         let data: [UInt8]
         do { data = try DocumentFile.read(url.path, kind: "pattern") } catch { return .failure(Problem(message: error.description)) }

@@ -48,7 +48,8 @@ public enum SessionLoader {
     public static func load(bytes: [UInt8], name: String, folder: URL, sampleRate: Double, maxBlockFrames: Int = 512,
                             library: SoundLibrary? = nil, patterns: HapticPatternLibrary? = nil,
                             options: SessionCompileOptions = .init(), progressive: Bool = false) throws(Failure) -> Loaded {
-        let result = SessionReader.read(bytes, file: name)
+        let references = SessionReferences.checking(documentFolder: folder, library: library, patterns: patterns)
+        let result = SessionReader.read(bytes, file: name, references: references)
         guard let document = result.document else {
             throw Failure(lines: result.diagnostics.map(\.description))
         }

@@ -123,13 +123,10 @@ public enum SessionSoundLoader {
             return (LoadedSound(samples: job.storage), job)
         case .library(let name):
             guard let library else {
-                throw LoadError(description: "\(name): no sound library found (set CABIN_SOUNDS to the folder with manifest.json)")
+                throw LoadError(description: SoundLibrary.absent(name))
             }
             guard let entry = library.manifest.entry(named: name) else {
-                let names = library.manifest.sounds.map(\.name)
-                let near = names.filter { $0.hasPrefix(name.split(separator: "/").first.map(String.init) ?? name) }
-                let hint = near.isEmpty ? "see 'cabin sounds list'" : "try \(near.prefix(6).joined(separator: ", "))"
-                throw LoadError(description: "\(name): not in the sound library (\(hint))")
+                throw LoadError(description: library.problem(with: name) ?? "\(name): not in the sound library")
             }
             let job = try SoundDecodeJob(path: library.url(for: entry).path, sampleRate: sampleRate)
             var sound = LoadedSound(samples: job.storage, trim: entry.trim)

@@ -56,7 +56,11 @@ extension DocumentReader {
         }
         if let v = o["haptic"], let text = v.string(at: p.key("haptic"), in: &diagnostics) {
             switch HapticReference.parse(text) {
-            case .success: cue.haptic = text
+            case .success(let reference):
+                cue.haptic = text
+                if let why = references?.haptic(reference) {
+                    diagnostics.error(why, at: v.location, path: p.key("haptic"), value: v.excerpt, rule: "session.missing-pattern")
+                }
             case .failure(let problem):
                 diagnostics.error(problem.message, at: v.location, path: p.key("haptic"), value: v.excerpt, rule: problem.rule)
             }

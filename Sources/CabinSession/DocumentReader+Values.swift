@@ -90,7 +90,13 @@ extension DocumentReader {
     mutating func sound(_ value: JSONValue, at path: JSONPath) -> SoundReference? {
         guard let text = value.string(at: path, in: &diagnostics) else { return nil }
         switch SoundReferenceParser.parse(text) {
-        case .success(let reference): return reference
+        case .success(let reference):
+            // Kept even when it cannot be played, so nothing that names its layer gets a
+            // second, misleading error.
+            if case .synth = reference {} else if let why = references?.sound(reference) {
+                diagnostics.error(why, at: value.location, path: path, value: value.excerpt, rule: "session.missing-sound")
+            }
+            return reference
         case .failure(let problem):
             diagnostics.error(problem.message, at: value.location, path: path, value: value.excerpt, rule: problem.rule)
             return nil

@@ -13,13 +13,17 @@ public enum SessionReader {
     }
 
     /// Reads `bytes` (a JSON document) called `file` in messages.
-    public static func read(_ bytes: [UInt8], file: String) -> Result {
+    ///
+    /// With `references`, every library name and file a sound or a haptic cue names is
+    /// checked too: one that cannot be played is an error (`session.missing-sound`,
+    /// `session.missing-pattern`).
+    public static func read(_ bytes: [UInt8], file: String, references: SessionReferences? = nil) -> Result {
         var diagnostics = Diagnostics(file: file)
         guard let root = JSONParser.parse(bytes, options: .lenient, diagnostics: &diagnostics),
               !diagnostics.hasErrors else {
             return Result(document: nil, diagnostics: diagnostics)
         }
-        var reader = DocumentReader(diagnostics: diagnostics)
+        var reader = DocumentReader(diagnostics: diagnostics, references: references)
         let document = reader.read(root)
         var sorted = Diagnostics(file: file)
         sorted.append(contentsOf: reader.diagnostics.sortedByLocation)
@@ -27,14 +31,16 @@ public enum SessionReader {
     }
 
     /// Reads UTF-8 text; see the byte overload.
-    public static func read(_ text: String, file: String) -> Result {
-        read(Array(text.utf8), file: file)
+    public static func read(_ text: String, file: String, references: SessionReferences? = nil) -> Result {
+        read(Array(text.utf8), file: file, references: references)
     }
 }
 
 /// The reading pass: walks the tree once, converting and checking, collecting diagnostics.
 struct DocumentReader {
     var diagnostics: Diagnostics
+    /// Checks for the sounds and patterns named, when the caller knows the libraries.
+    var references: SessionReferences? = nil
 
     static let topLevelKeys: Set<String> = ["cabin", "title", "duration", "buses", "ducking", "parameters",
                                             "layers", "cues", "description"]

@@ -1,6 +1,8 @@
 import ArgumentParser
 import CabinAudio
+import CabinPlayback
 import CabinSession
+import FoundationEssentials
 
 /// `cabin session …`: session documents.
 struct SessionCommand: ParsableCommand {
@@ -65,9 +67,14 @@ struct SessionCommand: ParsableCommand {
 
         func run() throws {
             var failed = false
+            // Library names and files are checked too: what validates is what plays.
+            let library = try? SoundLibrary.standard(), patterns = HapticPatternLibrary.locate()
             for file in files {
                 guard let bytes = CLIInput.readDocument(file) else { failed = true; continue }
-                let result = SessionReader.read(bytes, file: file)
+                let folder = file == "-" ? URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+                    : URL(fileURLWithPath: file).deletingLastPathComponent()
+                let references = SessionReferences.checking(documentFolder: folder, library: library ?? nil, patterns: patterns)
+                let result = SessionReader.read(bytes, file: file, references: references)
                 for diagnostic in result.diagnostics { print(diagnostic) }
                 if let doc = result.document {
                     print("\(file): ok (\(SessionTime.format(doc.duration)), \(doc.layers.count) layer\(doc.layers.count == 1 ? "" : "s"), \(doc.cues.count) cue\(doc.cues.count == 1 ? "" : "s"))")

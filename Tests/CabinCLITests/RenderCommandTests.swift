@@ -64,7 +64,9 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: out))
     }
 
-    @Test func missingSoundFileSilencesItsLayerWithAWarning() throws {
+    /// A sound file the document names but that is not there is a document error, before
+    /// anything renders (it used to render silence and exit 0).
+    @Test func missingSoundFileIsADocumentErrorAndNothingIsWritten() throws {
         let (dir, session) = try Self.write("""
             { "cabin": 1, "duration": "1s",
               "layers": { "hum": { "bus": "engine", "sound": "sounds/hum.flac", "loop": true },
@@ -73,9 +75,9 @@ import Testing
             """)
         let out = dir.appendingPathComponent("out.wav").path
         let result = try ExternalTool.cabin(["render", session, "-o", out])
-        #expect(result.status == 0)
-        #expect(result.stderr == "cabin: warning: layer \"hum\" is silent: \(dir.path)/sounds/hum.flac: no such file\n")
-        #expect(FileManager.default.fileExists(atPath: out))
+        #expect(result.status == 1)
+        #expect(result.stderr == "\(session):2:50: error: layers.hum.sound: sounds/hum.flac: no such sound file in \(dir.path)\n")
+        #expect(!FileManager.default.fileExists(atPath: out))
     }
 
     @Test func interruptedRenderLeavesNothing() throws {
@@ -144,8 +146,10 @@ import Testing
         #expect(same.stderr.hasPrefix("Error: --haptics must name another file than -o\n"))
         let missing = try Self.write(#"{ "cabin": 1, "duration": "1s", "cues": [ { "at": 0, "haptic": "no-such-pattern" } ] }"#)
         let result = try ExternalTool.cabin(["render", missing.path, "-o", missing.dir.appendingPathComponent("m.wav").path])
-        #expect(result.status == 0)
-        #expect(result.stderr.hasPrefix("cabin: warning: cues[0].haptic is silent: no-such-pattern: not in the haptic pattern library (the library has breath-in, "))
+        #expect(result.status == 1)
+        #expect(result.stderr.hasPrefix("\(missing.path):1:64: error: cues[0].haptic: no-such-pattern: not in the haptic pattern library ("))
+        #expect(result.stderr.split(separator: "\n").count == 1)
+        #expect(!FileManager.default.fileExists(atPath: missing.dir.appendingPathComponent("m.wav").path))
     }
 
     @Test func everyLibraryPatternPassesStrictCheck() throws {

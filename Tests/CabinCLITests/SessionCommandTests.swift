@@ -68,4 +68,36 @@ import Testing
         #expect(lines.first.map { $0.count < 300 } == true, "\(result.stdout.prefix(400))")
         #expect(result.stdout.contains("unknown key \"kkkkkkkk"))
     }
+
+    /// Names that are not in the libraries and files that are not there are document errors
+    /// in `validate`, `render` and `play` alike — located, with the name meant — never a
+    /// session that validates and then renders silence.
+    @Test func unknownSoundsAndPatternsAreDocumentErrors() throws {
+        let dir = try TestEnvironment.temporaryDirectory("cabin-cli")
+        let path = dir.appendingPathComponent("silent.json").path
+        try Data("""
+            { "cabin": 1, "duration": "3s",
+              "layers": { "a": { "bus": "ambient", "sound": "ambient/rian", "loop": true } },
+              "cues": [ { "at": 0, "start": "a" }, { "at": "1s", "play": "sounds/missing.wav" },
+                        { "at": "2s", "haptic": "tik" } ] }
+            """.utf8).write(to: URL(fileURLWithPath: path))
+        let expected = [
+            "\(path):2:49: error: layers.a.sound: ambient/rian: not in the sound library (did you mean ambient/rain?)",
+            "\(path):3:62: error: cues[1].play: sounds/missing.wav: no such sound file in \(dir.path)",
+            "\(path):4:37: error: cues[2].haptic: tik: not in the haptic pattern library (did you mean tick?)",
+        ]
+        let validate = try ExternalTool.cabin(["session", "validate", path])
+        #expect(validate.status == 1)
+        #expect(validate.stdout.split(separator: "\n").map(String.init) == expected)
+        let out = dir.appendingPathComponent("out.wav").path
+        let render = try ExternalTool.cabin(["render", path, "-o", out])
+        #expect(render.status == 1)
+        #expect(render.stderr.split(separator: "\n").map(String.init) == expected)
+        #expect(!FileManager.default.fileExists(atPath: out))
+        // A preset option naming a sound that is not in the library is refused the same way.
+        let preset = try ExternalTool.cabin(["render", "--preset", "ambient", "--sound", "rain", "-o", out])
+        #expect(preset.status == 1)
+        #expect(preset.stderr.contains("rain: not in the sound library (did you mean ambient/rain?)"))
+        #expect(!FileManager.default.fileExists(atPath: out))
+    }
 }

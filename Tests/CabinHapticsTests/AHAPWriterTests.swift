@@ -3,7 +3,7 @@ import Testing
 
 @Suite("AHAP writer: normalized output that reads back")
 struct AHAPWriterTests {
-    @Test(arguments: fixtureNames.filter { $0.hasSuffix(".ahap") })
+    @Test(.needsSharedFixtures, arguments: fixtureNames.filter { $0.hasSuffix(".ahap") })
     func ahapRoundTripsExactly(name: String) throws {
         let pattern = try #require(try readFixture(name).pattern)
         let text = AHAPWriter.write(pattern)
@@ -19,7 +19,7 @@ struct AHAPWriterTests {
         #expect(AHAPWriter.write(again) == text)
     }
 
-    @Test(arguments: fixtureNames.filter { $0.hasSuffix(".haptic") })
+    @Test(.needsSharedFixtures, arguments: fixtureNames.filter { $0.hasSuffix(".haptic") })
     func hapticInputIsWrittenAsCurvesThatKeepTheContinuousTrack(name: String) throws {
         let pattern = try #require(try readFixture(name).pattern)
         let reread = AHAPReader.read(AHAPWriter.write(pattern), file: "converted.ahap", options: .strict)

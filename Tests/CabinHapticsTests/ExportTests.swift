@@ -20,7 +20,7 @@ struct ExportTests {
         #expect(waveform.amplitudes == [0, 128, 0])
     }
 
-    @Test func svgPlotsBothCurvesAndMarksTransients() throws {
+    @Test(.needsSharedFixtures) func svgPlotsBothCurvesAndMarksTransients() throws {
         let compiled = HapticCompiler.compile(try #require(try readFixture("ahap/apple__unityplugins__Boing.ahap").pattern))
         let svg = HapticPreview.svg(compiled)
         #expect(svg.hasPrefix("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"800\" height=\"240\""))
@@ -33,7 +33,7 @@ struct ExportTests {
         #expect(HapticPreview.svg(compiled) == svg)
     }
 
-    @Test func sparklineShowsIntensityAndTransientMarks() throws {
+    @Test(.needsSharedFixtures) func sparklineShowsIntensityAndTransientMarks() throws {
         #expect(HapticPreview.sparkline(continuous(intensity: 1, sharpness: 0), width: 10) == "██████████")
         #expect(HapticPreview.sparkline(continuous(intensity: 0.5, sharpness: 0), width: 10) == "▄▄▄▄▄▄▄▄▄▄")
         let heartbeats = HapticCompiler.compile(try #require(try readFixture("ahap/apple__unityplugins__Heartbeats.ahap").pattern))

@@ -19,7 +19,7 @@ let fixtureNames = [
 
 @Suite("Compiler: envelopes, controls, streams")
 struct HapticCompilerTests {
-    @Test(arguments: fixtureNames)
+    @Test(.needsSharedFixtures, arguments: fixtureNames)
     func compiledStreamsAreSortedAndInsideTheDuration(name: String) throws {
         let pattern = try #require(try readFixture(name).pattern)
         let compiled = HapticCompiler.compile(pattern)
@@ -58,7 +58,7 @@ struct HapticCompilerTests {
         #expect(compiled.value(at: 0.5).intensity == 0)
     }
 
-    @Test func boingCurvesInterpolateAtExactTimes() throws {
+    @Test(.needsSharedFixtures) func boingCurvesInterpolateAtExactTimes() throws {
         let compiled = HapticCompiler.compile(try #require(try readFixture("ahap/apple__unityplugins__Boing.ahap").pattern))
         // Curve starts at 0.015; at +0.05 s the intensity control is 0.75 and the sharpness control −0.06.
         let v = compiled.value(at: 0.065)
@@ -100,7 +100,7 @@ struct HapticCompilerTests {
         #expect(compiled.value(at: 0.4999).intensity == 1)
     }
 
-    @Test func overlappingEventsAddAndMixSharpnessByIntensity() throws {
+    @Test(.needsSharedFixtures) func overlappingEventsAddAndMixSharpnessByIntensity() throws {
         let compiled = HapticCompiler.compile(try #require(try readFixture("ahap/apple__unityplugins__Spin.ahap").pattern))
         let control = 0.914 + (1.0 - 0.914) * (0.5 - 0.483) / (0.706 - 0.483)
         let sharpness = (0.44 * 0.39 + 0.5 * 0.09) / 0.94 + 0.8 * 0.4 / 1.0
@@ -109,7 +109,7 @@ struct HapticCompilerTests {
         #expect(near(v.sharpness, sharpness))
     }
 
-    @Test func sampledStreamMatchesTheModelOnEveryFrame() throws {
+    @Test(.needsSharedFixtures) func sampledStreamMatchesTheModelOnEveryFrame() throws {
         let compiled = HapticCompiler.compile(try #require(try readFixture("ahap/apple__unityplugins__Boing.ahap").pattern))
         let sampled = compiled.sampled(rate: 1000)
         #expect(sampled.frameCount == 268)  // 0…0.267 s (0.265 + 2 ms release)
@@ -119,7 +119,7 @@ struct HapticCompilerTests {
         #expect(sampled.transients.map(\.frame) == [0])
     }
 
-    @Test func hapticMappingGivesSquareRootIntensityAtBreakpoints() throws {
+    @Test(.needsSharedFixtures) func hapticMappingGivesSquareRootIntensityAtBreakpoints() throws {
         let compiled = HapticCompiler.compile(try #require(try readFixture("haptic/Lofelt__NiceVibrations__valid_required_v1.haptic").pattern))
         for (t, a) in [(0.0, 0.2), (0.1, 0.3), (0.2, 0.2)] {
             #expect(near(compiled.value(at: t).intensity, a.squareRoot()))

@@ -34,11 +34,10 @@ import Testing
         try Data("""
             { "cabin": 1, "duration": "3s",
               "cues": [ { "at": "0.5s", "play": "click.wav", "haptic": "seatbelt" },
-                        { "at": "1.2s", "play": "click.wav", "haptic": "knock.ahap" },
-                        { "at": "2s", "haptic": "nope" } ] }
+                        { "at": "1.2s", "play": "click.wav", "haptic": "knock.ahap" } ] }
             """.utf8).write(to: URL(fileURLWithPath: session))
         let loaded = try SessionLoader.load(path: session, sampleRate: 48000, patterns: Self.library)
-        #expect(loaded.warnings == ["cues[2].haptic is silent: nope: not in the haptic pattern library (the library has breath-in, breath-out, celebration, engine-start, gear-shift, milestone, seatbelt, tick)"])
+        #expect(loaded.warnings.isEmpty)
         var renderer = OfflineRenderer(blockFrames: 333)
         let hapticsPath = dir.appendingPathComponent("h.wav").path
         renderer.hapticTrack = .init(track: SessionHapticTrack(loaded.compiled), path: hapticsPath, format: .wav(.float32))
@@ -55,7 +54,7 @@ import Testing
             #expect(mix.samples[2 * (frame - 1)] == 0 && mix.samples[2 * frame] != 0, "mix at \(frame)")
             #expect(haptics.samples[frame - 1] == 0 && haptics.samples[frame] != 0, "haptics at \(frame)")
         }
-        #expect(haptics.samples[96000...].allSatisfy { $0 == 0 }, "the missing pattern is silent")
+        #expect(haptics.samples[96000...].allSatisfy { $0 == 0 }, "nothing after the patterns")
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasSuffix("cabin-tmp") }
         #expect(leftovers.isEmpty)
     }

@@ -1,0 +1,87 @@
+import CabinJSON
+import CabinSession
+import FoundationEssentials
+import Glibc
+
+extension SessionReferences {
+    /// The checks for a document in `documentFolder`: library sounds in `library`, library
+    /// patterns in `patterns`, files beside the document. The loaders use the same checks
+    /// (`SoundLibrary.problem(with:)`, `HapticPatternLibrary.problem(with:)`,
+    /// `SessionReferences.fileProblem`), so what validates is what loads.
+    ///
+    /// Thread: control thread (file system look-ups).
+    public static func checking(documentFolder: URL, library: SoundLibrary?,
+                                patterns: HapticPatternLibrary?) -> SessionReferences {
+        SessionReferences(
+            sound: { reference in
+                switch reference {
+                case .synth: return nil
+                case .file(let path): return fileProblem(path, in: documentFolder, kind: "sound file")
+                case .library(let name):
+                    guard let library else {
+                        return SoundLibrary.absent(name)
+                    }
+                    return library.problem(with: name)
+                }
+            },
+            haptic: { reference in
+                switch reference {
+                case .file(let path): return fileProblem(path, in: documentFolder, kind: "pattern file")
+                case .library(let name):
+                    guard let patterns else {
+                        return HapticPatternLibrary.absent(name)
+                    }
+                    return patterns.problem(with: name)
+                }
+            })
+    }
+
+    /// Why `path` (relative to `folder`) is not a readable file, or nil.
+    static func fileProblem(_ path: String, in folder: URL, kind: String) -> String? {
+        let full = folder.appendingPathComponent(path).path
+        var info = stat()
+        guard stat(full, &info) == 0 else {
+            return errno == ENOENT || errno == ENOTDIR ? "\(path): no such \(kind) in \(folder.path)" : "\(path): \(String(cString: strerror(errno)))"
+        }
+        if (info.st_mode & S_IFMT) == S_IFDIR { return "\(path): is a folder, not a \(kind)" }
+        return nil
+    }
+}
+
+extension SoundLibrary {
+    /// Why library sound `name` cannot be found when there is no library at all.
+    static func absent(_ name: String) -> String {
+        "\(name): no sound library found (set CABIN_SOUNDS to the folder with manifest.json)"
+    }
+
+    /// Why `name` is not in the library (with the name meant, when one is close), or nil.
+    public func problem(with name: String) -> String? {
+        guard manifest.entry(named: name) == nil else { return nil }
+        let names = manifest.sounds.map(\.name)
+        if let guess = KeySuggestion.closest(to: name, in: names) ?? names.first(where: { $0.hasSuffix("/" + name) }) {
+            return "\(KeySuggestion.shortened(name)): not in the sound library (did you mean \(guess)?)"
+        }
+        let group = name.split(separator: "/").first.map { String($0) + "/" } ?? name
+        let near = names.filter { $0.hasPrefix(group) }
+        let hint = near.isEmpty ? "see 'cabin sounds list'" : "try \(near.prefix(6).joined(separator: ", "))"
+        return "\(KeySuggestion.shortened(name)): not in the sound library (\(hint))"
+    }
+}
+
+extension HapticPatternLibrary {
+    /// Why library pattern `name` cannot be found when there is no library at all.
+    static func absent(_ name: String) -> String {
+        "\(name): no haptic pattern library found (set CABIN_PATTERNS to the folder of NAME.ahap files)"
+    }
+
+    /// Why `name` is not in the library (with the name meant, when one is close), or nil.
+    public func problem(with name: String) -> String? {
+        guard !FileManager.default.fileExists(atPath: url(for: name).path) else { return nil }
+        let names = self.names
+        if let guess = KeySuggestion.closest(to: name, in: names) {
+            return "\(KeySuggestion.shortened(name)): not in the haptic pattern library (did you mean \(guess)?)"
+        }
+        let hint = names.isEmpty ? "the library at \(root.path) is empty" : "the library has \(names.joined(separator: ", "))"
+        return "\(KeySuggestion.shortened(name)): not in the haptic pattern library (\(hint))"
+    }
+}
