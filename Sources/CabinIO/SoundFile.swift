@@ -48,8 +48,14 @@ public enum SoundFile {
             default: throw SoundFileError(.notFound, path: path, reason: SystemError.describe(errno: code))
             }
         }
-        if (st.st_mode & S_IFMT) == S_IFDIR {
-            throw SoundFileError(.isDirectory, path: path, reason: "is a directory, not a sound file")
+        switch st.st_mode & S_IFMT {
+        case S_IFDIR: throw SoundFileError(.isDirectory, path: path, reason: "is a directory, not a sound file")
+        case S_IFREG: break
+        case S_IFCHR: throw SoundFileError(.notAudio, path: path, reason: "is a device, not a sound file")
+        case S_IFBLK: throw SoundFileError(.notAudio, path: path, reason: "is a block device, not a sound file")
+        case S_IFIFO: throw SoundFileError(.notAudio, path: path, reason: "is a pipe (FIFO), not a sound file: Cabin reads sound files whole; save the stream to a file first")
+        case S_IFSOCK: throw SoundFileError(.notAudio, path: path, reason: "is a socket, not a sound file")
+        default: throw SoundFileError(.notAudio, path: path, reason: "is not a regular file")
         }
         if st.st_size == 0 {
             throw SoundFileError(.empty, path: path, reason: "empty file (0 bytes)")
@@ -210,6 +216,13 @@ public struct OpenSoundFile {
         }
         if lower.contains("truncated") || lower.contains("end of file") || lower.contains("eof") {
             return SoundFileError(.truncated, path: path, reason: "truncated (\(message))")
+        }
+        if lower.contains("possibly a pipe") {
+            // libsndfile says this of any regular file it could not make sense of (a cut-off
+            // MP3, say): the path is known to be a regular file here (checkReadable).
+            var st = stat()
+            let size = stat(path, &st) == 0 ? " (\(st.st_size) bytes)" : ""
+            return SoundFileError(.notAudio, path: path, reason: "not audio libsndfile can read, or cut short\(size)")
         }
         return SoundFileError(.notAudio, path: path, reason: "cannot be opened as audio (\(message))")
     }

@@ -55,7 +55,11 @@ public enum SessionHapticLoader {
         let url: URL
         switch HapticReference.parse(text) {
         case .failure(let problem): return .failure(Problem(message: problem.message))
-        case .success(.file(let path)): url = documentFolder.appendingPathComponent(path)
+        case .success(.file(let path)):
+            if let problem = SessionReferences.fileProblem(path, in: documentFolder, kind: "pattern file") {
+                return .failure(Problem(message: problem))
+            }
+            url = documentFolder.appendingPathComponent(path)
         case .success(.library(let name)):
             guard let library else {
                 return .failure(Problem(message: HapticPatternLibrary.absent(name)))

@@ -33,6 +33,9 @@ public enum SessionLoader {
                             library: SoundLibrary? = nil, patterns: HapticPatternLibrary? = nil,
                             options: SessionCompileOptions = .init(), progressive: Bool = false) throws(Failure) -> Loaded {
         let url = URL(fileURLWithPath: path)
+        if SoundReferenceParser.soundExtensions.contains(url.pathExtension.lowercased()) {
+            throw Failure(lines: ["\(path): is a sound file, not a session document; a session plays it as a layer (\"sound\": \"./\(url.lastPathComponent)\")"])
+        }
         let data: [UInt8]
         do { data = try DocumentFile.read(path, kind: "session document") } catch { throw Failure(lines: [error.description]) }
         return try load(bytes: data, name: path, folder: url.deletingLastPathComponent(),

@@ -36,7 +36,10 @@ extension SessionReferences {
             })
     }
 
-    /// Why `path` (relative to `folder`) is not a readable file, or nil.
+    /// Why `path` (relative to `folder`) is not a readable file inside `folder`, or nil.
+    /// Links are followed to where they really lead: the text of a path cannot leave the
+    /// folder (the reader refuses `..`), and neither may a link inside it
+    /// (`link.wav -> ../outside/secret.wav`, `sub -> /elsewhere`).
     static func fileProblem(_ path: String, in folder: URL, kind: String) -> String? {
         let full = folder.appendingPathComponent(path).path
         var info = stat()
@@ -44,7 +47,18 @@ extension SessionReferences {
             return errno == ENOENT || errno == ENOTDIR ? "\(path): no such \(kind) in \(folder.path)" : "\(path): \(String(cString: strerror(errno)))"
         }
         if (info.st_mode & S_IFMT) == S_IFDIR { return "\(path): is a folder, not a \(kind)" }
+        guard let real = realPath(full), let base = realPath(folder.path) else { return nil }
+        if !real.hasPrefix(base == "/" ? "/" : base + "/") {
+            return "\(path): leads outside the document's folder (to \(real)); copy the file into the document's folder instead"
+        }
         return nil
+    }
+
+    /// The path with every link resolved (`realpath(3)`), or nil.
+    static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
     }
 }
 

@@ -118,6 +118,9 @@ public enum SessionSoundLoader {
         case .synth:
             throw LoadError(description: "\(reference): synthesized, nothing to load")
         case .file(let path):
+            if let problem = SessionReferences.fileProblem(path, in: documentFolder, kind: "sound file") {
+                throw LoadError(description: problem)
+            }
             let url = documentFolder.appendingPathComponent(path)
             let job = try SoundDecodeJob(path: url.path, sampleRate: sampleRate)
             return (LoadedSound(samples: job.storage), job)

@@ -14,7 +14,8 @@ public enum SoundReferenceParser {
         public var rule: String
     }
 
-    static let soundExtensions = ["wav", "flac", "ogg", "oga", "opus", "mp3", "aif", "aiff"]
+    /// The extensions that make a text a sound file path (and a path no session document).
+    public static let soundExtensions = ["wav", "flac", "ogg", "oga", "opus", "mp3", "aif", "aiff"]
 
     public static func parse(_ text: String) -> Result<SoundReference, Problem> {
         if text.hasPrefix("synth:") { return parseSynth(String(text.dropFirst(6))) }

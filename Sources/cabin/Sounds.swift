@@ -137,7 +137,8 @@ struct SoundsCommand: ParsableCommand {
                 let reports = try generator.generate(only: only.isEmpty ? nil : only) { print($0.line) }
                 let bytes = reports.reduce(0) { $0 + $1.bytes }
                 let elapsed = ContinuousClock.now - started
-                print(String(cFormat: "%d sounds, %.1f MB in ", reports.count, Double(bytes) / 1e6) + folder.path
+                print(String(cFormat: bytes < 1_000_000 ? "%d sounds, %.1f kB in " : "%d sounds, %.1f MB in ",
+                             reports.count, Double(bytes) / (bytes < 1_000_000 ? 1e3 : 1e6)) + folder.path
                       + String(cFormat: ", generated in %.2f s",
                                elapsed.inSeconds))
             } catch {

@@ -62,6 +62,25 @@ import Testing
         #expect(result.stdout.hasPrefix(files.wav + "\n"), "the good file is still shown")
         #expect(!result.stderr.contains("Fatal error"))
     }
+
+    /// Devices and pipes are named for what they are (they used to be "empty file"), and a
+    /// cut-off MP3 is not "possibly a pipe".
+    @Test func devicesPipesAndCutFilesAreNamedForWhatTheyAre() throws {
+        let files = try Self.makeFiles()
+        let fifo = files.dir.appendingPathComponent("pipe.wav").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let mp3 = files.dir.appendingPathComponent("tone.mp3").path, cut = files.dir.appendingPathComponent("cut.mp3").path
+        try ExternalTool.check("ffmpeg", ["-loglevel", "error", "-y", "-i", files.wav, mp3])
+        try Data(try Data(contentsOf: URL(fileURLWithPath: mp3)).prefix(60)).write(to: URL(fileURLWithPath: cut))
+        let result = try ExternalTool.cabin(["info", "/dev/zero", fifo, cut])
+        #expect(result.status == 1)
+        let errors = result.stderr.split(separator: "\n").map(String.init).filter { $0.hasPrefix("cabin: error: ") }
+        #expect(errors == [
+            "cabin: error: /dev/zero: is a device, not a sound file",
+            "cabin: error: \(fifo): is a pipe (FIFO), not a sound file: Cabin reads sound files whole; save the stream to a file first",
+            "cabin: error: \(cut): not audio libsndfile can read, or cut short (60 bytes)",
+        ])
+    }
 }
 
 /// The front door: help, version, devices.

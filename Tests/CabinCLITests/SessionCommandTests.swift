@@ -100,4 +100,30 @@ import Testing
         #expect(preset.stderr.contains("rain: not in the sound library (did you mean ambient/rain?)"))
         #expect(!FileManager.default.fileExists(atPath: out))
     }
+
+    /// A link inside the document's folder that leads outside it is refused like `..`; a
+    /// sound file given where a session document goes is named as such.
+    @Test func linksOutOfTheFolderAndSoundFilesAsDocumentsAreRefused() throws {
+        let dir = try TestEnvironment.temporaryDirectory("cabin-cli")
+        let outside = try TestEnvironment.temporaryDirectory("cabin-cli-outside")
+        let secret = outside.appendingPathComponent("secret.wav").path
+        try ExternalTool.check("sox", ["-n", "-r", "48000", "-c", "2", secret, "synth", "1", "sine", "440"])
+        #expect(symlink(secret, dir.appendingPathComponent("link.wav").path) == 0)
+        #expect(symlink(outside.path, dir.appendingPathComponent("sub").path) == 0)
+        let path = dir.appendingPathComponent("s.json").path
+        try Data("""
+            { "cabin": 1, "duration": "1s",
+              "cues": [ { "at": 0, "play": "link.wav" }, { "at": 0, "play": "sub/secret.wav" } ] }
+            """.utf8).write(to: URL(fileURLWithPath: path))
+        let result = try ExternalTool.cabin(["session", "validate", path])
+        #expect(result.status == 1)
+        let real = URL(fileURLWithPath: secret).resolvingSymlinksInPath().path
+        #expect(result.stdout.split(separator: "\n").map(String.init) == [
+            "\(path):2:32: error: cues[0].play: link.wav: leads outside the document's folder (to \(real)); copy the file into the document's folder instead",
+            "\(path):2:65: error: cues[1].play: sub/secret.wav: leads outside the document's folder (to \(real)); copy the file into the document's folder instead",
+        ])
+        let render = try ExternalTool.cabin(["render", secret, "-o", dir.appendingPathComponent("x.wav").path])
+        #expect(render.status == 1)
+        #expect(render.stderr == "cabin: error: \(secret): is a sound file, not a session document; a session plays it as a layer (\"sound\": \"./secret.wav\")\n")
+    }
 }

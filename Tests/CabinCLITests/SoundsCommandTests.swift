@@ -52,6 +52,7 @@ import Testing
         let result = try ExternalTool.cabin(["sounds", "generate", "--only", "voice/short-break", "--output", alone.path])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains("1 sounds"))
+        #expect(!result.stdout.contains(" 0.0 kB"), "sizes are the files' real sizes: \(result.stdout)")
         let everyPrompt = try ExternalTool.cabin(["sounds", "generate", "--output", all.path] + prompts.flatMap { ["--only", $0] })
         #expect(everyPrompt.status == 0, "\(everyPrompt.stderr)")
         let fresh = alone.appendingPathComponent("voice/short-break.opus").path
