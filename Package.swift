@@ -97,6 +97,14 @@ let package = Package(
             path: "Sources/CabinAllocationCheck"
         ),
 
+        /// The fuzz targets (JSON, AHAP, .haptic, sessions): libFuzzer's entry point when
+        /// built by scripts/fuzz (-sanitize=fuzzer -D CABIN_FUZZ), else a replayer of inputs.
+        .executableTarget(
+            name: "cabin-fuzz",
+            dependencies: ["CabinJSON", "CabinHaptics", "CabinSession"],
+            path: "Sources/CabinFuzz"
+        ),
+
         // MARK: tests
         .target(name: "CabinTestSupport", dependencies: ["CabinAudio"], path: "Tests/CabinTestSupport"),
         .testTarget(name: "CabinJSONTests", dependencies: ["CabinJSON", "CabinAudio", "CabinTestSupport"]),
