@@ -145,7 +145,7 @@ import Testing
         let missing = try Self.write(#"{ "cabin": 1, "duration": "1s", "cues": [ { "at": 0, "haptic": "no-such-pattern" } ] }"#)
         let result = try ExternalTool.cabin(["render", missing.path, "-o", missing.dir.appendingPathComponent("m.wav").path])
         #expect(result.status == 0)
-        #expect(result.stderr.hasPrefix("cabin: warning: cues[0].haptic is silent: no-such-pattern: not in the haptic pattern library (the library has breath-in, "))
+        #expect(result.stderr.hasPrefix("cabin: warning: cues[0].haptic is silent: no-such-pattern: not in the haptic pattern library (the library has arrival, break-start, breath-hold, breath-in, "))
     }
 
     @Test func everyLibraryPatternPassesStrictCheck() throws {
