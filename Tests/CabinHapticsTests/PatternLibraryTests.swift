@@ -87,6 +87,37 @@ struct PatternLibraryTests {
         #expect(c.transients.allSatisfy { $0.time + 0.02 <= c.duration }, "nothing crosses the end")
     }
 
+    /// Played twice back to back at its length (as a looping player does), a loopable
+    /// pattern has no seam: the continuous track does not jump or dip where the repeat
+    /// starts, and the transients keep their spacing across it.
+    @Test(arguments: ["road-smooth", "road-rough", "turn-signal"])
+    func loopablePatternsRepeatWithoutASeam(name: String) throws {
+        let bytes = Array(try Data(contentsOf: Self.root.appendingPathComponent("\(name).ahap")))
+        let once = try #require(HapticReader.read(bytes, file: name, options: .strict).pattern)
+        let period = once.duration
+        var twice = once
+        twice.events += once.events.map { var e = $0; e.time += period; return e }
+        twice.parameterCurves += once.parameterCurves.map { var c = $0; c.time += period; return c }
+        twice.dynamicParameters += once.dynamicParameters.map { var d = $0; d.time += period; return d }
+        let single = HapticCompiler.compile(once), double = HapticCompiler.compile(twice)
+        #expect(abs(double.duration - 2 * period) < 1e-9)
+        let seam = stride(from: period - 0.05, through: period + 0.05, by: 0.0005).map { double.value(at: $0).intensity }
+        let steps = zip(seam.dropFirst(), seam).map { abs($0 - $1) }
+        #expect(steps.max()! < 0.02, "\(name): a jump of \(steps.max()!) at the seam")
+        if single.breakpoints.contains(where: { $0.intensity > 0 }) {
+            let level = single.value(at: 0.01).intensity
+            #expect(seam.min()! > 0.9 * min(level, single.value(at: period - 0.01).intensity), "\(name) dips at the seam")
+        }
+        // The second pass starts where the first's rhythm says it should.
+        #expect(double.transients.count == 2 * single.transients.count)
+        let times = double.transients.map(\.time)
+        #expect(zip(times.dropFirst(single.transients.count), times).allSatisfy { abs($0 - $1 - period) < 1e-9 })
+        if name == "turn-signal" {
+            let gaps = zip(times.dropFirst(), times).map { $0 - $1 }
+            #expect(gaps.allSatisfy { abs($0 - 0.4) < 0.005 }, "tick, tock, tick, tock evenly: \(gaps)")
+        }
+    }
+
     @Test func roughRoadVariesMoreAndIsCoarserThanSmoothRoad() throws {
         let smooth = try Self.compiled("road-smooth"), rough = try Self.compiled("road-rough")
         let vs = Self.variance(Self.intensities(smooth, 0.003...1.997))
