@@ -13,8 +13,12 @@ import Testing
     static let library = HapticPatternLibrary(root: TestEnvironment.packageRoot.appendingPathComponent("Patterns/haptics"))
 
     @Test func everyLibraryPatternLoadsStrictlyClean() throws {
-        #expect(Self.library.names == ["breath-in", "breath-out", "celebration", "engine-start", "gear-shift",
-                                       "milestone", "seatbelt", "tick"])
+        #expect(Self.library.names == [
+            "arrival", "break-start", "breath-hold", "breath-in", "breath-out", "celebration", "counter-step", "engine-off",
+            "engine-start", "engine-start-electric", "focus-start", "gear-shift", "milestone", "rest-stop", "road-rough",
+            "road-smooth", "seatbelt", "session-end", "speed-bump", "streak-success", "tick", "toggle", "turn-signal",
+            "unlock", "warning",
+        ])
         for name in Self.library.names {
             let bytes = Array(try Data(contentsOf: Self.library.url(for: name)))
             let result = HapticReader.read(bytes, file: "\(name).ahap", options: .strict)
@@ -33,7 +37,7 @@ import Testing
         let session = dir.appendingPathComponent("s.json").path
         try Data("""
             { "cabin": 1, "duration": "3s",
-              "cues": [ { "at": "0.5s", "play": "click.wav", "haptic": "seatbelt" },
+              "cues": [ { "at": "0.5s", "play": "click.wav", "haptic": "tick" },
                         { "at": "1.2s", "play": "click.wav", "haptic": "knock.ahap" } ] }
             """.utf8).write(to: URL(fileURLWithPath: session))
         let loaded = try SessionLoader.load(path: session, sampleRate: 48000, patterns: Self.library)
@@ -50,7 +54,8 @@ import Testing
         #expect(haptics.frameCount == mix.frameCount)
         #expect(mix.frameCount == 144000)
         for frame in [24000, 57600] {
-            // The click (a `play`) and the pattern (a `haptic`) of the same cue start on its frame.
+            // The click (a `play`) and the pattern (a `haptic`) of the same cue start on its frame
+            // (`tick` taps at 0 s; `seatbelt` taps 10 ms in, on its own sound's first click).
             #expect(mix.samples[2 * (frame - 1)] == 0 && mix.samples[2 * frame] != 0, "mix at \(frame)")
             #expect(haptics.samples[frame - 1] == 0 && haptics.samples[frame] != 0, "haptics at \(frame)")
         }

@@ -71,6 +71,50 @@ import Testing
         }
     }
 
+    /// The presets cue the library's patterns for their moments: each haptic with the sound
+    /// it is timed to, or alone where no sound plays.
+    @Test func presetsCueThePatternsForTheirMoments() throws {
+        func pairs(_ doc: SessionDocument) -> [(sound: String?, haptic: String)] {
+            doc.cues.compactMap { cue in
+                cue.haptic.map { haptic in (cue.play.map { "\($0.sound)" }, haptic) }
+            }
+        }
+        func hapticsWith(_ doc: SessionDocument, _ sound: String) -> Set<String> {
+            Set(pairs(doc).filter { $0.sound == sound }.map(\.haptic))
+        }
+        func alone(_ doc: SessionDocument) -> [String] { pairs(doc).filter { $0.sound == nil }.map(\.haptic) }
+
+        let drive = try SessionPresets.make("drive", options: ["minutes": "60", "rest-every": "25m", "vehicle": "v8"])
+        #expect(hapticsWith(drive, "ui/turn-signal") == ["turn-signal"])
+        #expect(pairs(drive).filter { $0.sound == "ui/turn-signal" }.count == 3, "two clicks pulling in, one on arrival")
+        #expect(hapticsWith(drive, "ui/ignition") == ["engine-start"])
+        #expect(hapticsWith(drive, "ui/chime-break") == ["break-start"])
+        #expect(hapticsWith(drive, "ui/session-end") == ["arrival"])
+        #expect(alone(drive) == ["rest-stop", "engine-off", "engine-off"])
+        let electric = try SessionPresets.make("drive", options: ["minutes": "60", "rest-every": "25m", "vehicle": "electric"])
+        #expect(hapticsWith(electric, "ui/ignition") == ["engine-start-electric"])
+        #expect(alone(electric) == ["rest-stop"], "no combustion engine to wind down")
+
+        let pomodoro = try SessionPresets.make("pomodoro", options: ["cycles": "2"])
+        #expect(pairs(pomodoro).map(\.haptic) == ["focus-start", "break-start", "focus-start", "break-start", "session-end"])
+        #expect(hapticsWith(pomodoro, "ui/chime-focus") == ["focus-start"])
+        #expect(hapticsWith(pomodoro, "ui/chime-break") == ["break-start"])
+        #expect(hapticsWith(pomodoro, "ui/session-end") == ["session-end"])
+
+        let ui = try SessionPresets.make("ui")
+        #expect(hapticsWith(ui, "ui/toggle") == ["toggle"])
+        #expect(hapticsWith(ui, "ui/counter-step") == ["counter-step"])
+        #expect(hapticsWith(ui, "ui/streak-success") == ["streak-success"])
+
+        let breathing = try SessionPresets.make("breathing", options: ["cycles": "2"])
+        #expect(alone(breathing) == ["breath-in", "breath-hold", "breath-out", "breath-in", "breath-hold", "breath-out"])
+        let holds = breathing.cues.filter { $0.haptic == "breath-hold" }.map(\.time)
+        #expect(holds == breathing.marks.filter { $0.name == "hold" }.map(\.time), "on the hold marks")
+        #expect(hapticsWith(breathing, "ui/unlock") == ["unlock"])
+        let quest = try SessionPresets.make("quest")
+        #expect(hapticsWith(quest, "ui/chime-focus") == ["focus-start"] && hapticsWith(quest, "ui/unlock") == ["unlock"])
+    }
+
     @Test func theVoiceDucksTheRadioByThePresetsDepth() throws {
         let doc = try SessionPresets.make("drive", options: ["radio": "lofi"])
         let rule = try #require(doc.ducking.first)

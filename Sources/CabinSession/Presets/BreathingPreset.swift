@@ -1,5 +1,6 @@
 /// `breathing`: a 45 s guided breathing exercise — inhale 4 s as a rising tone and a
-/// swelling haptic, hold 4 s, exhale 6 s falling — three times, then the unlock cue.
+/// swelling haptic, hold 4 s (a still haptic plateau), exhale 6 s falling — three times,
+/// then the unlock cue.
 /// `quest`: a 90 s timed quest (soft ticks every 15 s) with its end cue.
 enum BreathingPreset {
     static let preset = SessionPresets.Preset(
@@ -35,6 +36,7 @@ enum BreathingPreset {
             b.cue(t) { $0.haptic = "breath-in" }
             t += inhale
             b.mark(t, "hold")
+            b.cue(t) { $0.haptic = "breath-hold" }
             t += hold
             b.mark(t, "exhale")
             b.set(t, "breath", to: 0, over: exhale)
@@ -43,7 +45,7 @@ enum BreathingPreset {
         }
         b.stop(t, ["tone", "air"], fadeOut: 1.5)
         b.mark(t, "unlock")
-        b.play(t + 0.5, "ui/unlock", haptic: "celebration")
+        b.play(t + 0.5, "ui/unlock", haptic: "unlock")
         return b.build()
     }
 
@@ -52,7 +54,7 @@ enum BreathingPreset {
         var b = SessionBuilder(title: "Quest: \(Int(seconds)) s", duration: seconds + 3)
         b.document.layers = [Layer(name: "pad", bus: "ambient", sound: .library("radio/pad"), isLooping: true, gain: -6)]
         b.mark(0, "quest")
-        b.play(0, "ui/chime-focus", haptic: "tick")
+        b.play(0, "ui/chime-focus", haptic: "focus-start")
         b.start(0.5, ["pad"], fadeIn: 3)
         var t = 15.0
         while t < seconds - 1 {
@@ -61,7 +63,7 @@ enum BreathingPreset {
         }
         b.stop(seconds - 2, ["pad"], fadeOut: 2)
         b.mark(seconds, "done")
-        b.play(seconds, "ui/unlock", haptic: "celebration")
+        b.play(seconds, "ui/unlock", haptic: "unlock")
         return b.build()
     }
 }

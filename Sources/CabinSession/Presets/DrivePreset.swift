@@ -1,12 +1,15 @@
 /// `drive`: a work session framed as a road trip (PRODUCT.md, "the main one").
 ///
-/// The pre-drive ritual (seatbelt click with a haptic, ignition with a rumble, P → D), the
+/// The pre-drive ritual (seatbelt click with a haptic, ignition with a rumble — a smooth
+/// whir for the electric car — P → D), the
 /// engine following a speed profile per route (highway steady near 65 mph, scenic varying,
 /// back roads slower with more variation) through two loops — idle and driving — that
 /// crossfade by speed; the route's ambience; the radio; GPS-style announcements every 10
 /// miles, at halfway, 5 miles before each rest stop and when approaching, that duck the
 /// other buses; rest stops; and the arrival. Miles come from the speed profile, so every
-/// announcement agrees with every other.
+/// announcement agrees with every other. Rest stops and the arrival have their haptics:
+/// the turn signal's tick-tock, pulling in, the engine winding down, the break chime's
+/// `break-start`, and `arrival` with the arrival chime.
 enum DrivePreset {
     static let vehicles = ["v8", "v6", "four", "electric", "diesel", "vintage"]
     static let routes = ["highway", "scenic", "backroads"]

@@ -32,6 +32,8 @@ struct DriveTimeline {
     }
 
     var hasIdleLoop: Bool { s.vehicle != "electric" }
+    /// The start haptic: an electric car has no starter to crank and no rumble to catch.
+    var engineStartHaptic: String { s.vehicle == "electric" ? "engine-start-electric" : "engine-start" }
     var engineLayers: [String] { hasIdleLoop ? ["idle", "engine"] : ["engine"] }
     var arrivalStart: Double { total - 90 }
 
@@ -87,7 +89,7 @@ struct DriveTimeline {
     mutating func ritual() {
         b.mark(0, "ritual")
         b.play(0.5, "ui/seatbelt", haptic: "seatbelt")
-        b.play(2.5, "ui/ignition", haptic: "engine-start")
+        b.play(2.5, "ui/ignition", haptic: engineStartHaptic)
         b.start(3, engineLayers, fadeIn: 0.8)
         b.start(5, ["ambient"], fadeIn: 6)
         b.play(7.5, "ui/gear-shift", haptic: "gear-shift")
@@ -107,21 +109,26 @@ struct DriveTimeline {
         }
     }
 
-    /// Pull in, engine off, the rest area, the break, and back on the road.
+    /// Pull in, engine off, the rest area, the break, and back on the road. Haptics: the
+    /// turn signal's tick-tock with its clicks, the pull-in ending as the car stops (the
+    /// speed reaches 0 at t + 25), the engine winding down with its fade-out, the break's
+    /// transition with its chime.
     mutating func restStop(at t: Double) {
         let back = t + Double(s.rest * 60)
-        b.play(t - 2, "ui/turn-signal")
-        b.play(t - 1.2, "ui/turn-signal")
+        b.play(t - 2, "ui/turn-signal", haptic: "turn-signal")
+        b.play(t - 1.2, "ui/turn-signal", haptic: "turn-signal")
         b.mark(t, "rest")
         speed.ramp(at: t, to: 0, over: 25)
+        b.cue(t + 22) { $0.haptic = "rest-stop" }
         b.crossfade(t + 22, "ambient", to: .library("ambient/rest-area"), over: 5)
         if s.radio != nil { b.fade(t + 22, "radio", to: -8, over: 5) }
         b.play(t + 27, "ui/gear-shift", haptic: "gear-shift")
         b.stop(t + 29, engineLayers, fadeOut: 2.5)
-        b.play(t + 33, "ui/chime-break", haptic: "tick")
+        engineOff(t + 29)
+        b.play(t + 33, "ui/chime-break", haptic: "break-start")
         say(t + 35, "Take a \(s.rest) minute break", fallback: s.rest == 5 ? "voice/take-a-break" : nil)
         say(back - 40, "Ready to hit the road again?", fallback: "voice/ready-to-go")
-        b.play(back - 30, "ui/ignition", haptic: "engine-start")
+        b.play(back - 30, "ui/ignition", haptic: engineStartHaptic)
         b.start(back - 29.5, engineLayers, fadeIn: 0.8)
         b.crossfade(back - 26, "ambient", to: ambientSound, over: 5)
         if s.radio != nil { b.fade(back - 26, "radio", to: 0, over: 5) }
@@ -129,16 +136,23 @@ struct DriveTimeline {
         b.mark(back - 20, "drive")
     }
 
+    /// The engine winding down as its layers fade out (combustion engines; an electric
+    /// motor just goes quiet).
+    mutating func engineOff(_ t: Double) {
+        if hasIdleLoop { b.cue(t) { $0.haptic = "engine-off" } }
+    }
+
     /// Slowing down, the radio fades, engine off, the arrival chime and celebration.
     mutating func arrival() {
         b.mark(arrivalStart, "arrival")
         speed.ramp(at: arrivalStart + 5, to: 0, over: 50)
         if s.radio != nil { b.stop(arrivalStart, ["radio"], fadeOut: 40) }
-        b.play(total - 30, "ui/turn-signal")
+        b.play(total - 30, "ui/turn-signal", haptic: "turn-signal")
         b.play(total - 28, "ui/gear-shift", haptic: "gear-shift")
         b.stop(total - 26, engineLayers, fadeOut: 3)
+        engineOff(total - 26)
         b.stop(total - 24, ["ambient"], fadeOut: 20)
-        b.play(total - 22, "ui/session-end", haptic: "celebration")
+        b.play(total - 22, "ui/session-end", haptic: "arrival")
         let welcome = s.destination == "your destination" ? "Journey complete" : "Journey complete. Welcome to \(s.destination)"
         say(total - 18, welcome, fallback: "voice/journey-complete")
     }

@@ -35,25 +35,29 @@ enum PomodoroPreset {
         }
         var t = 0.0
         for cycle in 1...cycles {
-            transition(&b, at: t, mark: "focus", chime: "ui/chime-focus", text: "Focus time", fallback: "voice/focus-time")
+            transition(&b, at: t, mark: "focus", chime: "ui/chime-focus", haptic: "focus-start", text: "Focus time",
+                       fallback: "voice/focus-time")
             if sound != nil && cycle > 1 { b.fade(t, "ambient", to: 0, over: 4) }
             t += focus
             let isLast = cycle == cycles
-            transition(&b, at: t, mark: isLast ? "long-break" : "short-break", chime: "ui/chime-break",
+            transition(&b, at: t, mark: isLast ? "long-break" : "short-break", chime: "ui/chime-break", haptic: "break-start",
                        text: isLast ? "Long break" : "Short break", fallback: isLast ? "voice/long-break" : "voice/short-break")
             if sound != nil { b.fade(t, "ambient", to: -10, over: 4) }
             t += isLast ? long : short
         }
         b.mark(t, "end")
-        b.play(t, "ui/session-end", haptic: "celebration")
+        b.play(t, "ui/session-end", haptic: "session-end")
         b.say(t + 2.5, "Session complete", fallback: "voice/session-complete")
         if sound != nil { b.stop(t, ["ambient"], fadeOut: 7) }
         return b.build()
     }
 
-    static func transition(_ b: inout SessionBuilder, at t: Double, mark: String, chime: String, text: String, fallback: String) {
+    /// A transition's haptic is timed to its chime: `focus-start` to `ui/chime-focus`,
+    /// `break-start` to `ui/chime-break` (and `session-end` to `ui/session-end`).
+    static func transition(_ b: inout SessionBuilder, at t: Double, mark: String, chime: String, haptic: String,
+                           text: String, fallback: String) {
         b.mark(t, mark)
-        b.play(t + 0.2, chime, haptic: "tick")
+        b.play(t + 0.2, chime, haptic: haptic)
         b.say(t + 1.8, text, fallback: fallback)
     }
 }

@@ -9,9 +9,9 @@ enum UIDemoPreset {
     static func make() -> SessionDocument {
         var b = SessionBuilder(title: "UI feedback", duration: 9)
         let steps: [(Double, String, String, String)] = [
-            (0.3, "toggle", "ui/toggle", "tick"), (1.3, "toggle", "ui/toggle", "tick"),
-            (2.5, "counter", "ui/counter-step", "tick"), (3.0, "counter", "ui/counter-step", "tick"),
-            (3.5, "counter", "ui/counter-step", "tick"), (4.8, "streak", "ui/streak-success", "celebration"),
+            (0.3, "toggle", "ui/toggle", "toggle"), (1.3, "toggle", "ui/toggle", "toggle"),
+            (2.5, "counter", "ui/counter-step", "counter-step"), (3.0, "counter", "ui/counter-step", "counter-step"),
+            (3.5, "counter", "ui/counter-step", "counter-step"), (4.8, "streak", "ui/streak-success", "streak-success"),
             (7.0, "milestone", "ui/chime-milestone", "milestone"),
         ]
         var last = ""
