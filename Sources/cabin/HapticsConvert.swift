@@ -31,7 +31,7 @@ extension HapticsCommand {
                 return
             }
             try CLIHaptics.write(text, to: output)
-            print("\(output): \(android ? "Android waveform" : "AHAP") of \(file) (\(CLIHaptics.summary(pattern, compiled)))")
+            CLIOutput.summary("\(output): \(android ? "Android waveform" : "AHAP") of \(file) (\(CLIHaptics.summary(pattern, compiled)))", output: output)
         }
     }
 }

@@ -36,7 +36,7 @@ extension HapticsCommand {
             let (pattern, compiled) = try CLIHaptics.load(file)
             let title = "\(file.lastPathComponent) — \(CLIHaptics.summary(pattern, compiled))"
             try CLIHaptics.write(HapticPreview.svg(compiled, width: width, height: height, title: title), to: output)
-            print("\(output): \(CLIHaptics.summary(pattern, compiled))")
+            CLIOutput.summary("\(output): \(CLIHaptics.summary(pattern, compiled))", output: output)
         }
     }
 

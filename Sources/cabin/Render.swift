@@ -79,6 +79,9 @@ struct Render: ParsableCommand {
     }
 
     func run() throws {
+        // The outputs are checked (and their temporaries made) before any work.
+        let destination = try CLIOutput.open(output)
+        let hapticDestination = try haptics.map { try CLIOutput.open($0) }
         let source = try CLISession.Source(file: session, presets: presets)
         let options = SessionCompileOptions(hapticsBusGain: hapticsInMix ? SessionCompileOptions.defaultHapticsBusGain : nil)
         let loaded = try CLISession.load(source, sampleRate: Double(sampleRate), maxBlockFrames: blockSize, options: options)
@@ -87,7 +90,8 @@ struct Render: ParsableCommand {
         let encoding = SoundFileFormat.SampleEncoding(rawValue: bits)!
         if let haptics {
             renderer.hapticTrack = .init(track: SessionHapticTrack(loaded.compiled, options: options.hapticAudio),
-                                         path: haptics, format: .forPath(haptics, encoding: encoding))
+                                         path: haptics, format: .forPath(haptics, encoding: encoding),
+                                         output: hapticDestination)
         }
         renderer.from = from.flatMap(SessionTime.parse)
         renderer.to = to.flatMap(SessionTime.parse)
@@ -97,13 +101,14 @@ struct Render: ParsableCommand {
         renderer.progress = { bar.update($0, of: $1) }
         let format = SoundFileFormat.forPath(output, encoding: encoding)
         do {
-            let summary = try renderer.write(runner, to: output, format: format)
+            let summary = try renderer.write(runner, to: destination, format: format)
             bar.finish()
-            print("\(output): \(CLIOutput.clock(summary.seconds)) of \(loaded.compiled.title ?? source.name) at \(sampleRate) Hz (\(format.description)), "
-                  + String(cFormat: "rendered in %.2f s (%.0f× real time)", summary.wallSeconds, summary.speed))
+            CLIOutput.summary("\(destination.name): \(CLIOutput.clock(summary.seconds)) of \(loaded.compiled.title ?? source.name) at \(sampleRate) Hz (\(format.description)), "
+                              + String(cFormat: "rendered in %.2f s (%.0f× real time)", summary.wallSeconds, summary.speed), output: output)
             if let haptics, let track = renderer.hapticTrack?.track {
                 let cues = track.clips.count, patterns = Set(track.clips.map(\.pattern)).count
-                print("\(haptics): haptic track, \(cues) cue\(cues == 1 ? "" : "s") (\(patterns) pattern\(patterns == 1 ? "" : "s")), mono, sample-aligned with \(output)")
+                CLIOutput.summary("\(haptics): haptic track, \(cues) cue\(cues == 1 ? "" : "s") (\(patterns) pattern\(patterns == 1 ? "" : "s")), mono, sample-aligned with \(destination.name)",
+                                  output: output)
             }
         } catch {
             bar.finish()
