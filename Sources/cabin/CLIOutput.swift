@@ -41,11 +41,21 @@ enum CLIOutput {
 }
 
 extension CLIOutput {
-    /// Opens `path` for writing before any work (see `OutputFile`); on a problem prints one
-    /// line and throws exit status 1.
-    static func open(_ path: String) throws -> OutputFile {
+    /// Opens `path` for writing before any work (see `OutputFile`), refusing an output that
+    /// is one of `inputs` (compared as files, so `./x.json` and a hard link count); on a
+    /// problem prints one line and throws exit status 1.
+    static func open(_ path: String, inputs: [String] = []) throws -> OutputFile {
+        try refuseSame(path, inputs: inputs)
         do { return try OutputFile(path) } catch {
             CLIOutput.error("\(error)")
+            throw ExitCode.failure
+        }
+    }
+
+    /// Prints one line and throws exit status 1 when `path` is the same file as an input.
+    static func refuseSame(_ path: String, inputs: [String]) throws {
+        if let input = inputs.first(where: { OutputFile.isSameFile(path, $0) }) {
+            CLIOutput.error("\(path): is the same file as the input \(input); write the output to another file")
             throw ExitCode.failure
         }
     }

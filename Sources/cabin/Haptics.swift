@@ -51,9 +51,9 @@ enum CLIHaptics {
 
     static func plural(_ n: Int, _ word: String) -> String { "\(n) \(word)\(n == 1 ? "" : "s")" }
 
-    /// Writes text to `path` (through a temporary), or prints one line and throws exit status 1.
-    static func write(_ text: String, to path: String) throws {
-        try CLIOutput.write(text, to: CLIOutput.open(path))
+    /// Writes text to `path` (never over `input`), or prints one line and throws exit status 1.
+    static func write(_ text: String, to path: String, input: String) throws {
+        try CLIOutput.write(text, to: CLIOutput.open(path, inputs: [input]))
     }
 }
 

@@ -30,7 +30,7 @@ extension HapticsCommand {
         var strict = false
 
         func run() throws {
-            let destination = try CLIOutput.open(output)
+            let destination = try CLIOutput.open(output, inputs: [file])
             let (_, compiled) = try CLIHaptics.load(file, strict: strict)
             let rendered = HapticAudioRenderer.synthesize(compiled, options: audio.options)
             let buffer = AudioBuffer(samples: rendered.samples, channelCount: rendered.channelCount,

@@ -80,11 +80,15 @@ struct Render: ParsableCommand {
 
     func run() throws {
         // The outputs are checked (and their temporaries made) before any work.
-        let destination = try CLIOutput.open(output)
-        let hapticDestination = try haptics.map { try CLIOutput.open($0) }
+        let inputs = session.map { [$0] } ?? []
+        let destination = try CLIOutput.open(output, inputs: inputs)
+        let hapticDestination = try haptics.map { try CLIOutput.open($0, inputs: inputs + [output]) }
         let source = try CLISession.Source(file: session, presets: presets)
         let options = SessionCompileOptions(hapticsBusGain: hapticsInMix ? SessionCompileOptions.defaultHapticsBusGain : nil)
         let loaded = try CLISession.load(source, sampleRate: Double(sampleRate), maxBlockFrames: blockSize, options: options)
+        let soundFiles = CLISession.soundFiles(loaded.document, session: session)
+        try CLIOutput.refuseSame(output, inputs: soundFiles)
+        if let haptics { try CLIOutput.refuseSame(haptics, inputs: soundFiles) }
         let runner = SessionRunner(loaded.compiled)
         var renderer = OfflineRenderer(blockFrames: blockSize)
         let encoding = SoundFileFormat.SampleEncoding(rawValue: bits)!
@@ -147,6 +151,16 @@ enum CLISession {
         }
 
         var suggestedOutput: String { "\(preset ?? "session").wav" }
+    }
+
+    /// The files among `document`'s sounds, as paths (relative ones from the session's
+    /// folder; the working folder for a preset or standard input).
+    static func soundFiles(_ document: SessionDocument, session: String?) -> [String] {
+        let folder = session.map { $0 == "-" ? "." : $0.deletingLastPathComponent } ?? "."
+        return document.soundsToLoad.compactMap { reference in
+            guard case .file(let path) = reference else { return nil }
+            return path.hasPrefix("/") ? path : (folder.isEmpty ? "." : folder) + "/" + path
+        }
     }
 
     /// Loads, printing warnings; on errors prints them (one line each) and exits 1.

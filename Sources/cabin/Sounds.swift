@@ -107,7 +107,7 @@ struct SoundsCommand: ParsableCommand {
         func run() throws {
             let library = try SoundsCommand.library()
             let entry = try SoundsCommand.entry(name, in: library)
-            let destination = try CLIOutput.open(output)
+            let destination = try CLIOutput.open(output, inputs: [library.url(for: entry).path])
             do {
                 let buffer = try SoundPreview.buffer(entry, in: library, loops: loops)
                 try SoundFile.write(buffer, to: destination, format: SoundFileFormat.forPath(output, encoding: .pcm16))

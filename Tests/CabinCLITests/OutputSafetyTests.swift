@@ -3,7 +3,8 @@ import Foundation
 import Glibc
 import Testing
 
-/// What `cabin` will not do to files: leave a truncated file on a full disk.
+/// What `cabin` will not do to files: write over its own inputs, or leave a truncated file
+/// on a full disk.
 @Suite struct OutputSafetyTests {
     static let pattern = TestEnvironment.packageRoot.appendingPathComponent("Patterns/haptics/engine-start.ahap").path
     static let sounds = TestEnvironment.packageRoot.appendingPathComponent("Sounds").path
@@ -16,6 +17,36 @@ import Testing
     }
 
     static func bytes(_ path: String) throws -> Data { try Data(contentsOf: URL(fileURLWithPath: path)) }
+
+    @Test func anOutputThatIsAnInputIsRefused() throws {
+        let (dir, session) = try OutputDestinationTests.folder()
+        let hum = dir.appendingPathComponent("hum.wav").path
+        #expect(try ExternalTool.cabin(["render", session, "-o", hum]).status == 0)
+        let withSound = dir.appendingPathComponent("hum.json").path
+        try Data(#"{ "cabin": 1, "duration": "1s", "layers": { "hum": { "bus": "engine", "sound": "hum.wav", "loop": true } }, "cues": [ { "at": 0, "start": "hum" } ] }"#.utf8)
+            .write(to: URL(fileURLWithPath: withSound))
+        let link = dir.appendingPathComponent("hard.json").path
+        #expect(link.withCString { l in session.withCString { Glibc.link($0, l) } } == 0)
+        let ahap = dir.appendingPathComponent("p.ahap").path
+        try FileManager.default.copyItem(atPath: Self.pattern, toPath: ahap)
+        let before = try [session, hum, withSound, ahap].map(Self.bytes)
+        let dotted = dir.path + "/./s.json"
+        for (arguments, message) in [
+            (["render", session, "-o", dotted], "\(dotted): is the same file as the input \(session)"),
+            (["render", link, "-o", session], "\(session): is the same file as the input \(link)"),
+            (["render", session, "-o", "x.wav", "--haptics", dotted], "\(dotted): is the same file as the input \(session)"),
+            (["render", withSound, "-o", hum], "\(hum): is the same file as the input \(dir.path)/hum.wav"),
+            (["haptics", "render", ahap, "-o", ahap], "\(ahap): is the same file as the input \(ahap)"),
+            (["haptics", "convert", ahap, "-o", dir.path + "/./p.ahap"], "\(dir.path)/./p.ahap: is the same file as the input \(ahap)"),
+            (["haptics", "plot", ahap, "-o", ahap], "\(ahap): is the same file as the input \(ahap)"),
+        ] {
+            let result = try ExternalTool.cabin(arguments)
+            #expect(result.status == 1, "\(arguments)")
+            #expect(result.stderr == "cabin: error: \(message); write the output to another file\n")
+        }
+        #expect(try [session, hum, withSound, ahap].map(Self.bytes) == before)
+        #expect(try OutputDestinationTests.names(dir) == ["hard.json", "hum.json", "hum.wav", "p.ahap", "s.json"])
+    }
 
     /// A 1 MiB tmpfs (root only; `nil` where mounting is not allowed).
     static func smallDisk() throws -> URL? {
