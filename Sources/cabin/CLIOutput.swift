@@ -43,9 +43,12 @@ enum CLIOutput {
 extension CLIOutput {
     /// Opens `path` for writing before any work (see `OutputFile`), refusing an output that
     /// is one of `inputs` (compared as files, so `./x.json` and a hard link count); on a
-    /// problem prints one line and throws exit status 1.
+    /// problem prints one line and throws exit status 1. From here on SIGINT, SIGTERM and
+    /// SIGHUP remove the temporary and exit (`Interrupt.installExiting`) unless the command
+    /// installs its own handling (`Interrupt.install`).
     static func open(_ path: String, inputs: [String] = []) throws -> OutputFile {
         try refuseSame(path, inputs: inputs)
+        Interrupt.installExiting()
         do { return try OutputFile(path) } catch {
             CLIOutput.error("\(error)")
             throw ExitCode.failure

@@ -117,7 +117,7 @@ struct Render: ParsableCommand {
         } catch {
             bar.finish()
             CLIOutput.error("\(error)")
-            throw ExitCode(Interrupt.isRequested ? 130 : 1)
+            throw ExitCode(Interrupt.isRequested ? Interrupt.status : 1)
         }
     }
 }

@@ -3,8 +3,8 @@ import Foundation
 import Glibc
 import Testing
 
-/// What `cabin` will not do to files: write over its own inputs, or leave a truncated file
-/// on a full disk.
+/// What `cabin` will not do to files: write over its own inputs, leave a truncated file on
+/// a full disk, or leave temporaries behind after a signal.
 @Suite struct OutputSafetyTests {
     static let pattern = TestEnvironment.packageRoot.appendingPathComponent("Patterns/haptics/engine-start.ahap").path
     static let sounds = TestEnvironment.packageRoot.appendingPathComponent("Sounds").path
@@ -83,5 +83,42 @@ import Testing
         #expect(readOnly.status == 1)
         #expect(readOnly.stderr == "cabin: error: \(out): cannot write: read-only file system\n")
         #expect(readOnly.seconds < 5, "before any rendering")
+    }
+
+    static func start(_ arguments: [String]) throws -> Process {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: ExternalTool.cabinBinary)
+        process.environment = ExternalTool.childEnvironment()
+        process.arguments = arguments
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        Thread.sleep(forTimeInterval: 0.5)
+        return process
+    }
+
+    @Test(arguments: [SIGTERM, SIGHUP])
+    func aSignalDuringRenderLeavesNothing(signal: Int32) throws {
+        let dir = try TestEnvironment.temporaryDirectory("cabin-signal")
+        let session = try Self.long(dir)
+        let process = try Self.start(["render", session, "-o", dir.appendingPathComponent("long.wav").path])
+        kill(process.processIdentifier, signal)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 128 + signal)
+        #expect(try OutputDestinationTests.names(dir) == ["s.json"])
+    }
+
+    @Test func aKilledRendersTemporaryIsSweptByTheNextWrite() throws {
+        let dir = try TestEnvironment.temporaryDirectory("cabin-kill")
+        let session = try Self.long(dir)
+        let out = dir.appendingPathComponent("long.wav").path
+        let process = try Self.start(["render", session, "-o", out])
+        let pid = process.processIdentifier
+        kill(pid, SIGKILL)
+        process.waitUntilExit()
+        #expect(try OutputDestinationTests.names(dir) == [".long.wav.\(pid).cabin-tmp", "s.json"])
+        let result = try ExternalTool.cabin(["render", session, "-o", out, "--to", "1s"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try OutputDestinationTests.names(dir) == ["long.wav", "s.json"])
     }
 }
