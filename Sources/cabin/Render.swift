@@ -10,7 +10,7 @@ struct Render: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Render a session to a WAV, FLAC or Opus file, far faster than real time.",
         discussion: """
-            The file is written under a temporary name and renamed at the end: an interrupted or failed render leaves nothing at OUT. The same session gives the same bits on every run and with every --block-size.
+            The file is written under a temporary name and renamed at the end: an interrupted or failed render leaves nothing at OUT. A device or FIFO is streamed to; '-o -' writes WAV to standard output (the summary goes to stderr), and SESSION '-' reads the document from standard input. The same session gives the same bits on every run and with every --block-size.
 
             Haptics: --haptics HAPTICS.wav also writes the haptic track: every 'haptic' cue's pattern rendered as audio (as 'cabin haptics render' does) from its cue's exact frame; mono, same rate, same frames as OUT (sample-aligned). Haptic audio stays out of the main mix unless --haptics-in-mix puts it on a 'haptics' bus (the document's 'haptics' bus gain if declared, else -12 dB). Patterns: library names (Patterns/haptics/NAME.ahap, or $CABIN_PATTERNS) or paths relative to the document.
 
@@ -19,14 +19,15 @@ struct Render: ParsableCommand {
               cabin render --preset drive --minutes 50 -o drive.flac --bits 24
               cabin render drive.json -o part.flac --from 12m --to 13m --bits 24
               cabin render drive.json -o drive.wav --haptics drive-haptics.wav
+              cabin render drive.json -o - | aplay
             """)
 
-    @Argument(help: "The session document (JSON); or use --preset.")
+    @Argument(help: "The session document (JSON; - for standard input); or use --preset.")
     var session: String?
 
     @OptionGroup(title: "Presets") var presets: PresetArguments
 
-    @Option(name: .shortAndLong, help: "Output file: .wav, .flac, or .opus (Ogg Opus, 48 kHz only).")
+    @Option(name: .shortAndLong, help: "Output file: .wav, .flac, or .opus (Ogg Opus, 48 kHz only); - for WAV on standard output.")
     var output: String
 
     @Option(name: .long, help: "Sample rate in Hz.")
@@ -104,15 +105,16 @@ struct Render: ParsableCommand {
         let bar = ProgressBar(label: "rendering", secondsPerUnit: 1 / Double(sampleRate))
         renderer.progress = { bar.update($0, of: $1) }
         let format = SoundFileFormat.forPath(output, encoding: encoding)
+        let summaryOutput = haptics == "-" ? "-" : output  // stdout carries audio: summary to stderr
         do {
             let summary = try renderer.write(runner, to: destination, format: format)
             bar.finish()
             CLIOutput.summary("\(destination.name): \(CLIOutput.clock(summary.seconds)) of \(loaded.compiled.title ?? source.name) at \(sampleRate) Hz (\(format.description)), "
-                              + String(cFormat: "rendered in %.2f s (%.0f× real time)", summary.wallSeconds, summary.speed), output: output)
+                              + String(cFormat: "rendered in %.2f s (%.0f× real time)", summary.wallSeconds, summary.speed), output: summaryOutput)
             if let haptics, let track = renderer.hapticTrack?.track {
                 let cues = track.clips.count, patterns = Set(track.clips.map(\.pattern)).count
                 CLIOutput.summary("\(haptics): haptic track, \(cues) cue\(cues == 1 ? "" : "s") (\(patterns) pattern\(patterns == 1 ? "" : "s")), mono, sample-aligned with \(destination.name)",
-                                  output: output)
+                                  output: summaryOutput)
             }
         } catch {
             bar.finish()

@@ -32,6 +32,31 @@ import Testing
         return status == 0 ? info.st_mode & S_IFMT : 0
     }
 
+    /// Runs the real binary with `stdin`, keeping stdout as bytes (it may be a WAV).
+    static func cabinRaw(_ arguments: [String], stdin: Data? = nil) throws -> (status: Int32, stdout: Data, stderr: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: ExternalTool.cabinBinary)
+        process.arguments = arguments
+        process.environment = ExternalTool.childEnvironment()
+        let out = Pipe(), err = Pipe(), input = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = stdin == nil ? FileHandle.nullDevice : input
+        try process.run()
+        if let stdin {
+            input.fileHandleForWriting.write(stdin)
+            try? input.fileHandleForWriting.close()
+        }
+        nonisolated(unsafe) var errData = Data()
+        let group = DispatchGroup()
+        group.enter()
+        DispatchQueue.global().async { errData = err.fileHandleForReading.readDataToEndOfFile(); group.leave() }
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        group.wait()
+        process.waitUntilExit()
+        return (process.terminationStatus, outData, String(decoding: errData, as: UTF8.self))
+    }
+
     @Test func devNullStaysACharacterDevice() throws {
         let (dir, session) = try Self.folder()
         let result = try ExternalTool.cabin(["render", session, "-o", "/dev/null"])
@@ -88,6 +113,25 @@ import Testing
         }
         #expect(try Self.names(dir) == ["file.txt", "s.json"])
         #expect(try Data(contentsOf: URL(fileURLWithPath: file)) == Data("keep".utf8))
+    }
+
+    @Test func standardOutputGetsTheWAVAndStandardInputTheDocument() throws {
+        let (dir, session) = try Self.folder()
+        let toStdout = try Self.cabinRaw(["render", session, "-o", "-"])
+        #expect(toStdout.status == 0, "\(toStdout.stderr)")
+        #expect(toStdout.stdout.count == Self.wavBytes && toStdout.stdout.prefix(4) == Data("RIFF".utf8))
+        #expect(toStdout.stderr.hasPrefix("standard output: 0:02.000 of Short at 48000 Hz (WAV 16-bit), rendered in "))
+
+        let out = dir.appendingPathComponent("from-stdin.wav").path
+        let fromStdin = try Self.cabinRaw(["render", "-", "-o", out], stdin: Data(Self.session.utf8))
+        #expect(fromStdin.status == 0, "\(fromStdin.stderr)")
+        #expect(String(decoding: fromStdin.stdout, as: UTF8.self).hasPrefix("\(out): 0:02.000 of Short at 48000 Hz"))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: out)) == toStdout.stdout, "the same bits")
+
+        let broken = try Self.cabinRaw(["render", "-", "-o", "-"], stdin: Data("{ nope".utf8))
+        #expect(broken.status == 1 && broken.stdout.isEmpty)
+        #expect(broken.stderr.hasPrefix("-:1:3: error: "), "\(broken.stderr)")
+        #expect(try Self.names(dir) == ["from-stdin.wav", "s.json"])
     }
 
     @Test func errnoNamesTheRealCause() {
