@@ -5,6 +5,8 @@ import Synchronization
 /// cause from `errno` — never an internal temporary name.
 ///
 /// Prints as one line, e.g. `out.wav: cannot write: no space left on the device`.
+///
+/// Thread: any (a value).
 public struct OutputError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The destination as the user named it ("standard output" for `-`).
     public var path: String

@@ -67,16 +67,15 @@ public enum SoundFileFormat: Sendable, Equatable, CustomStringConvertible {
 }
 
 extension SoundFile {
-    /// Writes `buffer` to `path` in `format`, replacing the file. Samples outside −1…1 are
-    /// clipped for integer encodings.
+    /// Writes `buffer` to `path` in `format`, replacing the file only with a complete one
+    /// (through an `OutputFile`). Samples outside −1…1 are clipped for integer encodings.
     ///
-    /// The corresponding C functions are `sf_open` (SFM_WRITE), `sf_writef_short`,
-    /// `sf_writef_int`, `sf_writef_float` and `sf_close`.
+    /// The corresponding C functions are `sf_open_fd` (SFM_WRITE), `sf_writef_int`,
+    /// `sf_writef_float` and `sf_close`.
     public static func write(_ buffer: AudioBuffer, to path: String, format: SoundFileFormat) throws(SoundFileError) {
-        let writer = try SoundFileWriter(path: path, format: format,
-                                         channelCount: buffer.channelCount, sampleRate: buffer.sampleRate)
-        try buffer.samples.withUnsafeBufferPointer { (p) throws(SoundFileError) in try writer.write(p) }
-        try writer.close()
+        let output: OutputFile
+        do { output = try OutputFile(path) } catch { throw SoundFileError(.writeFailed, path: error.path, reason: error.reason) }
+        try write(buffer, to: output, format: format)
     }
 
     /// Writes `buffer` into `output` and commits it (see `OutputFile`): the destination is
