@@ -33,12 +33,16 @@ public final class OutputFile {
     private var committed = false
 
     /// Checks that `path` can be written and opens its temporary (or spool) — before any
-    /// work, so a directory, a missing or read-only folder fails at once. The
-    /// corresponding C functions are `lstat`, `realpath`, `open` and `fchmod`.
+    /// work, so a directory, a missing or read-only folder fails at once; `-` when standard
+    /// output is a terminal is refused (audio bytes would garble it). The corresponding C
+    /// functions are `lstat`, `readlink`, `open`, `fchmod` and `isatty`.
     public init(_ path: String) throws(OutputError) {
         self.path = path
         name = path == "-" ? "standard output" : path
         guard path != "-" else {
+            guard isatty(STDOUT_FILENO) == 0 else {
+                throw OutputError(name, refusal: "is a terminal; redirect it to a file or a pipe (> out.wav, | aplay)")
+            }
             isStream = true
             target = "-"
             temporary = nil

@@ -128,6 +128,12 @@ import Testing
         #expect(String(decoding: fromStdin.stdout, as: UTF8.self).hasPrefix("\(out): 0:02.000 of Short at 48000 Hz"))
         #expect(try Data(contentsOf: URL(fileURLWithPath: out)) == toStdout.stdout, "the same bits")
 
+        if ExternalTool.which("script") != nil {  // util-linux: a terminal as stdout
+            let tty = try ExternalTool.run("script", ["-qec", "\(ExternalTool.cabinBinary) render \(session) -o -", "/dev/null"])
+            #expect(tty.status == 1)
+            #expect(tty.stdout == "cabin: error: standard output: is a terminal; redirect it to a file or a pipe (> out.wav, | aplay)\r\n")
+        }
+
         let broken = try Self.cabinRaw(["render", "-", "-o", "-"], stdin: Data("{ nope".utf8))
         #expect(broken.status == 1 && broken.stdout.isEmpty)
         #expect(broken.stderr.hasPrefix("-:1:3: error: "), "\(broken.stderr)")
