@@ -87,9 +87,9 @@ struct Render: ParsableCommand {
         let source = try CLISession.Source(file: session, presets: presets)
         let options = SessionCompileOptions(hapticsBusGain: hapticsInMix ? SessionCompileOptions.defaultHapticsBusGain : nil)
         let loaded = try CLISession.load(source, sampleRate: Double(sampleRate), maxBlockFrames: blockSize, options: options)
-        let soundFiles = CLISession.soundFiles(loaded.document, session: session)
-        try CLIOutput.refuseSame(output, inputs: soundFiles)
-        if let haptics { try CLIOutput.refuseSame(haptics, inputs: soundFiles) }
+        let inputFiles = CLISession.inputFiles(loaded.document, session: session)
+        try CLIOutput.refuseSame(output, inputs: inputFiles)
+        if let haptics { try CLIOutput.refuseSame(haptics, inputs: inputFiles) }
         let runner = SessionRunner(loaded.compiled)
         var renderer = OfflineRenderer(blockFrames: blockSize)
         let encoding = SoundFileFormat.SampleEncoding(rawValue: bits)!
@@ -155,14 +155,17 @@ enum CLISession {
         var suggestedOutput: String { "\(preset ?? "session").wav" }
     }
 
-    /// The files among `document`'s sounds, as paths (relative ones from the session's
-    /// folder; the working folder for a preset or standard input).
-    static func soundFiles(_ document: SessionDocument, session: String?) -> [String] {
+    /// The files among `document`'s sounds and haptic patterns, as paths (relative ones
+    /// from the session's folder; the working folder for a preset or standard input).
+    static func inputFiles(_ document: SessionDocument, session: String?) -> [String] {
         let folder = session.map { $0 == "-" ? "." : $0.deletingLastPathComponent } ?? "."
-        return document.soundsToLoad.compactMap { reference in
-            guard case .file(let path) = reference else { return nil }
-            return path.hasPrefix("/") ? path : (folder.isEmpty ? "." : folder) + "/" + path
+        let sounds = document.soundsToLoad.compactMap { reference -> String? in
+            if case .file(let path) = reference { path } else { nil }
         }
+        let patterns = document.hapticPatternsToLoad.compactMap { text -> String? in
+            if case .success(.file(let path)) = HapticReference.parse(text) { path } else { nil }
+        }
+        return (sounds + patterns).map { $0.hasPrefix("/") ? $0 : (folder.isEmpty ? "." : folder) + "/" + $0 }
     }
 
     /// Loads, printing warnings; on errors prints them (one line each) and exits 1.

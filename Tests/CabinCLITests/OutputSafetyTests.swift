@@ -29,13 +29,17 @@ import Testing
         #expect(link.withCString { l in session.withCString { Glibc.link($0, l) } } == 0)
         let ahap = dir.appendingPathComponent("p.ahap").path
         try FileManager.default.copyItem(atPath: Self.pattern, toPath: ahap)
+        let withPattern = dir.appendingPathComponent("tap.json").path
+        try Data(#"{ "cabin": 1, "duration": "1s", "cues": [ { "at": 0, "haptic": "p.ahap" } ] }"#.utf8)
+            .write(to: URL(fileURLWithPath: withPattern))
         let before = try [session, hum, withSound, ahap].map(Self.bytes)
         let dotted = dir.path + "/./s.json"
         for (arguments, message) in [
             (["render", session, "-o", dotted], "\(dotted): is the same file as the input \(session)"),
             (["render", link, "-o", session], "\(session): is the same file as the input \(link)"),
-            (["render", session, "-o", "x.wav", "--haptics", dotted], "\(dotted): is the same file as the input \(session)"),
+            (["render", session, "-o", dir.path + "/x.wav", "--haptics", dotted], "\(dotted): is the same file as the input \(session)"),
             (["render", withSound, "-o", hum], "\(hum): is the same file as the input \(dir.path)/hum.wav"),
+            (["render", withPattern, "-o", dir.path + "/x.wav", "--haptics", ahap], "\(ahap): is the same file as the input \(dir.path)/p.ahap"),
             (["haptics", "render", ahap, "-o", ahap], "\(ahap): is the same file as the input \(ahap)"),
             (["haptics", "convert", ahap, "-o", dir.path + "/./p.ahap"], "\(dir.path)/./p.ahap: is the same file as the input \(ahap)"),
             (["haptics", "plot", ahap, "-o", ahap], "\(ahap): is the same file as the input \(ahap)"),
@@ -45,7 +49,7 @@ import Testing
             #expect(result.stderr == "cabin: error: \(message); write the output to another file\n")
         }
         #expect(try [session, hum, withSound, ahap].map(Self.bytes) == before)
-        #expect(try OutputDestinationTests.names(dir) == ["hard.json", "hum.json", "hum.wav", "p.ahap", "s.json"])
+        #expect(try OutputDestinationTests.names(dir) == ["hard.json", "hum.json", "hum.wav", "p.ahap", "s.json", "tap.json"])
     }
 
     /// A 1 MiB tmpfs (root only; `nil` where mounting is not allowed).
