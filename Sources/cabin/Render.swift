@@ -10,7 +10,7 @@ struct Render: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Render a session to a WAV, FLAC or Opus file, far faster than real time.",
         discussion: """
-            The file is written under a temporary name and renamed at the end: an interrupted or failed render leaves nothing at OUT. A device or FIFO is streamed to; '-o -' writes WAV to standard output (the summary goes to stderr), and SESSION '-' reads the document from standard input. The same session gives the same bits on every run and with every --block-size.
+            The file is written under a temporary name and renamed at the end: an interrupted or failed render leaves nothing at OUT. A device or FIFO gets the bytes once the render is complete (never replaced); '-o -' writes WAV to standard output (the summary goes to stderr), and SESSION '-' reads the document from standard input. The same session gives the same bits on every run and with every --block-size.
 
             Haptics: --haptics HAPTICS.wav also writes the haptic track: every 'haptic' cue's pattern rendered as audio (as 'cabin haptics render' does) from its cue's exact frame; mono, same rate, same frames as OUT (sample-aligned). Haptic audio stays out of the main mix unless --haptics-in-mix puts it on a 'haptics' bus (the document's 'haptics' bus gain if declared, else -12 dB). Patterns: library names (Patterns/haptics/NAME.ahap, or $CABIN_PATTERNS) or paths relative to the document.
 
