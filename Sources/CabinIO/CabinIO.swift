@@ -9,6 +9,8 @@
 //   rumble                   EvdevDevice, ForceFeedbackDevice, RumbleDevices (evdev force feedback)
 //   threads, fds, signals    RealtimeThread (SCHED_FIFO), EventFD, Signals, TerminalInput
 //   files that ship          ResourceLocator, StandardStreams, SystemError
+//   files written            OutputFile (temporary + fsync + rename; devices, FIFOs, stdout
+//                            streamed to), OutputError, OutputTemporaries
 //
 // What plays sessions — loaders, the live player, the offline renderer — is CabinPlayback,
 // built on this module and the pure cores.
@@ -26,5 +28,5 @@
 //     print(try LoudnessMeter.measure(tone))                  // integrated LUFS, true peak
 //
 // Threads: each wrapper says which thread may call it. Errors are typed (AudioDeviceError,
-// SoundFileError, SystemError, ForceFeedbackError), one readable line each, with the
+// SoundFileError, SystemError, ForceFeedbackError, OutputError), one readable line each, with the
 // operation and the errno or library message.

@@ -30,7 +30,9 @@ public enum OggSerialNumber {
             for k in 0..<4 { bytes[offset + 22 + k] = UInt8(truncatingIfNeeded: crc >> (8 * UInt32(k))) }
             offset += length
         }
-        try Data(bytes).write(to: url)
+        let output = try OutputFile(path)
+        try output.write(bytes)
+        try output.commit()
     }
 
     /// A stable serial for a name (FNV-1a).

@@ -67,16 +67,30 @@ public enum SoundFileFormat: Sendable, Equatable, CustomStringConvertible {
 }
 
 extension SoundFile {
-    /// Writes `buffer` to `path` in `format`, replacing the file. Samples outside −1…1 are
-    /// clipped for integer encodings.
+    /// Writes `buffer` to `path` in `format`, replacing the file only with a complete one
+    /// (through an `OutputFile`). Samples outside −1…1 are clipped for integer encodings.
     ///
-    /// The corresponding C functions are `sf_open` (SFM_WRITE), `sf_writef_short`,
-    /// `sf_writef_int`, `sf_writef_float` and `sf_close`.
+    /// The corresponding C functions are `sf_open_fd` (SFM_WRITE), `sf_writef_int`,
+    /// `sf_writef_float` and `sf_close`.
     public static func write(_ buffer: AudioBuffer, to path: String, format: SoundFileFormat) throws(SoundFileError) {
-        let writer = try SoundFileWriter(path: path, format: format,
-                                         channelCount: buffer.channelCount, sampleRate: buffer.sampleRate)
-        try buffer.samples.withUnsafeBufferPointer { (p) throws(SoundFileError) in try writer.write(p) }
-        try writer.close()
+        let output: OutputFile
+        do { output = try OutputFile(path) } catch { throw SoundFileError(.writeFailed, path: error.path, reason: error.reason) }
+        try write(buffer, to: output, format: format)
+    }
+
+    /// Writes `buffer` into `output` and commits it (see `OutputFile`): the destination is
+    /// replaced only by a complete file. On failure the output is discarded.
+    public static func write(_ buffer: AudioBuffer, to output: OutputFile, format: SoundFileFormat) throws(SoundFileError) {
+        do throws(SoundFileError) {
+            let writer = try SoundFileWriter(output: output, format: format,
+                                             channelCount: buffer.channelCount, sampleRate: buffer.sampleRate)
+            try buffer.samples.withUnsafeBufferPointer { (p) throws(SoundFileError) in try writer.write(p) }
+            try writer.close()
+            do { try output.commit() } catch { throw SoundFileError(.writeFailed, path: error.path, reason: error.reason) }
+        } catch {
+            output.discard()
+            throw error
+        }
     }
 }
 
@@ -92,7 +106,26 @@ public final class SoundFileWriter {
     public private(set) var framesWritten: Int64 = 0
 
     /// Creates (or truncates) `path`. The corresponding C function is `sf_open`.
-    public init(path: String, format: SoundFileFormat, channelCount: Int, sampleRate: Double) throws(SoundFileError) {
+    public convenience init(path: String, format: SoundFileFormat, channelCount: Int, sampleRate: Double) throws(SoundFileError) {
+        try self.init(path: path, format: format, channelCount: channelCount, sampleRate: sampleRate) { info in
+            sf_open(path, Int32(SFM_WRITE), &info)
+        }
+    }
+
+    /// Writes into `output` (its temporary or spool); messages name `output.name`, and
+    /// `output.commit()` puts the file in place after `close()`. The corresponding C
+    /// function is `sf_open_fd`.
+    public convenience init(output: OutputFile, format: SoundFileFormat, channelCount: Int, sampleRate: Double) throws(SoundFileError) {
+        try self.init(path: output.name, format: format, channelCount: channelCount, sampleRate: sampleRate) { info in
+            let fd = dup(output.descriptor)
+            guard fd >= 0 else { return nil }
+            guard let handle = sf_open_fd(fd, Int32(SFM_WRITE), &info, 1) else { Glibc.close(fd); return nil }
+            return handle
+        }
+    }
+
+    private init(path: String, format: SoundFileFormat, channelCount: Int, sampleRate: Double,
+                 open: (inout SF_INFO) -> OpaquePointer?) throws(SoundFileError) {
         self.path = path
         self.format = format
         self.channelCount = channelCount
@@ -104,7 +137,7 @@ public final class SoundFileWriter {
             throw SoundFileError(.unsupportedFormat, path: path,
                                  reason: "cannot write \(format) with \(channelCount) channels at \(Int(sampleRate)) Hz")
         }
-        guard let h = sf_open(path, Int32(SFM_WRITE), &info) else {
+        guard let h = open(&info) else {
             throw SoundFileError(.writeFailed, path: path, reason: "cannot create: \(String(cString: sf_strerror(nil)))")
         }
         handle = h
@@ -128,6 +161,7 @@ public final class SoundFileWriter {
         precondition(samples.count % channelCount == 0)
         let frames = samples.count / channelCount
         let written: sf_count_t
+        errno = 0
         if let scale = format.encoding.scale {
             // Round to the format's own step and left-justify into libsndfile's 32-bit int.
             let shift = format.encoding == .pcm16 ? 16 : 8
@@ -142,8 +176,10 @@ public final class SoundFileWriter {
             written = sf_writef_float(handle, samples.baseAddress, sf_count_t(frames))
         }
         guard written == frames else {
-            throw SoundFileError(.writeFailed, path: path,
-                                 reason: "write failed after \(framesWritten + Int64(max(0, written))) frames: \(String(cString: sf_strerror(handle)))")
+            let code = errno
+            let after = framesWritten + Int64(max(0, written))
+            throw SoundFileError(.writeFailed, path: path, reason: code != 0 ? OutputError.reason(code)
+                                 : "write failed after \(after) frames: \(String(cString: sf_strerror(handle)))")
         }
         framesWritten += Int64(frames)
     }
@@ -152,8 +188,10 @@ public final class SoundFileWriter {
     public func close() throws(SoundFileError) {
         guard let h = handle else { return }
         handle = nil
+        errno = 0
         let status = sf_close(h)
         if status != 0 {
+            if errno != 0 { throw SoundFileError(.writeFailed, path: path, reason: OutputError.reason(errno)) }
             throw SoundFileError(.writeFailed, path: path, reason: "closing failed: \(String(cString: sf_strerror(nil)))")
         }
     }

@@ -6,8 +6,9 @@ import Glibc
 
 /// Renders a session to a sound file as fast as the machine goes.
 ///
-/// The file is written to a temporary name in the same folder and renamed at the end, so
-/// an interrupted or failed render leaves nothing half-written at the destination. The
+/// The file is written through an `OutputFile` (a temporary beside it, renamed at the end;
+/// a device, FIFO or standard output is streamed to), so an interrupted or failed render
+/// leaves nothing half-written at the destination. The
 /// output is the same bits on every run and for every block size.
 ///
 /// Thread: control thread only (file I/O).
@@ -25,14 +26,18 @@ public struct OfflineRenderer {
     public var hapticTrack: HapticTrackOutput?
 
     /// Where and how to write a session's haptic track.
-    public struct HapticTrackOutput: Sendable {
+    public struct HapticTrackOutput {
         public var track: SessionHapticTrack
         public var path: String
         public var format: SoundFileFormat
-        public init(track: SessionHapticTrack, path: String, format: SoundFileFormat) {
+        /// The output already opened for `path` (checked before any work); `nil`: opened
+        /// when the render starts.
+        public var output: OutputFile?
+        public init(track: SessionHapticTrack, path: String, format: SoundFileFormat, output: OutputFile? = nil) {
             self.track = track
             self.path = path
             self.format = format
+            self.output = output
         }
     }
 
@@ -49,32 +54,43 @@ public struct OfflineRenderer {
     public enum RenderError: Error, Sendable, CustomStringConvertible {
         case cancelled
         case file(SoundFileError)
+        case output(OutputError)
         case range(String)
         public var description: String {
             switch self {
             case .cancelled: "render interrupted; nothing was written"
             case .file(let e): e.description
+            case .output(let e): e.description
             case .range(let s): s
             }
         }
     }
 
-    /// Renders `runner`'s session into `path` in `format`.
+    /// Renders `runner`'s session into `path` in `format` (see `OutputFile`).
     public func write(_ runner: SessionRunner, to path: String, format: SoundFileFormat) throws(RenderError) -> Summary {
+        let output: OutputFile
+        do { output = try OutputFile(path) } catch { throw .output(error) }
+        return try write(runner, to: output, format: format)
+    }
+
+    /// Renders `runner`'s session into `output` and commits it; on any failure or
+    /// cancellation the output (and the haptic track's) is discarded.
+    public func write(_ runner: SessionRunner, to output: OutputFile, format: SoundFileFormat) throws(RenderError) -> Summary {
         let rate = runner.session.sampleRate
         let total = runner.session.durationFrames
         let startFrame = from.map { FrameTime(($0 * rate).rounded()) } ?? 0
         let endFrame = min(total, to.map { FrameTime(($0 * rate).rounded()) } ?? total)
+        var hapticOutput = hapticTrack?.output
+        defer { output.discard(); hapticOutput?.discard() }  // no-ops once committed
         guard startFrame >= 0, startFrame < endFrame else {
             throw .range("nothing to render between \(SessionTime.format(Double(startFrame) / rate)) and \(SessionTime.format(Double(endFrame) / rate)) (the session lasts \(SessionTime.format(Double(total) / rate)))")
         }
-        let temp = Self.temporaryPath(for: path)
-        let hapticTemp = hapticTrack.map { Self.temporaryPath(for: $0.path) }
         let clock = ContinuousClock.now
         do {
-            let writer = try SoundFileWriter(path: temp, format: format, channelCount: 2, sampleRate: rate)
-            let hapticWriter = try hapticTrack.map { (output) throws(SoundFileError) in
-                try SoundFileWriter(path: hapticTemp!, format: output.format, channelCount: 1, sampleRate: rate)
+            if let hapticTrack, hapticOutput == nil { hapticOutput = try OutputFile(hapticTrack.path) }
+            let writer = try SoundFileWriter(output: output, format: format, channelCount: 2, sampleRate: rate)
+            let hapticWriter = try hapticTrack.map { (track) throws(SoundFileError) in
+                try SoundFileWriter(output: hapticOutput!, format: track.format, channelCount: 1, sampleRate: rate)
             }
             var block = [Float](repeating: 0, count: 2 * blockFrames)
             var hapticBlock = [Float](repeating: 0, count: hapticTrack == nil ? 0 : blockFrames)
@@ -103,36 +119,20 @@ public struct OfflineRenderer {
             }
             try writer.close()
             try hapticWriter?.close()
-            if let hapticTemp, let hapticTrack, rename(hapticTemp, hapticTrack.path) != 0 {
-                throw RenderError.file(SoundFileError(.writeFailed, path: hapticTrack.path,
-                                                      reason: "cannot move the finished haptic track into place: \(SystemError.describe(errno: errno))"))
-            }
-            guard rename(temp, path) == 0 else {
-                throw RenderError.file(SoundFileError(.writeFailed, path: path,
-                                                      reason: "cannot move the finished render into place: \(SystemError.describe(errno: errno))"))
-            }
+            try hapticOutput?.commit()
+            try output.commit()
         } catch let error as SoundFileError {
-            unlink(temp)
-            if let hapticTemp { unlink(hapticTemp) }
             throw .file(error)
+        } catch let error as OutputError {
+            throw .output(error)
         } catch let error as RenderError {
-            unlink(temp)
-            if let hapticTemp { unlink(hapticTemp) }
             throw error
         } catch {
-            unlink(temp)
-            if let hapticTemp { unlink(hapticTemp) }
             throw .range("\(error)")
         }
         let elapsed = ContinuousClock.now - clock
         let wall = elapsed.inSeconds
         let frames = endFrame - startFrame
         return Summary(frames: frames, seconds: Double(frames) / rate, wallSeconds: wall)
-    }
-
-    /// `.NAME.PID.cabin-tmp` beside `path`.
-    static func temporaryPath(for path: String) -> String {
-        let url = URL(fileURLWithPath: path)
-        return url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(getpid()).cabin-tmp").path
     }
 }

@@ -74,7 +74,9 @@ public struct SoundLibraryGenerator {
         let reports = try generateConcurrently(recipes, speech: voice, progress: progress)
         for report in reports { manifest.upsert(report.entry) }
         if only == nil { manifest.sounds = reports.map(\.entry) }
-        try Data(manifest.serialized().utf8).write(to: folder.appendingPathComponent("manifest.json"))
+        let output = try OutputFile(folder.appendingPathComponent("manifest.json").path)
+        try output.write(manifest.serialized())
+        try output.commit()
         return reports
     }
 

@@ -1,3 +1,4 @@
+import ArgumentParser
 import CabinAudio
 import CabinIO
 import CabinPlayback
@@ -40,18 +41,44 @@ enum CLIOutput {
 }
 
 extension CLIOutput {
-    /// Why an output file cannot be created at `path`, checked before any work is done
-    /// (`nil` when it looks writable): a missing folder, a directory in the way.
-    static func outputProblem(_ path: String) -> String? {
-        var isDirectory = false
-        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory {
-            return "is a directory; give a file name"
+    /// Opens `path` for writing before any work (see `OutputFile`), refusing an output that
+    /// is one of `inputs` (compared as files, so `./x.json` and a hard link count); on a
+    /// problem prints one line and throws exit status 1. From here on SIGINT, SIGTERM and
+    /// SIGHUP remove the temporary and exit (`Interrupt.installExiting`) unless the command
+    /// installs its own handling (`Interrupt.install`).
+    static func open(_ path: String, inputs: [String] = []) throws -> OutputFile {
+        try refuseSame(path, inputs: inputs)
+        Interrupt.installExiting()
+        do { return try OutputFile(path) } catch {
+            CLIOutput.error("\(error)")
+            throw ExitCode.failure
         }
-        let folder = path.deletingLastPathComponent
-        if !folder.isEmpty && !FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory) {
-            return "cannot be written: no such folder \(folder)"
+    }
+
+    /// Prints one line and throws exit status 1 when `path` is the same file as an input.
+    static func refuseSame(_ path: String, inputs: [String]) throws {
+        if let input = inputs.first(where: { OutputFile.isSameFile(path, $0) }) {
+            CLIOutput.error("\(path): is the same file as the input \(input); write the output to another file")
+            throw ExitCode.failure
         }
-        if !folder.isEmpty && !isDirectory { return "cannot be written: \(folder) is not a folder" }
-        return nil
+    }
+
+    /// Prints a command's summary line: on stdout, or on stderr when the output itself
+    /// went to stdout (`-o -`).
+    static func summary(_ line: String, output: String?) {
+        if output == "-" { StandardStreams.writeError(line + "\n") } else { print(line) }
+    }
+
+    /// Writes `text` to `output` and commits it; on a problem prints one line and throws
+    /// exit status 1.
+    static func write(_ text: String, to output: OutputFile) throws {
+        do {
+            try output.write(text)
+            try output.commit()
+        } catch {
+            output.discard()
+            CLIOutput.error("\(error)")
+            throw ExitCode.failure
+        }
     }
 }

@@ -51,16 +51,9 @@ enum CLIHaptics {
 
     static func plural(_ n: Int, _ word: String) -> String { "\(n) \(word)\(n == 1 ? "" : "s")" }
 
-    /// Writes text to `path` (replacing it), or prints one line and throws exit status 1.
-    static func write(_ text: String, to path: String) throws {
-        if let problem = CLIOutput.outputProblem(path) {
-            CLIOutput.error("\(path): \(problem)")
-            throw ExitCode.failure
-        }
-        guard FileManager.default.createFile(atPath: path, contents: Data(text.utf8)) else {
-            CLIOutput.error("\(path): cannot be written (permission denied?)")
-            throw ExitCode.failure
-        }
+    /// Writes text to `path` (never over `input`), or prints one line and throws exit status 1.
+    static func write(_ text: String, to path: String, input: String) throws {
+        try CLIOutput.write(text, to: CLIOutput.open(path, inputs: [input]))
     }
 }
 

@@ -24,14 +24,15 @@ extension HapticsCommand {
         var android = false
 
         func run() throws {
+            if let output { try CLIOutput.refuseSame(output, inputs: [file]) }
             let (pattern, compiled) = try CLIHaptics.load(file)
             let text = android ? AndroidWaveform(compiled).json + "\n" : AHAPWriter.write(pattern)
             guard let output else {
                 print(text, terminator: "")
                 return
             }
-            try CLIHaptics.write(text, to: output)
-            print("\(output): \(android ? "Android waveform" : "AHAP") of \(file) (\(CLIHaptics.summary(pattern, compiled)))")
+            try CLIHaptics.write(text, to: output, input: file)
+            CLIOutput.summary("\(output): \(android ? "Android waveform" : "AHAP") of \(file) (\(CLIHaptics.summary(pattern, compiled)))", output: output)
         }
     }
 }

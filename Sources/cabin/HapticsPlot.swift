@@ -33,10 +33,11 @@ extension HapticsCommand {
         }
 
         func run() throws {
+            try CLIOutput.refuseSame(output, inputs: [file])
             let (pattern, compiled) = try CLIHaptics.load(file)
             let title = "\(file.lastPathComponent) — \(CLIHaptics.summary(pattern, compiled))"
-            try CLIHaptics.write(HapticPreview.svg(compiled, width: width, height: height, title: title), to: output)
-            print("\(output): \(CLIHaptics.summary(pattern, compiled))")
+            try CLIHaptics.write(HapticPreview.svg(compiled, width: width, height: height, title: title), to: output, input: file)
+            CLIOutput.summary("\(output): \(CLIHaptics.summary(pattern, compiled))", output: output)
         }
     }
 

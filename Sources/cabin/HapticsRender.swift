@@ -30,21 +30,18 @@ extension HapticsCommand {
         var strict = false
 
         func run() throws {
-            if let problem = CLIOutput.outputProblem(output) {
-                CLIOutput.error("\(output): \(problem)")
-                throw ExitCode.failure
-            }
+            let destination = try CLIOutput.open(output, inputs: [file])
             let (_, compiled) = try CLIHaptics.load(file, strict: strict)
             let rendered = HapticAudioRenderer.synthesize(compiled, options: audio.options)
             let buffer = AudioBuffer(samples: rendered.samples, channelCount: rendered.channelCount,
                                      sampleRate: rendered.sampleRate)
             do {
-                try SoundFile.write(buffer, to: output, format: .forPath(output, encoding: .pcm24))
+                try SoundFile.write(buffer, to: destination, format: .forPath(output, encoding: .pcm24))
             } catch {
                 CLIOutput.error("\(error)")
                 throw ExitCode.failure
             }
-            print("\(output): \(CLIOutput.clock(buffer.duration)) at \(audio.sampleRate) Hz, \(rendered.channelCount == 1 ? "mono" : "4 channels (haptics on 3-4)"), sharpness -> \(HapticPreviewText.seconds(rendered.frequencyRange.lowerBound))-\(HapticPreviewText.seconds(rendered.frequencyRange.upperBound)) Hz")
+            CLIOutput.summary("\(output): \(CLIOutput.clock(buffer.duration)) at \(audio.sampleRate) Hz, \(rendered.channelCount == 1 ? "mono" : "4 channels (haptics on 3-4)"), sharpness -> \(HapticPreviewText.seconds(rendered.frequencyRange.lowerBound))-\(HapticPreviewText.seconds(rendered.frequencyRange.upperBound)) Hz", output: output)
         }
     }
 }

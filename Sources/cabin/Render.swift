@@ -10,7 +10,7 @@ struct Render: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Render a session to a WAV, FLAC or Opus file, far faster than real time.",
         discussion: """
-            The file is written under a temporary name and renamed at the end: an interrupted or failed render leaves nothing at OUT. The same session gives the same bits on every run and with every --block-size.
+            The file is written under a temporary name and renamed at the end: an interrupted or failed render leaves nothing at OUT. A device or FIFO gets the bytes once the render is complete (never replaced); '-o -' writes WAV to standard output (the summary goes to stderr), and SESSION '-' reads the document from standard input. The same session gives the same bits on every run and with every --block-size.
 
             Haptics: --haptics HAPTICS.wav also writes the haptic track: every 'haptic' cue's pattern rendered as audio (as 'cabin haptics render' does) from its cue's exact frame; mono, same rate, same frames as OUT (sample-aligned). Haptic audio stays out of the main mix unless --haptics-in-mix puts it on a 'haptics' bus (the document's 'haptics' bus gain if declared, else -12 dB). Patterns: library names (Patterns/haptics/NAME.ahap, or $CABIN_PATTERNS) or paths relative to the document.
 
@@ -19,14 +19,15 @@ struct Render: ParsableCommand {
               cabin render --preset drive --minutes 50 -o drive.flac --bits 24
               cabin render drive.json -o part.flac --from 12m --to 13m --bits 24
               cabin render drive.json -o drive.wav --haptics drive-haptics.wav
+              cabin render drive.json -o - | aplay
             """)
 
-    @Argument(help: "The session document (JSON); or use --preset.")
+    @Argument(help: "The session document (JSON; - for standard input); or use --preset.")
     var session: String?
 
     @OptionGroup(title: "Presets") var presets: PresetArguments
 
-    @Option(name: .shortAndLong, help: "Output file: .wav, .flac, or .opus (Ogg Opus, 48 kHz only).")
+    @Option(name: .shortAndLong, help: "Output file: .wav, .flac, or .opus (Ogg Opus, 48 kHz only); - for WAV on standard output.")
     var output: String
 
     @Option(name: .long, help: "Sample rate in Hz.")
@@ -79,15 +80,23 @@ struct Render: ParsableCommand {
     }
 
     func run() throws {
+        // The outputs are checked (and their temporaries made) before any work.
+        let inputs = session.map { [$0] } ?? []
+        let destination = try CLIOutput.open(output, inputs: inputs)
+        let hapticDestination = try haptics.map { try CLIOutput.open($0, inputs: inputs + [output]) }
         let source = try CLISession.Source(file: session, presets: presets)
         let options = SessionCompileOptions(hapticsBusGain: hapticsInMix ? SessionCompileOptions.defaultHapticsBusGain : nil)
         let loaded = try CLISession.load(source, sampleRate: Double(sampleRate), maxBlockFrames: blockSize, options: options)
+        let inputFiles = CLISession.inputFiles(loaded.document, session: session)
+        try CLIOutput.refuseSame(output, inputs: inputFiles)
+        if let haptics { try CLIOutput.refuseSame(haptics, inputs: inputFiles) }
         let runner = SessionRunner(loaded.compiled)
         var renderer = OfflineRenderer(blockFrames: blockSize)
         let encoding = SoundFileFormat.SampleEncoding(rawValue: bits)!
         if let haptics {
             renderer.hapticTrack = .init(track: SessionHapticTrack(loaded.compiled, options: options.hapticAudio),
-                                         path: haptics, format: .forPath(haptics, encoding: encoding))
+                                         path: haptics, format: .forPath(haptics, encoding: encoding),
+                                         output: hapticDestination)
         }
         renderer.from = from.flatMap(SessionTime.parse)
         renderer.to = to.flatMap(SessionTime.parse)
@@ -96,19 +105,21 @@ struct Render: ParsableCommand {
         let bar = ProgressBar(label: "rendering", secondsPerUnit: 1 / Double(sampleRate))
         renderer.progress = { bar.update($0, of: $1) }
         let format = SoundFileFormat.forPath(output, encoding: encoding)
+        let summaryOutput = haptics == "-" ? "-" : output  // stdout carries audio: summary to stderr
         do {
-            let summary = try renderer.write(runner, to: output, format: format)
+            let summary = try renderer.write(runner, to: destination, format: format)
             bar.finish()
-            print("\(output): \(CLIOutput.clock(summary.seconds)) of \(loaded.compiled.title ?? source.name) at \(sampleRate) Hz (\(format.description)), "
-                  + String(cFormat: "rendered in %.2f s (%.0f× real time)", summary.wallSeconds, summary.speed))
+            CLIOutput.summary("\(destination.name): \(CLIOutput.clock(summary.seconds)) of \(loaded.compiled.title ?? source.name) at \(sampleRate) Hz (\(format.description)), "
+                              + String(cFormat: "rendered in %.2f s (%.0f× real time)", summary.wallSeconds, summary.speed), output: summaryOutput)
             if let haptics, let track = renderer.hapticTrack?.track {
                 let cues = track.clips.count, patterns = Set(track.clips.map(\.pattern)).count
-                print("\(haptics): haptic track, \(cues) cue\(cues == 1 ? "" : "s") (\(patterns) pattern\(patterns == 1 ? "" : "s")), mono, sample-aligned with \(output)")
+                CLIOutput.summary("\(haptics): haptic track, \(cues) cue\(cues == 1 ? "" : "s") (\(patterns) pattern\(patterns == 1 ? "" : "s")), mono, sample-aligned with \(destination.name)",
+                                  output: summaryOutput)
             }
         } catch {
             bar.finish()
             CLIOutput.error("\(error)")
-            throw ExitCode(Interrupt.isRequested ? 130 : 1)
+            throw ExitCode(Interrupt.isRequested ? Interrupt.status : 1)
         }
     }
 }
@@ -142,6 +153,19 @@ enum CLISession {
         }
 
         var suggestedOutput: String { "\(preset ?? "session").wav" }
+    }
+
+    /// The files among `document`'s sounds and haptic patterns, as paths (relative ones
+    /// from the session's folder; the working folder for a preset or standard input).
+    static func inputFiles(_ document: SessionDocument, session: String?) -> [String] {
+        let folder = session.map { $0 == "-" ? "." : $0.deletingLastPathComponent } ?? "."
+        let sounds = document.soundsToLoad.compactMap { reference -> String? in
+            if case .file(let path) = reference { path } else { nil }
+        }
+        let patterns = document.hapticPatternsToLoad.compactMap { text -> String? in
+            if case .success(.file(let path)) = HapticReference.parse(text) { path } else { nil }
+        }
+        return (sounds + patterns).map { $0.hasPrefix("/") ? $0 : (folder.isEmpty ? "." : folder) + "/" + $0 }
     }
 
     /// Loads, printing warnings; on errors prints them (one line each) and exits 1.

@@ -107,10 +107,11 @@ struct SoundsCommand: ParsableCommand {
         func run() throws {
             let library = try SoundsCommand.library()
             let entry = try SoundsCommand.entry(name, in: library)
+            let destination = try CLIOutput.open(output, inputs: [library.url(for: entry).path])
             do {
                 let buffer = try SoundPreview.buffer(entry, in: library, loops: loops)
-                try SoundFile.write(buffer, to: output, format: SoundFileFormat.forPath(output, encoding: .pcm16))
-                print("\(output): \(name), \(CLIOutput.clock(buffer.duration))")
+                try SoundFile.write(buffer, to: destination, format: SoundFileFormat.forPath(output, encoding: .pcm16))
+                CLIOutput.summary("\(output): \(name), \(CLIOutput.clock(buffer.duration))", output: output)
             } catch {
                 CLIOutput.error("\(error)")
                 throw ExitCode.failure

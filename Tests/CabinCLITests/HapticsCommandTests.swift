@@ -48,7 +48,7 @@ import Testing
             (["compile", broken], "\(broken):1:25: error: Pattern[0].Event: unexpected end of the document: expected a value\n"),
             (["render", "nope.haptic", "-o", dir.appendingPathComponent("x.wav").path], "cabin: error: nope.haptic: no such file\n"),
             (["plot", Self.boing, "-o", dir.path], "cabin: error: \(dir.path): is a directory; give a file name\n"),
-            (["convert", Self.boing, "-o", "/nonexistent-folder/x.ahap"], "cabin: error: /nonexistent-folder/x.ahap: cannot be written: no such folder /nonexistent-folder\n"),
+            (["convert", Self.boing, "-o", "/nonexistent-folder/x.ahap"], "cabin: error: /nonexistent-folder/x.ahap: cannot write: no such folder /nonexistent-folder\n"),
             (["play", "nope.ahap", "--audio", "-D", "null"], "cabin: error: nope.ahap: no such file\n"),
         ]
         for (arguments, stderr) in cases {
