@@ -64,6 +64,12 @@ public enum SoundReferenceParser {
                                     rule: "session.synth"))
         }
         for option in kind.options {
+            if let value = options[option.name], value > option.maximum {
+                return .failure(Problem(message: "synth:\(name) \(option.name) \(SessionTime.format(number: value)) \(option.unit) is above \(SessionTime.format(number: option.maximum)) \(option.unit)",
+                                        rule: "session.synth"))
+            }
+        }
+        for option in kind.options {
             guard let upper = option.mustBeBelow, let bound = kind.options.first(where: { $0.name == upper }) else { continue }
             let value = options[option.name] ?? option.defaultValue, limit = options[upper] ?? bound.defaultValue
             guard value < limit else {

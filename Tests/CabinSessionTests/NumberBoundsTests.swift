@@ -39,6 +39,17 @@ import Testing
         #expect(Self.errors(#"{"cabin":1,"layers":{"a":{"bus":"engine","sound":"synth:pink-noise","gain":-120}}}"#).isEmpty)
     }
 
+    /// A tone's frequencies stop at 20 kHz: `synth:sine?frequency=1e300` validated and then
+    /// made render and play spin forever.
+    @Test func synthFrequenciesStopAtTheTopOfHearing() {
+        let json = #"{"cabin":1,"duration":"1s","layers":{"a":{"bus":"ambient","sound":"synth:sine?frequency=1e300"},"# +
+            #""b":{"bus":"ambient","sound":"synth:binaural?carrier=1e308"},"c":{"bus":"ambient","sound":"synth:sine?frequency=20000"}}}"#
+        #expect(Self.errors(json) == [
+            #"n.json:1:67: error: layers.a.sound: synth:sine frequency 1e+300 Hz is above 20000 Hz"#,
+            #"n.json:1:126: error: layers.b.sound: synth:binaural carrier 1e+308 Hz is above 20000 Hz"#,
+        ])
+    }
+
     @Test func timesFormatWithoutTrappingAtAnySize() {
         #expect(SessionTime.format(1e300) == "1e+300s")
         #expect(SessionTime.format(.infinity) == "infs")

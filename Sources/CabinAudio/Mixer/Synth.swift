@@ -93,11 +93,17 @@ public struct SynthOption: Sendable, Equatable {
     public var unit: String
     /// Another option this one must stay below (a binaural beat below its carrier), if any.
     public var mustBeBelow: String?
+    /// The largest value a document may give (every option is also above 0): by default
+    /// 20 kHz, the top of hearing — a tone above it is not heard and, past half the sample
+    /// rate, folds back as another tone.
+    public var maximum: Double
 
-    public init(_ name: String, defaultValue: Double, unit: String, mustBeBelow: String? = nil) {
+    public init(_ name: String, defaultValue: Double, unit: String, mustBeBelow: String? = nil,
+                maximum: Double = 20_000) {
         self.name = name
         self.defaultValue = defaultValue
         self.unit = unit
         self.mustBeBelow = mustBeBelow
+        self.maximum = maximum
     }
 }

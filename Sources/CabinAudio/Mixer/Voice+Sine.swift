@@ -39,8 +39,12 @@ extension Voice {
     /// `phase` brought back below 2π.
     @inline(__always)
     static func wrap(_ phase: Double) -> Double {
+        // One subtraction is all a step below 2π needs (every document's tone: at most
+        // 20 kHz); a step past it (a pitch map pushed far up) takes the remainder, so the
+        // time per sample stays bounded whatever the numbers.
         var p = phase
-        while p >= 2 * Double.pi { p -= 2 * Double.pi }
+        if p >= 2 * Double.pi { p -= 2 * Double.pi }
+        if p >= 2 * Double.pi { p = p.truncatingRemainder(dividingBy: 2 * Double.pi) }
         return p
     }
 
