@@ -34,27 +34,8 @@ import Testing
 
     /// Runs the real binary with `stdin`, keeping stdout as bytes (it may be a WAV).
     static func cabinRaw(_ arguments: [String], stdin: Data? = nil) throws -> (status: Int32, stdout: Data, stderr: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: ExternalTool.cabinBinary)
-        process.arguments = arguments
-        process.environment = ExternalTool.childEnvironment()
-        let out = Pipe(), err = Pipe(), input = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = stdin == nil ? FileHandle.nullDevice : input
-        try process.run()
-        if let stdin {
-            input.fileHandleForWriting.write(stdin)
-            try? input.fileHandleForWriting.close()
-        }
-        nonisolated(unsafe) var errData = Data()
-        let group = DispatchGroup()
-        group.enter()
-        DispatchQueue.global().async { errData = err.fileHandleForReading.readDataToEndOfFile(); group.leave() }
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        group.wait()
-        process.waitUntilExit()
-        return (process.terminationStatus, outData, String(decoding: errData, as: UTF8.self))
+        let result = try ExternalTool.run(ExternalTool.cabinBinary, arguments, stdin: stdin)
+        return (result.status, result.stdoutBytes, result.stderr)
     }
 
     @Test func devNullStaysACharacterDevice() throws {

@@ -5,6 +5,8 @@ public enum ExternalTool {
     public struct Result: Sendable {
         public var status: Int32
         public var stdout: String
+        /// Standard output as bytes (a WAV written to `-`).
+        public var stdoutBytes: Data
         public var stderr: String
         public var seconds: Double
     }
@@ -75,7 +77,7 @@ public enum ExternalTool {
         group.wait()
         process.waitUntilExit()
         return Result(status: process.terminationStatus,
-                      stdout: String(decoding: outData, as: UTF8.self),
+                      stdout: String(decoding: outData, as: UTF8.self), stdoutBytes: outData,
                       stderr: String(decoding: errData, as: UTF8.self),
                       seconds: Date().timeIntervalSince(start))
     }
