@@ -78,7 +78,7 @@ struct DocumentReader {
                                           in: &diagnostics) else { return }
         let supported = SessionDocument.supportedVersions.map(String.init).joined(separator: ", ")
         guard case .number(let n) = value.kind, n.isIntegerLiteral,
-              SessionDocument.supportedVersions.contains(Int(n.value)) else {
+              SessionDocument.supportedVersions.contains(where: { Double($0) == n.value }) else {
             diagnostics.error("unknown session format version \(value.excerpt): this Cabin reads version \(supported)",
                               at: value.location, path: JSONPath.root.key("cabin"), value: value.excerpt,
                               rule: "session.version")

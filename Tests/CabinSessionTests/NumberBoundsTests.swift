@@ -50,6 +50,12 @@ import Testing
         ])
     }
 
+    /// Found by the session fuzzer: a version past Int's range trapped the reader.
+    @Test func aHugeVersionIsAnUnknownVersion() {
+        #expect(Self.errors(#"{"cabin": 100000000000000000000000, "duration": "1s"}"#)
+                == [#"n.json:1:11: error: cabin: unknown session format version 100000000000000000000000: this Cabin reads version 1"#])
+    }
+
     @Test func timesFormatWithoutTrappingAtAnySize() {
         #expect(SessionTime.format(1e300) == "1e+300s")
         #expect(SessionTime.format(.infinity) == "infs")
