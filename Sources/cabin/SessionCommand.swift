@@ -71,9 +71,9 @@ struct SessionCommand: ParsableCommand {
             let library = try? SoundLibrary.standard(), patterns = HapticPatternLibrary.locate()
             for file in files {
                 guard let bytes = CLIInput.readDocument(file) else { failed = true; continue }
-                let folder = file == "-" ? URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
-                    : URL(fileURLWithPath: file).deletingLastPathComponent()
-                let references = SessionReferences.checking(documentFolder: folder, library: library ?? nil, patterns: patterns)
+                // Relative paths from the document's folder (the working folder for "-"), as the loader does.
+                let folder = URL(fileURLWithPath: file).deletingLastPathComponent()
+                let references = SessionReferences.checking(documentFolder: folder, library: library, patterns: patterns)
                 let result = SessionReader.read(bytes, file: file, references: references)
                 for diagnostic in result.diagnostics { print(diagnostic) }
                 if let doc = result.document {
