@@ -1,42 +1,23 @@
-/// Why an audio device could not be used, as a kind the caller can act on, with the
-/// device name and ALSA's own words. Prints as one line that says what to try.
-public struct AudioDeviceError: Error, Sendable, Equatable, CustomStringConvertible {
-    public enum Kind: Sendable, Equatable {
-        /// No such PCM name or card.
-        case notFound
-        /// Another program holds the device.
-        case busy
-        /// The user may not open it.
-        case permissionDenied
-        /// It will not take the rate, format, channel count or period asked for.
-        case unsupportedConfiguration
-        /// It went away while in use (sound server died, USB unplugged).
-        case disconnected
-        /// Anything else.
-        case failed
-    }
+/// Why an audio device could not be used, with the device name and ALSA's own words.
+public typealias AudioDeviceError = DeviceError<AudioDeviceFailure>
 
-    public var kind: Kind
-    /// The ALSA device name as given, e.g. `default`, `hw:0,0`.
-    public var device: String
-    /// The ALSA call that failed, e.g. `snd_pcm_open`.
-    public var operation: String
-    /// The negative errno ALSA returned, made positive (0 if none).
-    public var code: Int32
-    /// `snd_strerror`, plus the ALSA library's own message where it printed one.
-    public var detail: String
+/// The ways an ALSA playback device fails, as kinds the caller can act on.
+public enum AudioDeviceFailure: DeviceFailure {
+    /// No such PCM name or card.
+    case notFound
+    /// Another program holds the device.
+    case busy
+    /// The user may not open it.
+    case permissionDenied
+    /// It will not take the rate, format, channel count or period asked for.
+    case unsupportedConfiguration
+    /// It went away while in use (sound server died, USB unplugged).
+    case disconnected
+    /// Anything else.
+    case failed
 
-    public init(_ kind: Kind, device: String, operation: String, code: Int32, detail: String) {
-        self.kind = kind
-        self.device = device
-        self.operation = operation
-        self.code = code
-        self.detail = detail
-    }
-
-    /// What a user can do about it.
     public var advice: String {
-        switch kind {
+        switch self {
         case .notFound: "list playback devices with 'cabin devices'"
         case .busy: "close the program using it, or play through 'default' (the sound server)"
         case .permissionDenied: "add yourself to the 'audio' group, or play through 'default'"
@@ -46,8 +27,8 @@ public struct AudioDeviceError: Error, Sendable, Equatable, CustomStringConverti
         }
     }
 
-    private var kindText: String {
-        switch kind {
+    private var text: String {
+        switch self {
         case .notFound: "not found"
         case .busy: "busy"
         case .permissionDenied: "permission denied"
@@ -57,7 +38,7 @@ public struct AudioDeviceError: Error, Sendable, Equatable, CustomStringConverti
         }
     }
 
-    public var description: String {
-        "audio device \"\(device)\": \(kindText) (\(operation): \(detail)); \(advice)"
+    public static func describe(_ e: AudioDeviceError) -> String {
+        "audio device \"\(e.device)\": \(e.kind.text) (\(e.operation): \(e.detail)); \(e.advice)"
     }
 }

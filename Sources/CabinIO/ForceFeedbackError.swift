@@ -1,42 +1,41 @@
 import Glibc
 
-/// Why a rumble device could not be used, as a kind the caller can act on, with the device
-/// path, the operation and errno. Prints as one line that says what to try.
-///
-/// Thread: a value type; any thread.
-public struct ForceFeedbackError: Error, Sendable, Equatable, CustomStringConvertible {
-    public enum Kind: Sendable, Equatable {
-        /// No such device node.
-        case notFound
-        /// The user may not open it (not in the `input` group).
-        case permissionDenied
-        /// It went away while in use (`ENODEV`: unplugged, powered off).
-        case disconnected
-        /// It cannot rumble: no `EV_FF`/`FF_RUMBLE`, or no effect slots.
-        case unsupported
-        /// It has no free effect slot (`ENOSPC`): another program holds them.
-        case busy
-        /// Anything else.
-        case failed
+/// Why a rumble device could not be used, with the device path, the operation and errno.
+public typealias ForceFeedbackError = DeviceError<ForceFeedbackFailure>
+
+/// The ways a force-feedback (evdev) device fails, as kinds the caller can act on.
+public enum ForceFeedbackFailure: DeviceFailure {
+    /// No such device node.
+    case notFound
+    /// The user may not open it (not in the `input` group).
+    case permissionDenied
+    /// It went away while in use (`ENODEV`: unplugged, powered off).
+    case disconnected
+    /// It cannot rumble: no `EV_FF`/`FF_RUMBLE`, or no effect slots.
+    case unsupported
+    /// It has no free effect slot (`ENOSPC`): another program holds them.
+    case busy
+    /// Anything else.
+    case failed
+
+    public var advice: String {
+        switch self {
+        case .notFound: "list rumble devices with 'cabin devices'"
+        case .permissionDenied: "add yourself to the 'input' group (then log in again), or use a udev rule"
+        case .disconnected: "reconnect the controller and play again"
+        case .unsupported: "this device has no rumble; list rumble devices with 'cabin devices'"
+        case .busy: "close the program (game, emulator) that holds its force-feedback slots"
+        case .failed: "see 'cabin devices'"
+        }
     }
 
-    public var kind: Kind
-    /// The device node, e.g. `/dev/input/event5`.
-    public var device: String
-    /// What was being done, e.g. `EVIOCSFF` or `open`.
-    public var operation: String
-    /// errno (0 if none).
-    public var code: Int32
-    public var detail: String
-
-    public init(_ kind: Kind, device: String, operation: String, code: Int32, detail: String) {
-        self.kind = kind
-        self.device = device
-        self.operation = operation
-        self.code = code
-        self.detail = detail
+    public static func describe(_ e: ForceFeedbackError) -> String {
+        let what = e.code != 0 ? "\(e.operation): \(e.detail) (errno \(e.code))" : "\(e.operation): \(e.detail)"
+        return "rumble device \(e.device): \(what); \(e.advice)"
     }
+}
 
+extension DeviceError where Failure == ForceFeedbackFailure {
     /// Classifies a failed system call.
     public init(_ error: SystemError, device: String) {
         let kind: Kind = switch error.code {
@@ -48,21 +47,5 @@ public struct ForceFeedbackError: Error, Sendable, Equatable, CustomStringConver
         default: .failed
         }
         self.init(kind, device: device, operation: error.operation, code: error.code, detail: error.reason)
-    }
-
-    public var advice: String {
-        switch kind {
-        case .notFound: "list rumble devices with 'cabin devices'"
-        case .permissionDenied: "add yourself to the 'input' group (then log in again), or use a udev rule"
-        case .disconnected: "reconnect the controller and play again"
-        case .unsupported: "this device has no rumble; list rumble devices with 'cabin devices'"
-        case .busy: "close the program (game, emulator) that holds its force-feedback slots"
-        case .failed: "see 'cabin devices'"
-        }
-    }
-
-    public var description: String {
-        let what = code != 0 ? "\(operation): \(detail) (errno \(code))" : "\(operation): \(detail)"
-        return "rumble device \(device): \(what); \(advice)"
     }
 }

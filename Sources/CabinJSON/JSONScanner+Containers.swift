@@ -63,23 +63,7 @@ extension JSONScanner {
             path.removeLast()
             members.append(JSONObject.Member(key: key, keyLocation: keyLocation, value: value))
             skipWhitespace()
-            if peek == UInt8(ascii: ",") {
-                let comma = location(pos)
-                pos += 1
-                skipWhitespace()
-                if peek == UInt8(ascii: "}") {
-                    trailingComma(at: comma, container: "object")
-                    pos += 1
-                    break
-                }
-                continue
-            }
-            if peek == UInt8(ascii: "}") {
-                pos += 1
-                break
-            }
-            throw fail("expected ',' or '}' after the value of \"\(key)\", found \(describe(byteAt: pos))",
-                       at: pos)
+            if try closes(UInt8(ascii: "}"), "object", after: "the value of \"\(key)\"") { break }
         }
         depth -= 1
         return JSONValue(.object(JSONObject(members)), at: start)
@@ -103,25 +87,29 @@ extension JSONScanner {
             path.removeLast()
             items.append(value)
             skipWhitespace()
-            if peek == UInt8(ascii: ",") {
-                let comma = location(pos)
-                pos += 1
-                skipWhitespace()
-                if peek == UInt8(ascii: "]") {
-                    trailingComma(at: comma, container: "array")
-                    pos += 1
-                    break
-                }
-                continue
-            }
-            if peek == UInt8(ascii: "]") {
-                pos += 1
-                break
-            }
-            throw fail("expected ',' or ']' after an array element, found \(describe(byteAt: pos))", at: pos)
+            if try closes(UInt8(ascii: "]"), "array", after: "an array element") { break }
         }
         depth -= 1
         return JSONValue(.array(items), at: start)
+    }
+
+    /// After a member or element: a `,` (and whitespace; the closer right after it is a
+    /// trailing comma) continues the container, the closer `closer` ends it (consumed: true),
+    /// anything else is the error "expected ',' or '}' after …".
+    private mutating func closes(_ closer: UInt8, _ container: String,
+                                 after what: @autoclosure () -> String) throws(JSONStop) -> Bool {
+        if peek == UInt8(ascii: ",") {
+            let comma = location(pos)
+            pos += 1
+            skipWhitespace()
+            guard peek == closer else { return false }
+            trailingComma(at: comma, container: container)
+        } else if peek != closer {
+            throw fail("expected ',' or '\(Character(Unicode.Scalar(closer)))' after \(what()), found \(describe(byteAt: pos))",
+                       at: pos)
+        }
+        pos += 1
+        return true
     }
 
     /// A trailing comma: a warning in lenient mode, a (non-fatal) error in strict mode.

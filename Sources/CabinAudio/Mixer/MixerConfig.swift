@@ -81,24 +81,23 @@ public struct MixerConfig: Sendable {
     }
 
     /// Adds a bus (documents may add buses beyond the defaults).
-    public mutating func addBus(_ bus: BusConfig) -> BusID {
-        buses.append(bus)
-        return BusID(index: Int32(buses.count - 1))
-    }
+    public mutating func addBus(_ bus: BusConfig) -> BusID { BusID(index: Self.append(bus, to: &buses)) }
 
     /// Declares a layer.
-    public mutating func addLayer(_ layer: LayerConfig) -> LayerID {
-        layers.append(layer)
-        return LayerID(index: Int32(layers.count - 1))
-    }
+    public mutating func addLayer(_ layer: LayerConfig) -> LayerID { LayerID(index: Self.append(layer, to: &layers)) }
 
     /// Declares a parameter with its initial value and range (values are clamped to it).
     public mutating func addParameter(_ name: String, value: Double,
                                       range: ClosedRange<Double> = -Double.greatestFiniteMagnitude...Double.greatestFiniteMagnitude)
         -> ParameterID
     {
-        parameters.append(ParameterConfig(name: name, value: value, range: range))
-        return ParameterID(index: Int32(parameters.count - 1))
+        ParameterID(index: Self.append(ParameterConfig(name: name, value: value, range: range), to: &parameters))
+    }
+
+    /// Appends `item` and returns its index, the new ID's.
+    private static func append<T>(_ item: T, to list: inout [T]) -> Int32 {
+        list.append(item)
+        return Int32(list.count - 1)
     }
 
     /// Registers a sound asset (a copy of `buffer`, as floats). `trim` is its loudness trim
@@ -117,18 +116,12 @@ public struct MixerConfig: Sendable {
     }
 
     /// Registers an asset.
-    public mutating func addAsset(_ asset: SoundAsset) -> AssetID {
-        assets.append(asset)
-        return AssetID(index: Int32(assets.count - 1))
-    }
+    public mutating func addAsset(_ asset: SoundAsset) -> AssetID { AssetID(index: Self.append(asset, to: &assets)) }
 
     /// Registers a stream: frames a producer thread writes while they play (see
     /// `AudioStream`), at this config's `sampleRate`. The one mixer made from the config
     /// reads it; make another from the same config only once that one has stopped.
-    public mutating func addStream(_ stream: AudioStream) -> StreamID {
-        streams.append(stream)
-        return StreamID(index: Int32(streams.count - 1))
-    }
+    public mutating func addStream(_ stream: AudioStream) -> StreamID { StreamID(index: Self.append(stream, to: &streams)) }
 
     /// Registers a new stream holding up to `capacityFrames` frames; returns its ID (for
     /// `.stream(id)`) and the stream to write to.
