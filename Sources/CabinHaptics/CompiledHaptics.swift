@@ -1,8 +1,10 @@
-/// One point of the continuous track: intensity and sharpness at `time` (linear between
-/// breakpoints; two breakpoints at the same time are a step).
+/// Intensity and sharpness at `time`: a point of the continuous track
+/// (``HapticBreakpoint``: linear between breakpoints; two at the same time are a step) or a
+/// transient after controls (``HapticTransientEvent``: a tap with its own intensity and
+/// sharpness).
 ///
 /// Thread: a value type; any thread.
-public struct HapticBreakpoint: Sendable, Hashable {
+public struct HapticPoint: Sendable, Hashable {
     public var time: Double
     public var intensity: Double
     public var sharpness: Double
@@ -14,20 +16,10 @@ public struct HapticBreakpoint: Sendable, Hashable {
     }
 }
 
-/// A transient after controls: a tap at `time` with its own intensity and sharpness.
-///
-/// Thread: a value type; any thread.
-public struct HapticTransientEvent: Sendable, Hashable {
-    public var time: Double
-    public var intensity: Double
-    public var sharpness: Double
-
-    public init(time: Double, intensity: Double, sharpness: Double) {
-        self.time = time
-        self.intensity = intensity
-        self.sharpness = sharpness
-    }
-}
+/// One point of the continuous track.
+public typealias HapticBreakpoint = HapticPoint
+/// A transient after controls.
+public typealias HapticTransientEvent = HapticPoint
 
 /// A compiled pattern: the continuous track as time-sorted breakpoints plus time-sorted
 /// transients, everything inside 0…``endTime``.
