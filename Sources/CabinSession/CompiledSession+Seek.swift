@@ -8,9 +8,14 @@ extension CompiledSession {
     /// effects start at the values their parameters had reached (written into the config),
     /// and a move still under way goes on from there to its end.
     ///
+    /// Parameters start at the values they had reached (written into the config, so nothing
+    /// ramps from a stale value, and a cue due exactly at `frame` moves on from the right
+    /// one), and a parameter ramp still under way goes on from there to its end.
+    ///
     /// This is how a player seeks without rendering everything before the target. What it
-    /// does not carry over: one-shots still ringing at `frame`, ramps still moving (their
-    /// end value is used), and where inside its loop a layer was (loops restart).
+    /// does not carry over: one-shots still ringing at `frame`, gain and fade ramps still
+    /// moving (their end value is used), and where inside its loop a layer was (loops
+    /// restart).
     ///
     /// Thread: pure; control thread (allocates).
     public func starting(at frame: FrameTime, fadeIn seconds: Double = 0.05) -> CompiledSession {
@@ -24,6 +29,7 @@ extension CompiledSession {
         }
         var copy = self
         copy.commands = state.restoringCommands(fadeIn: config.frames(seconds))
+            + state.restoringParameters(into: &copy.config, at: target)
             + state.restoringEffects(into: &copy.config, at: target) + later
         copy.marks = marks.filter { $0.frame >= target }.map { Mark(frame: $0.frame - target, name: $0.name) }
         copy.haptics = haptics.filter { $0.frame >= target }.map { HapticCue(frame: $0.frame - target, pattern: $0.pattern) }
@@ -37,7 +43,7 @@ extension CompiledSession {
         guard let id = config.parameter(named: name) else { return nil }
         var state = TimelineState(config: config)
         for command in commands where command.time < frame { state.apply(command.action, at: command.time, until: frame) }
-        return state.parameters[Int(id.index)]
+        return state.parameterValue(Int(id.index), at: frame)
     }
 
     /// The name of the last mark at or before `frame` (the segment the session is in).
@@ -58,7 +64,9 @@ struct TimelineState {
     }
 
     var layers: [LayerState]
+    /// Each parameter's initial value, and its last move.
     var parameters: [Double]
+    var parameterMoves: [Int: Move] = [:]
     var busGains: [Decibels]
     var masterGain: Decibels
     var touchedBuses = Set<Int>()
@@ -68,17 +76,24 @@ struct TimelineState {
     let effectStarts: [[any BusEffectDescription]]
     let minimumRampFrames: FrameTime
 
+    /// A value moving linearly from `from` (at `start`) to `to` over `frames`.
+    struct Move {
+        var from: Double, to: Double
+        var start: FrameTime, frames: FrameTime
+
+        func progress(at frame: FrameTime) -> Double { frames <= 0 ? 1 : min(1, Double(frame - start) / Double(frames)) }
+        func value(at frame: FrameTime) -> Double { from + (to - from) * progress(at: frame) }
+    }
+
     /// An effect parameter moving from `from` (at `start`) to `to` over `frames`, in the
     /// effect's own way (`BusEffectDescription.interpolate`).
     struct EffectMove {
         var description: any BusEffectDescription
         var parameter: Int
-        var from: Double, to: Double
-        var start: FrameTime, frames: FrameTime
+        var move: Move
 
-        func progress(at frame: FrameTime) -> Double { frames <= 0 ? 1 : min(1, Double(frame - start) / Double(frames)) }
         func value(at frame: FrameTime) -> Double {
-            description.interpolate(parameter: parameter, from: from, to: to, progress: progress(at: frame))
+            description.interpolate(parameter: parameter, from: move.from, to: move.to, progress: move.progress(at: frame))
         }
     }
 
@@ -107,9 +122,8 @@ struct TimelineState {
         case .crossfadeLayer(let id, let to, _):
             layers[Int(id.index)].source = to
         case .setParameter(let id, let to, let over):
-            let from = parameters[Int(id.index)]
-            let progress = over <= 0 ? 1 : min(1, Double(until - time) / Double(over))
-            parameters[Int(id.index)] = from + (to - from) * progress
+            let p = Int(id.index)
+            parameterMoves[p] = Move(from: parameterValue(p, at: time), to: to, start: time, frames: max(over, minimumRampFrames))
         case .playOneShot:
             break
         case .setBusGain(let bus, let to, _):
@@ -120,8 +134,8 @@ struct TimelineState {
             guard b < effectStarts.count, e < effectStarts[b].count, p < effectStarts[b][e].parameters.count else { break }
             let description = effectStarts[b][e]
             let from = effectMoves[[b, e, p]]?.value(at: time) ?? description.parameters[p]
-            effectMoves[[b, e, p]] = EffectMove(description: description, parameter: p, from: from, to: to, start: time,
-                                                frames: max(over, minimumRampFrames))
+            effectMoves[[b, e, p]] = EffectMove(description: description, parameter: p,
+                                                move: Move(from: from, to: to, start: time, frames: max(over, minimumRampFrames)))
         case .setMasterGain(let to, _):
             masterGain = to
             masterTouched = true
@@ -130,12 +144,29 @@ struct TimelineState {
         }
     }
 
-    /// Commands at frame 0 that recreate this state.
+    /// Parameter `p`'s value at `frame`, after the moves applied so far.
+    func parameterValue(_ p: Int, at frame: FrameTime) -> Double {
+        parameterMoves[p]?.value(at: frame) ?? parameters[p]
+    }
+
+    /// Writes each parameter's value at `frame` into `config` (the mixer starts there), and
+    /// returns the commands that finish the ramps still under way.
+    func restoringParameters(into config: inout MixerConfig, at frame: FrameTime) -> [MixerCommand] {
+        var out: [MixerCommand] = []
+        for p in config.parameters.indices {
+            let range = config.parameters[p].range
+            config.parameters[p].value = min(max(parameterValue(p, at: frame), range.lowerBound), range.upperBound)
+            if let move = parameterMoves[p], move.progress(at: frame) < 1 {
+                out.append(MixerCommand(at: 0, .setParameter(ParameterID(index: Int32(p)), to: move.to,
+                                                             overFrames: move.start + move.frames - frame)))
+            }
+        }
+        return out
+    }
+
+    /// Commands at frame 0 that recreate the layers, bus and master gains.
     func restoringCommands(fadeIn: FrameTime) -> [MixerCommand] {
         var out: [MixerCommand] = []
-        for (i, value) in parameters.enumerated() {
-            out.append(MixerCommand(at: 0, .setParameter(ParameterID(index: Int32(i)), to: value, overFrames: 0)))
-        }
         for bus in touchedBuses.sorted() {
             out.append(MixerCommand(at: 0, .setBusGain(BusID(index: Int32(bus)), to: busGains[bus], overFrames: 0)))
         }
@@ -156,9 +187,9 @@ struct TimelineState {
         for (key, move) in effectMoves.sorted(by: { $0.key.lexicographicallyPrecedes($1.key) }) {
             let (b, e, p) = (key[0], key[1], key[2])
             config.buses[b].effects[e].parameters[p] = move.value(at: frame)
-            if move.progress(at: frame) < 1 {
+            if move.move.progress(at: frame) < 1 {
                 out.append(MixerCommand(at: 0, .setEffectParameter(BusID(index: Int32(b)), effect: Int32(e), parameter: Int32(p),
-                                                                   to: move.to, overFrames: move.start + move.frames - frame)))
+                                                                   to: move.move.to, overFrames: move.move.start + move.move.frames - frame)))
             }
         }
         return out

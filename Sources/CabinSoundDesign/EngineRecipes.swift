@@ -68,16 +68,21 @@ public enum EngineRecipes {
         return s
     }
 
+    /// A small four at high revs: sharp exhaust pulses (many harmonics), little of the low
+    /// thump under them, the exhaust and intake resonances high, and hard saturation — the
+    /// rasp a four-cylinder has and a V6 does not.
     static var four: EngineSpec {
         var s = EngineSpec.even(4)
         s.cylinderSpread = 0.1
-        s.pulseDecay = 0.0017
-        s.resonances = [(115, 1.6, 0.6), (290, 2.5, 0.6), (690, 3, 0.45), (1500, 2.5, 0.25), (2400, 2, 0.08)]
-        s.lowpass = 3200
-        s.mechanical = 0.08
-        s.mechanicalFrequency = 2400
-        s.rumble = 0.08
-        s.drive = 1.3
+        s.pulseAttack = 0.0004
+        s.pulseDecay = 0.0011
+        s.resonances = [(115, 1.6, 0.45), (360, 2.5, 0.8), (820, 3, 0.75), (1600, 3, 0.5), (2900, 2.5, 0.22)]
+        s.directGain = 0.2
+        s.lowpass = 5500
+        s.mechanical = 0.14
+        s.mechanicalFrequency = 3000
+        s.rumble = 0.05
+        s.drive = 2.2
         return s
     }
 

@@ -33,13 +33,36 @@ import Testing
         let speed = try #require(compiled.config.parameter(named: "speed"))
         let engine = try #require(compiled.config.layer(named: "engine"))
         let rain = try #require(compiled.config.layer(named: "rain"))
-        // speed was ramping 60 → 20 over 3…7 s: at 5.5 s it is 60 − 40 × 2.5/4 = 35.
-        #expect(atZero.contains { if case .setParameter(speed, let v, 0) = $0 { return abs(v - 35) < 1e-9 }; return false })
+        // speed was ramping 60 → 20 over 3…7 s: at 5.5 s it is 60 − 40 × 2.5/4 = 35, where the
+        // seeked session starts, and the ramp goes on to 20 over the 1.5 s left.
+        #expect(abs(seeked.config.parameters[Int(speed.index)].value - 35) < 1e-9)
+        #expect(atZero.contains { if case .setParameter(speed, 20, 72000) = $0 { return true }; return false })
         #expect(atZero.contains { if case .startLayerWith(engine, _, _, _, true, 2400) = $0 { return true }; return false })
         #expect(atZero.contains { if case .fadeLayer(engine, let to, 0) = $0 { return to == -6 }; return false })
         #expect(atZero.contains { if case .startLayerWith(rain, .synth(let s), _, _, true, _) = $0 { return s.name == "white-noise" }; return false })
         #expect(!atZero.contains { if case .startLayerWith(let id, _, _, _, _, _) = $0 { return id == compiled.config.layer(named: "radio") }; return false })
         #expect(seeked.commands.contains { $0.time == 3 * 48000 + 24000 })
+    }
+
+    /// A seek to the very frame of a cue keeps that cue's move: the speed ramp due at 3 s
+    /// starts from the speed reached (60), not from a value still being restored.
+    @Test func seekingOntoACueKeepsItsRamp() throws {
+        let compiled = try SessionRender.compile(Self.json)
+        let seeked = compiled.starting(at: 3 * 48000)
+        let speed = try #require(compiled.config.parameter(named: "speed"))
+        #expect(seeked.config.parameters[Int(speed.index)].value == 60)
+        for seconds in [0.0, 1, 2, 4] {
+            let frame = FrameTime(seconds * 48000)
+            #expect(abs((seeked.parameterValue("speed", at: frame) ?? -1) - (compiled.parameterValue("speed", at: frame + 3 * 48000) ?? -2)) < 1e-6,
+                    "\(seconds) s after the seek")
+        }
+        // And what plays: the engine's pitch map follows the same speeds, so the seeked render
+        // matches the full one once both have settled (after the seek's fade-in).
+        let full = SessionRender.render(compiled)
+        let part = SessionRender.render(seeked)
+        let fullLevel = SessionRender.level(full, (3 * 48000 + 9600)..<(5 * 48000))
+        let partLevel = SessionRender.level(part, 9600..<(2 * 48000))
+        #expect(abs(fullLevel - partLevel) < 0.5)
     }
 
     /// After the seek's short fade-in, the seeked session sounds at the level the full one has there.

@@ -4,23 +4,24 @@ extension DriveTimeline {
     /// stop, every 10 miles, and approaching the destination. They keep 30 s apart, and
     /// never fall while the car is stopped.
     mutating func announce(rests: [Double]) {
-        let totalMiles = speed.miles(until: total)
-        let arrivalMiles = totalMiles - speed.miles(until: arrivalStart)
+        let track = speed.track(until: total)
+        let totalMiles = track.miles(until: total)
+        let arrivalMiles = totalMiles - track.miles(until: arrivalStart)
         say(arrivalStart + 1, "Approaching \(s.destination) — \(Self.milesText(arrivalMiles)) to go",
             fallback: "voice/approaching-destination")
         for rest in rests {
-            let milesThere = speed.miles(until: rest)
-            if milesThere > 6, let t = speed.time(atMiles: milesThere - 5, limit: rest), isMoving(t) {
+            let milesThere = track.miles(until: rest)
+            if milesThere > 6, let t = track.time(atMiles: milesThere - 5, limit: rest), isMoving(t) {
                 say(t, "Rest stop in 5 miles", fallback: "voice/rest-stop-5-miles")
             }
         }
-        if totalMiles >= 4, let t = speed.time(atMiles: totalMiles / 2, limit: total), isMoving(t), isClear(t) {
+        if totalMiles >= 4, let t = track.time(atMiles: totalMiles / 2, limit: total), isMoving(t), isClear(t) {
             say(t, "Halfway to \(s.destination)", fallback: s.destination == "your destination" ? "voice/halfway" : nil)
             b.play(t - 1.5, "ui/chime-milestone", haptic: "milestone")
         }
         var mile = 10.0
         while mile < totalMiles - 2 {
-            if let t = speed.time(atMiles: mile, limit: arrivalStart), isMoving(t), isClear(t) {
+            if let t = track.time(atMiles: mile, limit: arrivalStart), isMoving(t), isClear(t) {
                 b.play(t - 1.5, "ui/chime-milestone", haptic: "milestone")
                 say(t, "\(Int(mile)) miles driven — great progress!", fallback: mile == 10 ? "voice/10-miles-driven" : nil)
             }

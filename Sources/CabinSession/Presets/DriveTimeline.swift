@@ -8,11 +8,13 @@ struct DriveTimeline {
     var speed = SpeedProfile()
     var random: PresetRandom
     let total: Double
+    let engine: DriveEngine
     /// Times of spoken announcements (to keep them apart).
     var spoken: [Double] = []
 
     init(settings: DrivePreset.Settings) {
         s = settings
+        engine = DriveEngine(vehicle: settings.vehicle)
         total = Double(settings.minutes * 60)
         b = SessionBuilder(title: "Drive to \(settings.destination == "your destination" ? "your destination" : settings.destination)",
                            duration: total)
@@ -31,10 +33,10 @@ struct DriveTimeline {
         switch s.route { case "highway": 120...240; case "scenic": 60...120; default: 40...90 }
     }
 
-    var hasIdleLoop: Bool { s.vehicle != "electric" }
+    var hasIdleLoop: Bool { !engine.isElectric }
     /// The start haptic: an electric car has no starter to crank and no rumble to catch.
-    var engineStartHaptic: String { s.vehicle == "electric" ? "engine-start-electric" : "engine-start" }
-    var engineLayers: [String] { hasIdleLoop ? ["idle", "engine"] : ["engine"] }
+    var engineStartHaptic: String { engine.isElectric ? "engine-start-electric" : "engine-start" }
+    var engineLayers: [String] { engine.layerNames }
     var arrivalStart: Double { total - 90 }
 
     mutating func build() -> SessionDocument {
@@ -55,22 +57,21 @@ struct DriveTimeline {
         drive(from: driveStart, to: arrivalStart)
         arrival()
         for (time, value, over) in speed.ramps { b.set(time, "speed", to: value, over: over) }
+        load()
         announce(rests: rests)
         return b.build()
     }
 
     mutating func setUpMix() {
+        // The engine bus's low-pass is the engine's load: open while accelerating, closing
+        // while coasting (see `load`).
+        if let i = b.document.buses.firstIndex(where: { $0.name == "engine" }) {
+            b.document.buses[i].effects = [.init(key: "lowpass", value: Self.cruiseBrightness)]
+        }
         b.document.parameters = [Parameter(name: "speed", value: 0, min: 0, max: 80)]
         b.document.ducking = [Ducking(when: "voice", duck: ["radio", "ambient", "engine"], by: -12, attack: 0.04, release: 0.6)]
+        b.document.layers += engine.layers()
         let onSpeed = { (points: [(Double, Double)]) in LayerMap(parameter: "speed", points: points) }
-        if hasIdleLoop {
-            b.document.layers.append(Layer(name: "idle", bus: "engine", sound: .library("engine/\(s.vehicle)-idle"), isLooping: true,
-                                           pitch: onSpeed([(0, 1.0), (22, 1.18)]),
-                                           gainMap: onSpeed([(0, 0), (10, -6), (22, -40)])))
-        }
-        b.document.layers.append(Layer(name: "engine", bus: "engine", sound: .library("engine/\(s.vehicle)"), isLooping: true,
-                                       pitch: onSpeed([(0, 0.7), (20, 0.8), (65, 1.0), (80, 1.12)]),
-                                       gainMap: onSpeed(hasIdleLoop ? [(0, -40), (8, -10), (20, 0)] : [(0, -14), (20, 0)])))
         b.document.layers.append(Layer(name: "ambient", bus: "ambient", sound: ambientSound, isLooping: true,
                                        gainMap: onSpeed([(0, -6), (60, 0)])))
         if let radio = s.radio {
@@ -97,17 +98,58 @@ struct DriveTimeline {
         if s.radio != nil { b.start(10, ["radio"], fadeIn: 8) }
     }
 
-    /// A stretch of road: up to cruising speed, then gentle changes of pace.
+    /// A stretch of road: up to cruising speed, then gentle changes of pace, and between
+    /// them the slow wander of a foot on the pedal (±2.5 % every 6–20 s), so the rpm is
+    /// never one steady tone for minutes.
     mutating func drive(from start: Double, to end: Double) {
-        speed.ramp(at: start, to: random.uniform(cruise), over: 20)
-        var t = start + 20 + random.uniform(variationGap)
+        var target = cruiseSpeed(random.uniform(cruise))
+        speed.ramp(at: start, to: target, over: 20)
+        var t = start + 20
+        var next = t + random.uniform(variationGap)
         while t < end - 60 {
-            var target = random.uniform(cruise)
-            if s.route != "highway" && random.uniform(0...1) < 0.25 { target = max(15, cruise.lowerBound - 12) }
-            speed.ramp(at: t, to: target, over: random.uniform(15...40))
-            t += random.uniform(variationGap)
+            if t >= next {
+                target = cruiseSpeed(random.uniform(cruise))
+                if s.route != "highway" && random.uniform(0...1) < 0.25 { target = cruiseSpeed(max(15, cruise.lowerBound - 12)) }
+                let over = random.uniform(15...40)
+                speed.ramp(at: t, to: target, over: over)
+                t += over + random.uniform(5...15)
+                next = t + random.uniform(variationGap)
+            } else {
+                let over = random.uniform(6...14)
+                speed.ramp(at: t, to: target * (1 + random.uniform(-0.025...0.025)), over: over)
+                t += over + random.uniform(0...6)
+            }
         }
     }
+
+    /// A cruising speed kept 2.5 mph from every gear change, so the gearbox does not hunt
+    /// while the speed wanders.
+    func cruiseSpeed(_ v: Double) -> Double {
+        guard let shift = engine.shiftSpeeds.first(where: { abs($0 - v) < 2.5 }) else { return v }
+        return v < shift ? shift - 2.5 : shift + 2.5
+    }
+
+    /// Engine load: pressing on is louder and brighter than holding a speed, and lifting
+    /// off (coasting, engine braking) quieter and duller. Each speed change of more than
+    /// 3 mph moves the engine layers' level (±3 dB) and the engine bus's low-pass (12 kHz
+    /// pressing on, 1.2 kHz lifting off, 2.5 kHz holding) as it starts, and back as it ends;
+    /// the wander of a held speed does not, nor braking to a stop.
+    mutating func load() {
+        for r in speed.ramps {
+            let change = r.to - speed.speed(at: r.time)
+            // Braking to a stop ends at idle: no coasting dip to rise out of at a standstill.
+            guard abs(change) > 3 && r.to > 0 else { continue }
+            let (db, cutoff, attack) = change > 0 ? (3.0, 12000.0, 1.0) : (-3.0, 1200.0, 1.5)
+            for layer in engineLayers { b.fade(r.time, layer, to: db, over: attack) }
+            b.effect(r.time, "lowpass", on: "engine", to: cutoff, over: attack)
+            let end = r.time + r.over
+            for layer in engineLayers { b.fade(end, layer, to: 0, over: 2) }
+            b.effect(end, "lowpass", on: "engine", to: Self.cruiseBrightness, over: 2)
+        }
+    }
+
+    /// The engine bus's low-pass while holding a speed, Hz.
+    static let cruiseBrightness = 2500.0
 
     /// Pull in, engine off, the rest area, the break, and back on the road. Haptics: the
     /// turn signal's tick-tock with its clicks, the pull-in ending as the car stops (the

@@ -52,6 +52,11 @@ struct SessionBuilder {
         cue(time) { $0.fade = Cue.LayerFade(layer: layer, to: db, over: over) }
     }
 
+    /// Moves effect `effect` (a `DocumentEffect` key) of `bus` to `value` over `over` seconds.
+    mutating func effect(_ time: Double, _ effect: String, on bus: String, to value: Double, over: Double) {
+        cue(time) { $0.effect = Cue.EffectChange(bus: bus, effect: effect, to: value, over: over) }
+    }
+
     mutating func crossfade(_ time: Double, _ layer: String, to sound: SoundReference, over: Double) {
         cue(time) { $0.crossfade = Cue.Crossfade(layer: layer, to: sound, over: over) }
     }

@@ -1,0 +1,139 @@
+import Glibc
+
+/// The drive's engine as a driver knows it, built from the library's recorded loops (an idle
+/// loop and a cruise loop per combustion engine, one hum for the electric motor):
+///
+/// - **rpm from speed through the gears**: first gear rises from idle to the shift point as
+///   the car pulls away, each upshift drops the rpm into the next gear, and top gear at
+///   65 mph is the cruise loop's own rpm (pitch 1). A pitch map of speed is piecewise
+///   linear, and so is rpm in each gear, so the maps are exact: the firing rate of the
+///   cruise loop is `rpm / cruiseRPM` of its recorded one at every speed.
+/// - **level from speed**: idle 12 dB under cruise, rising with speed; the idle and cruise
+///   loops crossfade with equal power (they are unrelated recordings, so powers add) while
+///   the car pulls away, sampled every mph so the bus never dips on the way.
+/// - **a level per vehicle** against the V6: V8 +3 dB, electric −8 dB.
+/// - the electric motor has no idle or gears: silent at a standstill, its hum rising with
+///   speed and an inverter whine whose pitch follows speed (0 → 2.5 kHz at 80 mph).
+///
+/// The loops are repitched recordings, so their body and exhaust resonances move with the
+/// firing rate (within the −37 %…+23 % the gears allow); a live engine model would hold
+/// them fixed. Load (accelerating louder and brighter than coasting) is the timeline's: see
+/// `DriveTimeline.load`.
+struct DriveEngine {
+    /// The vehicle: `v8`, `v6`, `four`, `diesel`, `vintage` or `electric`.
+    let vehicle: String
+    /// Level against the V6, in dB (the engine layers' gain).
+    let level: Double
+    /// The idle loop's and the cruise loop's recorded rpm (EngineRecipes).
+    let idleRPM: Double, cruiseRPM: Double
+    /// Miles per hour per 1000 rpm in each gear, first to top (top: 65 mph at `cruiseRPM`).
+    let gears: [Double]
+    /// The rpm at which an upshift happens (a relaxed automatic).
+    let shiftRPM: Double
+
+    static let cruiseSpeed = 65.0
+    /// Idle against cruise, dB.
+    static let idleLevel = -12.0
+    /// The speeds over which the idle loop hands over to the cruise loop.
+    static let handover = 2.0...14.0
+
+    init(vehicle: String) {
+        self.vehicle = vehicle
+        // Overall ratios as fractions of top gear: a five-speed, a four-speed for the vintage car.
+        let fractions = vehicle == "vintage" ? [0.3, 0.55, 0.78, 1.0] : [0.23, 0.41, 0.6, 0.8, 1.0]
+        let (level, idle, cruise): (Double, Double, Double) = switch vehicle {
+        case "v8": (3, 720, 2000)
+        case "four": (-1, 850, 2700)
+        case "diesel": (1, 760, 1800)
+        case "vintage": (0, 700, 2100)
+        case "electric": (-8, 0, 0)
+        default: (0, 800, 2300)
+        }
+        self.level = level
+        idleRPM = idle
+        cruiseRPM = cruise
+        shiftRPM = 1.13 * cruise
+        let top = Self.cruiseSpeed / (cruise / 1000)
+        gears = vehicle == "electric" ? [] : fractions.map { top * $0 }
+    }
+
+    var isElectric: Bool { gears.isEmpty }
+
+    /// Speeds at which the gearbox shifts up (and down again when slowing).
+    var shiftSpeeds: [Double] { gears.dropLast().map { $0 * shiftRPM / 1000 } }
+
+    /// The rpm at `speed` mph: first gear slips from idle up to the shift point, then each
+    /// gear is `speed / (mph per 1000 rpm)`.
+    func rpm(at speed: Double) -> Double {
+        let shifts = shiftSpeeds
+        if speed <= shifts[0] { return idleRPM + (shiftRPM - idleRPM) * max(0, speed) / shifts[0] }
+        let gear = shifts.lastIndex { $0 < speed }! + 1
+        return speed * 1000 / gears[gear]
+    }
+
+    /// The engine's level in dB at `speed` (0 = a V6 at cruise): idle 12 dB down, rising
+    /// with speed to cruise at 45 mph and a little beyond at 80.
+    func level(at speed: Double) -> Double {
+        piecewise([(0, Self.idleLevel), (20, -4), (45, 0), (80, 1.5)], at: speed)
+    }
+
+    /// The session's engine layers (on the `engine` bus, following `speed`).
+    func layers() -> [Layer] {
+        let onSpeed = { (points: [(Double, Double)]) in LayerMap(parameter: "speed", points: points) }
+        if isElectric {
+            let hum = [(0.0, -60.0), (1, -24), (5, -12), (20, -4), (45, 0), (80, 1.5)]
+            return [
+                Layer(name: "engine", bus: "engine", sound: .library("engine/electric"), isLooping: true, gain: level,
+                      pitch: onSpeed([(0, 0.7), (20, 0.8), (65, 1.0), (80, 1.12)]), gainMap: onSpeed(hum)),
+                // The inverter whine: 2.5 kHz at 80 mph, falling with speed to nothing at rest.
+                Layer(name: "whine", bus: "engine", sound: .synth(.sine(frequency: 2500)), isLooping: true, gain: level,
+                      pitch: onSpeed([(0, 0.004), (80, 1)]), gainMap: onSpeed([(0, -60), (2, -34), (20, -24), (65, -19), (80, -18)])),
+            ]
+        }
+        // Knots: every shift (just before and after), every mph of the handover, and the
+        // level curve's own corners.
+        var speeds: Set<Double> = [0, 20, 45, 80]
+        for s in stride(from: Self.handover.lowerBound, through: Self.handover.upperBound, by: 1) { speeds.insert(s) }
+        for s in shiftSpeeds { speeds.formUnion([rounded(s), rounded(s + 0.4)]) }
+        let knots = speeds.sorted()
+        // During the handover the idle loop's pitch is held to 1.3× (a lumpy idle at 3× would
+        // not sound like an engine) and the cruise loop's to 0.6× at the least.
+        let idle = knots.map { s in (s, min(1.3, rpmAtKnot(s) / idleRPM)) }.filter { $0.0 <= Self.handover.upperBound }
+        let cruise = knots.map { s in (s, max(0.6, rpmAtKnot(s) / cruiseRPM)) }
+        let idleGain = knots.filter { $0 <= Self.handover.upperBound }.map { s in (s, level(at: s) + 20 * log10(max(1e-4, cos(.pi / 2 * handover(s))))) }
+        let cruiseGain = knots.map { s in (s, level(at: s) + 20 * log10(max(1e-4, sin(.pi / 2 * handover(s))))) }
+        return [
+            Layer(name: "idle", bus: "engine", sound: .library("engine/\(vehicle)-idle"), isLooping: true, gain: level,
+                  pitch: onSpeed(idle.map { ($0.0, ratio($0.1)) }), gainMap: onSpeed(idleGain.map { ($0.0, decibels($0.1)) })),
+            Layer(name: "engine", bus: "engine", sound: .library("engine/\(vehicle)"), isLooping: true, gain: level,
+                  pitch: onSpeed(cruise.map { ($0.0, ratio($0.1)) }), gainMap: onSpeed(cruiseGain.map { ($0.0, decibels($0.1)) })),
+        ]
+    }
+
+    /// The layers that start with the engine and stop with it.
+    var layerNames: [String] { isElectric ? ["engine", "whine"] : ["idle", "engine"] }
+
+    /// The handover from idle (0) to cruise (1) at `speed`.
+    func handover(_ speed: Double) -> Double {
+        min(1, max(0, (speed - Self.handover.lowerBound) / (Self.handover.upperBound - Self.handover.lowerBound)))
+    }
+
+    /// rpm at a knot: a shift's first knot is the old gear's top, its second the new gear.
+    private func rpmAtKnot(_ s: Double) -> Double {
+        if let shift = shiftSpeeds.first(where: { rounded($0) == s }) { return rpm(at: shift) }
+        return rpm(at: s)
+    }
+
+    /// Shift speeds to a tenth of a mph (the `set speed` cues' resolution).
+    private func rounded(_ s: Double) -> Double { (s * 10).rounded() / 10 }
+    private func ratio(_ r: Double) -> Double { (r * 10000).rounded() / 10000 }
+    private func decibels(_ d: Double) -> Double { (d * 100).rounded() / 100 }
+
+    private func piecewise(_ points: [(Double, Double)], at x: Double) -> Double {
+        guard x > points[0].0 else { return points[0].1 }
+        for (a, b) in zip(points, points.dropFirst()) where x <= b.0 {
+            return a.1 + (b.1 - a.1) * (x - a.0) / (b.0 - a.0)
+        }
+        return points.last!.1
+    }
+}
