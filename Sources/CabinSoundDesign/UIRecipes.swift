@@ -6,8 +6,30 @@ import Glibc
 /// brief noise transient.
 public enum UIRecipes {
     public static let all: [SoundRecipe] = [
-        shot("ui/ignition", seconds: 3.2, seed: 0x1101, "Starter crank, the engine catches, revs and settles") { sr, r in
-            ignition(sampleRate: sr, random: &r)
+        shot("ui/ignition", seconds: 3.2, seed: 0x1101, "Starter crank, the engine catches, revs and settles (V8)") { sr, r in
+            ignition(EngineRecipes.v8, idle: 900, firstFiring: false, sampleRate: sr, random: &r)
+        },
+        shot("ui/ignition-v6", seconds: 3.2, seed: 0x1106, "V6 start: crank, catch at 0.76 s, rev, settle") { sr, r in
+            ignition(EngineRecipes.v6, idle: 950, sampleRate: sr, random: &r)
+        },
+        shot("ui/ignition-four", seconds: 3.2, seed: 0x1107, "Four-cylinder start: crank, catch at 0.76 s, a raspy rev, settle") { sr, r in
+            ignition(EngineRecipes.four, idle: 1000, sampleRate: sr, random: &r)
+        },
+        shot("ui/ignition-diesel", seconds: 3.2, seed: 0x1108, "Diesel start: a slow heavy crank, catch at 0.76 s, a clattering rev, settle") { sr, r in
+            ignition(EngineRecipes.dieselIdle, idle: 850, peak: 2000, sampleRate: sr, random: &r)
+        },
+        shot("ui/ignition-vintage", seconds: 3.2, seed: 0x1109, "Vintage start: crank, catch at 0.76 s with a sputter, settle") { sr, r in
+            ignition(EngineRecipes.vintageIdle, idle: 800, sampleRate: sr, random: &r)
+        },
+        shot("ui/glow-plug", seconds: 1.6, seed: 0x110A, "Diesel key on: the glow-plug relay clicks in, and out 1.4 s later") { sr, r in
+            var out = [Double](repeating: 0, count: Int(1.6 * sr))
+            let relay: [(Double, Double, Double)] = [(3200, 0.6, 0.004), (1400, 0.35, 0.008), (5200, 0.15, 0.002)]
+            Modal.place(Modal.click(relay, noise: 0.25, sampleRate: sr, random: &r), into: &out, at: 0.005, gain: 0.7, sampleRate: sr)
+            Modal.place(Modal.click(relay, noise: 0.25, sampleRate: sr, random: &r), into: &out, at: 1.4, gain: 0.45, sampleRate: sr)
+            return out
+        },
+        shot("ui/power-on", seconds: 2.4, seed: 0x110B, "Electric car on: a contactor clunk, a soft ready chime, the inverter's rising whir") { sr, r in
+            powerOn(sampleRate: sr, random: &r)
         },
         shot("ui/seatbelt", seconds: 0.45, seed: 0x1102, "Seatbelt latch: a light click, then the clack") { sr, r in
             var out = [Double](repeating: 0, count: Int(0.45 * sr))
@@ -119,17 +141,23 @@ public enum UIRecipes {
     }
 
     /// Ignition: the starter cranks the engine over (weak compression pulses and the
-    /// starter's whine), it catches, revs once and settles to idle.
-    static func ignition(sampleRate sr: Double, random: inout SeededRandom) -> [Double] {
+    /// starter's whine), it catches at 0.76 s, revs once to `peak` rpm and settles to `idle`
+    /// by 2.1 s — the same moments for every engine, so one `engine-start` haptic fits them
+    /// all; the engine is the vehicle's own (the spec of its loops).
+    ///
+    /// `firstFiring` places the catch's first combustion bang exactly at 0.76 s (engines
+    /// whose own firing order puts no strong firing there; the V8's does).
+    static func ignition(_ engineSpec: EngineSpec, idle: Double, peak: Double = 2600, firstFiring: Bool = true,
+                         sampleRate sr: Double, random: inout SeededRandom) -> [Double] {
         let n = Int(3.2 * sr)
         let crank = 0.75, peakTime = 1.15, settle = 2.1
         func rpm(_ t: Double) -> Double {
             if t < crank { return 260 }
-            if t < peakTime { return 260 + (2600 - 260) * SoundFinish.raisedCosine((t - crank) / (peakTime - crank)) }
-            return 900 + (2600 - 900) * exp(-(t - peakTime) / ((settle - peakTime) / 3))
+            if t < peakTime { return 260 + (peak - 260) * SoundFinish.raisedCosine((t - crank) / (peakTime - crank)) }
+            return idle + (peak - idle) * exp(-(t - peakTime) / ((settle - peakTime) / 3))
         }
-        var spec = EngineRecipes.v8
-        spec.timingJitter = 0.02
+        var spec = engineSpec
+        spec.timingJitter = max(spec.timingJitter, 0.02)
         var engine = EngineModel.synthesize(spec, frames: n, sampleRate: sr, random: &random) { rpm(Double($0) / sr) }
         var phase = 0.0
         for i in 0..<n {
@@ -142,6 +170,35 @@ public enum UIRecipes {
             let tail = t > 2.6 ? SoundFinish.raisedCosine((3.2 - t) / 0.6) : 1
             engine[i] = (engine[i] * combustion + whine) * tail * min(1, t / 0.02)
         }
+        if firstFiring {
+            let bang = Modal.click([(75, 0.9, 0.06), (170, 0.6, 0.035), (480, 0.3, 0.015)], noise: 0.3, seconds: 0.25,
+                                   sampleRate: sr, random: &random)
+            Modal.place(bang, into: &engine, at: 0.76, gain: 0.3, sampleRate: sr)
+        }
         return engine
+    }
+
+    /// An electric car switching on: the main contactor's clunk at once, a soft two-note
+    /// ready chime at 0.15 s, and from 0.5 s the inverter's whir rising (300 → 1400 Hz) and
+    /// swelling to 1.3 s, then settling — the `engine-start-electric` haptic's shape.
+    static func powerOn(sampleRate sr: Double, random: inout SeededRandom) -> [Double] {
+        let n = Int(2.4 * sr)
+        var out = [Double](repeating: 0, count: n)
+        Modal.place(Modal.click([(900, 0.6, 0.012), (2300, 0.35, 0.006), (180, 0.5, 0.025)], noise: 0.2, seconds: 0.2,
+                                sampleRate: sr, random: &random), into: &out, at: 0.005, sampleRate: sr)
+        for (time, frequency) in [(0.15, 587.33), (0.29, 880.0)] {
+            Modal.place(Modal.strike(frequency, Modal.bell(decay: 0.5, brightness: 0.5), seconds: 1.2, sampleRate: sr),
+                        into: &out, at: time, gain: 0.22, sampleRate: sr)
+        }
+        var phase = 0.0
+        for i in Int(0.5 * sr)..<n {
+            let t = Double(i) / sr - 0.5
+            let f = 300 + 1100 * SoundFinish.raisedCosine(min(1, t / 1.2))
+            phase += 2 * Double.pi * f / sr
+            let swell = t < 0.8 ? SoundFinish.raisedCosine(t / 0.8) : 0.45 + 0.55 * exp(-(t - 0.8) / 0.4)
+            let fade = t > 1.5 ? SoundFinish.raisedCosine((1.9 - t) / 0.4) : 1
+            out[i] += 0.05 * swell * fade * (sin(phase) + 0.3 * sin(2 * phase) + 0.05 * random.bipolar())
+        }
+        return out
     }
 }

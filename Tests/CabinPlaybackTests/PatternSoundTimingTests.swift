@@ -24,7 +24,9 @@ import Testing
         // The streak's soft fourth note (gain 0.35) hides under the ringing of the third.
         ("streak-success", "ui/streak-success", [0, 0.09, 0.18]), ("unlock", "ui/unlock", [0.005, 0.05, 0.12]),
         ("toggle", "ui/toggle", [0]), ("counter-step", "ui/counter-step", [0]),
-        ("engine-start", "ui/ignition", [0.76]),
+        ("engine-start", "ui/ignition", [0.76]), ("engine-start", "ui/ignition-v6", [0.76]),
+        ("engine-start", "ui/ignition-four", [0.76]), ("engine-start", "ui/ignition-diesel", [0.76]),
+        ("engine-start", "ui/ignition-vintage", [0.76]), ("engine-start-electric", "ui/power-on", [0]),
     ]
 
     static func rms(_ x: [Float], _ sampleRate: Double, _ from: Double, _ to: Double) -> Double {

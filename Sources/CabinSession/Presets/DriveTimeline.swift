@@ -90,8 +90,7 @@ struct DriveTimeline {
     mutating func ritual() {
         b.mark(0, "ritual")
         b.play(0.5, "ui/seatbelt", haptic: "seatbelt")
-        b.play(2.5, "ui/ignition", haptic: engineStartHaptic)
-        b.start(3, engineLayers, fadeIn: 0.8)
+        startEngine(at: 2.5)
         b.start(5, ["ambient"], fadeIn: 6)
         b.play(7.5, "ui/gear-shift", haptic: "gear-shift")
         b.mark(8, "drive")
@@ -170,12 +169,26 @@ struct DriveTimeline {
         b.play(t + 33, "ui/chime-break", haptic: "break-start")
         say(t + 35, "Take a \(s.rest) minute break", fallback: s.rest == 5 ? "voice/take-a-break" : nil)
         say(back - 40, "Ready to hit the road again?", fallback: "voice/ready-to-go")
-        b.play(back - 30, "ui/ignition", haptic: engineStartHaptic)
-        b.start(back - 29.5, engineLayers, fadeIn: 0.8)
+        startEngine(at: back - 30)
         b.crossfade(back - 26, "ambient", to: ambientSound, over: 5)
         if s.radio != nil { b.fade(back - 26, "radio", to: 0, over: 5) }
         b.play(back - 22, "ui/gear-shift", haptic: "gear-shift")
         b.mark(back - 20, "drive")
+    }
+
+    /// The vehicle's own start at `t`: the ignition of its engine (the electric car's
+    /// power-on; a diesel's glow-plug wait first), and the engine layers from the moment the
+    /// engine catches (0.76 s into every ignition), fading in while the ignition's rev
+    /// settles to idle (2.1 s) — one engine heard throughout, never two.
+    mutating func startEngine(at t: Double) {
+        if engine.isElectric {
+            b.play(t, "ui/power-on", haptic: engineStartHaptic)
+            b.start(t + 0.5, engineLayers, fadeIn: 0.8)
+            return
+        }
+        if s.vehicle == "diesel" { b.play(t - 1.6, "ui/glow-plug") }
+        b.play(t, s.vehicle == "v8" ? "ui/ignition" : "ui/ignition-\(s.vehicle)", haptic: engineStartHaptic)
+        b.start(t + 0.76, engineLayers, fadeIn: 1.4)
     }
 
     /// The engine winding down as its layers fade out (combustion engines; an electric
