@@ -151,7 +151,7 @@ public struct SoundLibraryGenerator {
                 name: recipe.name, file: "\(recipe.name).\(format.fileExtension)", category: recipe.category.rawValue,
                 loopStart: loop?.start, loopEnd: loop?.end,
                 loudness: loudness.integrated, truePeak: loudness.truePeak,
-                trim: loudness.integrated.map { referenceLoudness - $0 } ?? 0,
+                trim: loudness.integrated.map { referenceLoudness + recipe.level - $0 } ?? 0,
                 duration: decoded.duration, description: recipe.description)
             let done = clock.now
             return Report(entry: entry, format: format, bytes: bytes, renderSeconds: (rendered - started).inSeconds,

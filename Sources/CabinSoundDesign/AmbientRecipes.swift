@@ -4,15 +4,18 @@ import CabinAudio
 /// every layer is periodic in the loop and events wrap around its end).
 public enum AmbientRecipes {
     public static let all: [SoundRecipe] = [
-        highway("light", seconds: 30, seed: 0xA101, "Light highway traffic from inside the car",
-                road: 0.5, brightness: 380, cars: 4, trucks: 0, gain: 0.7, wind: 0.05, windHigh: 700),
+        highway("light", seconds: 30, seed: 0xA101, "Light highway traffic from inside the car: a car now and then",
+                road: 0.5, brightness: 380, perMinute: 8, truckShare: 0, gain: 0.7, wind: 0.05, windHigh: 700).at(level: -4),
         highway("medium", seconds: 30, seed: 0xA102, "Steady highway traffic",
-                road: 0.6, brightness: 420, cars: 8, trucks: 1, gain: 0.75, wind: 0.06, windHigh: 750),
-        highway("heavy", seconds: 32, seed: 0xA103, "Heavy highway traffic with trucks",
-                road: 0.7, brightness: 450, cars: 14, trucks: 4, gain: 0.8, wind: 0.07, windHigh: 800),
-        ambient("ambient/rain", seconds: 24, seed: 0xA201, "Rain on the windscreen, the road hushed beneath") { bed, r in
-            AmbientTextures.rain(&bed, perSecond: 140, level: 0.25, random: &r)
-            AmbientTextures.road(&bed, level: 0.25, brightness: 350, random: &r)
+                road: 0.6, brightness: 420, perMinute: 18, truckShare: 0.12, gain: 0.75, wind: 0.06, windHigh: 750),
+        highway("heavy", seconds: 32, seed: 0xA103, "Heavy highway traffic: dense, with trucks",
+                road: 0.7, brightness: 450, perMinute: 40, truckShare: 0.25, gain: 0.8, wind: 0.07, windHigh: 800).at(level: 3),
+        ambient("ambient/rain", seconds: 24, seed: 0xA201, "Rain on the windscreen, the wipers now and then, the road hushed beneath",
+                lowpass: 12000) { bed, r in
+            AmbientTextures.rain(&bed, perSecond: 160, level: 0.25, random: &r)
+            AmbientTextures.road(&bed, level: 0.22, brightness: 350, random: &r)
+            AmbientTextures.wiper(&bed, at: Int(5.3 * bed.sampleRate), level: 0.12, random: &r)
+            AmbientTextures.wiper(&bed, at: Int(16.1 * bed.sampleRate), level: 0.12, random: &r)
         },
         ambient("ambient/night", seconds: 28, seed: 0xA301, "Night drive: crickets, distant traffic") { bed, r in
             AmbientTextures.road(&bed, level: 0.3, brightness: 300, random: &r)
@@ -23,18 +26,20 @@ public enum AmbientRecipes {
                                        distance: 3, random: &r)
             }
         },
-        ambient("ambient/city", seconds: 30, seed: 0xA401, "City streets: slow traffic, distant horns") { bed, r in
-            AmbientTextures.road(&bed, level: 0.35, brightness: 500, random: &r)
-            for k in 0..<6 {
-                AmbientTextures.passBy(&bed, at: Int(Double(k) * 5 * bed.sampleRate) + r.int(0...48000 * 2),
-                                       seconds: r.uniform(4...6), gain: r.uniform(0.15...0.3), truck: k == 3,
-                                       direction: k.isMultiple(of: 2) ? 1 : -1, distance: 1.6, random: &r)
+        ambient("ambient/city", seconds: 30, seed: 0xA401, "City streets after rain: tyres on the wet road, horns, people passing") { bed, r in
+            AmbientTextures.road(&bed, level: 0.3, brightness: 500, random: &r)
+            for start in AmbientTextures.arrivals(perMinute: 14, seconds: bed.duration, random: &r) {
+                let truck = r.chance(0.15)
+                AmbientTextures.passBy(&bed, at: Int(start * bed.sampleRate), seconds: r.uniform(4...6),
+                                       gain: r.uniform(0.15...0.3), truck: truck, direction: r.chance(0.5) ? 1 : -1,
+                                       distance: r.uniform(1.2...2), wet: 0.6, random: &r)
             }
-            for k in 0..<2 {
-                AmbientTextures.distantHorn(&bed, at: Int(Double(4 + 13 * k) * bed.sampleRate), level: 0.04, random: &r)
+            for (at, level) in [(3.7, 0.05), (11.2, 0.09), (19.8, 0.035), (24.4, 0.07)] {
+                AmbientTextures.distantHorn(&bed, at: Int(at * bed.sampleRate), level: level, random: &r)
             }
-            AmbientTextures.birds(&bed, phrases: 2, level: 0.015, random: &r)
-        },
+            AmbientTextures.pedestrians(&bed, groups: 3, level: 0.05, random: &r)
+            AmbientTextures.birds(&bed, phrases: 2, level: 0.012, random: &r)
+        }.at(level: 1),
         ambient("ambient/desert-wind", seconds: 30, seed: 0xA501, "Desert wind in gusts, a faint whistle") { bed, r in
             AmbientTextures.wind(&bed, level: 0.5, low: 180, high: 750, whistle: 0.12, random: &r)
             AmbientTextures.road(&bed, level: 0.12, brightness: 300, random: &r)
@@ -51,14 +56,15 @@ public enum AmbientRecipes {
         },
     ]
 
-    /// Cars and trucks spread evenly over the loop, alternating direction, each a little off the grid.
-    static func traffic(_ bed: inout StereoBed, cars: Int, trucks: Int, gain: Double, random: inout SeededRandom) {
-        let total = cars + trucks
-        let spacing = Double(bed.frames) / Double(total)
-        for k in 0..<total {
-            let truck = trucks > 0 && k % max(1, total / trucks) == 0 && k / max(1, total / trucks) < trucks
-            let start = Int(Double(k) * spacing + random.uniform(0...0.6) * spacing)
-            AmbientTextures.passBy(&bed, at: start, seconds: truck ? random.uniform(6...8) : random.uniform(3.5...5.5),
+    /// Cars and trucks arriving at random (a Poisson process: `perMinute` on average, the
+    /// gaps exponential, so they bunch and thin out as real traffic does), a `truckShare`
+    /// of them trucks.
+    static func traffic(_ bed: inout StereoBed, perMinute: Double, truckShare: Double, gain: Double,
+                        random: inout SeededRandom) {
+        for start in AmbientTextures.arrivals(perMinute: perMinute, seconds: bed.duration, random: &random) {
+            let truck = random.chance(truckShare)
+            AmbientTextures.passBy(&bed, at: Int(start * bed.sampleRate),
+                                   seconds: truck ? random.uniform(6...8) : random.uniform(3.5...5.5),
                                    gain: gain * random.uniform(0.6...1) * (truck ? 1.2 : 1), truck: truck,
                                    direction: random.chance(0.5) ? 1 : -1, distance: random.uniform(0.9...1.6),
                                    random: &random)
@@ -67,22 +73,22 @@ public enum AmbientRecipes {
 
     /// `ambient/highway-LEVEL`: road noise, passing cars and trucks, and wind.
     static func highway(_ level: String, seconds: Double, seed: UInt64, _ description: String,
-                        road: Double, brightness: Double, cars: Int, trucks: Int, gain: Double,
+                        road: Double, brightness: Double, perMinute: Double, truckShare: Double, gain: Double,
                         wind: Double, windHigh: Double) -> SoundRecipe {
         ambient("ambient/highway-\(level)", seconds: seconds, seed: seed, description) { bed, r in
             AmbientTextures.road(&bed, level: road, brightness: brightness, random: &r)
-            traffic(&bed, cars: cars, trucks: trucks, gain: gain, random: &r)
+            traffic(&bed, perMinute: perMinute, truckShare: truckShare, gain: gain, random: &r)
             AmbientTextures.wind(&bed, level: wind, low: 300, high: windHigh, whistle: 0.05, random: &r)
         }
     }
 
-    static func ambient(_ name: String, seconds: Double, seed: UInt64, _ description: String,
+    static func ambient(_ name: String, seconds: Double, seed: UInt64, _ description: String, lowpass: Double = 9000,
                         _ build: @escaping @Sendable (inout StereoBed, inout SeededRandom) -> Void) -> SoundRecipe {
         SoundRecipe(name, .ambient, loop: true, storage: .opus, seed: seed, description: description) { context in
             var bed = StereoBed(frames: Int(seconds * context.sampleRate), sampleRate: context.sampleRate)
             build(&bed, &context.random)
-            // Subtle, never harsh: nothing much above 9 kHz, no sub-bass pressure below 45 Hz.
-            bed.filter(.lowpass, 9000)
+            // Subtle, never harsh: nothing much above 9 kHz (rain: 12 kHz), no sub-bass pressure below 45 Hz.
+            bed.filter(.lowpass, lowpass)
             bed.filter(.highpass, 45)
             return SoundFinish.buffer(bed.channels, sampleRate: context.sampleRate, peakDB: -4)
         }

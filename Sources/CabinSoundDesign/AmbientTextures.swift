@@ -30,8 +30,11 @@ public enum AmbientTextures {
     /// A vehicle passing: filtered noise (tyres) and, for trucks, a low engine tone, both
     /// falling in pitch through the Doppler shift as it passes, louder as it nears, moving
     /// across the stereo field. `seconds` is the audible length.
+    ///
+    /// `wet` (0…1) adds the hiss of tyres on a wet road: high noise (3–7 kHz) that swells
+    /// with the pass.
     public static func passBy(_ bed: inout StereoBed, at start: Int, seconds: Double, gain: Double, truck: Bool = false,
-                              direction: Double = 1, distance: Double = 1, random: inout SeededRandom) {
+                              direction: Double = 1, distance: Double = 1, wet: Double = 0, random: inout SeededRandom) {
         let sr = bed.sampleRate
         let n = Int(seconds * sr)
         let center = Double(n) / 2
@@ -42,6 +45,7 @@ public enum AmbientTextures {
         var bp = Biquad(.bandpass, frequency: tyre, q: 0.9, sampleRate: sr)
         var lp = Biquad(.lowpass, frequency: 2500 / distance, q: 0.7, sampleRate: sr)
         let hum = truck ? random.uniform(55...75) : 0
+        var spray = Biquad(.bandpass, frequency: random.uniform(3500...5500), q: 0.5, sampleRate: sr)
         var phase = 0.0
         for i in 0..<n {
             let x = (Double(i) - center) / width
@@ -53,40 +57,120 @@ public enum AmbientTextures {
                 phase += 2 * Double.pi * hum * doppler / sr
                 v += 0.25 * (sin(phase) + 0.5 * sin(2 * phase) + 0.25 * sin(3 * phase))
             }
-            noise[i] = lp.process(v) * envelope
+            var hiss = 0.0
+            if wet > 0 { hiss = wet * 0.9 * spray.process(random.bipolar()) * envelope * envelope }
+            noise[i] = lp.process(v) * envelope + hiss
         }
         bed.add(noise, at: start, gain: gain) { i in direction * tanh((Double(i) - center) / width) * 0.8 }
     }
 
-    /// Raindrops on a windscreen: many small glassy ticks, fewer heavier plips, over a
-    /// soft hiss of distant rain. `perSecond` small drops a second.
+    /// Rain on a windscreen: each drop a short burst of noise ringing through the glass's
+    /// resonance where it lands (small drops bright, 2–9 kHz; heavier ones lower and longer,
+    /// with a soft splash), over the broadband hiss of rain all around (energy to 10 kHz)
+    /// and a low roar. `perSecond` drops a second.
     public static func rain(_ bed: inout StereoBed, perSecond: Double, level: Double, random: inout SeededRandom) {
         let n = bed.frames, sr = bed.sampleRate
         let count = Int(perSecond * Double(n) / sr)
         for _ in 0..<count {
-            let heavy = random.chance(0.12)
-            let f = heavy ? random.uniform(450...1100) : random.uniform(1400...4200)
-            let tau = heavy ? random.uniform(0.006...0.014) : random.uniform(0.0015...0.004)
-            let amp = level * (heavy ? random.uniform(0.5...1.0) : pow(random.unit(), 2) * 0.6 + 0.05)
-            let length = Int(tau * 6 * sr)
-            let phase = random.uniform(0...6.28)
+            let heavy = random.chance(0.15)
+            let f = heavy ? random.uniform(700...2500) : random.uniform(2000...9000)
+            let q = heavy ? random.uniform(2...4) : random.uniform(3...8)
+            let tau = heavy ? random.uniform(0.004...0.010) : random.uniform(0.0008...0.0025)
+            let amp = level * (heavy ? random.uniform(0.6...1.0) : pow(random.unit(), 2) * 0.7 + 0.08)
+            let length = Int((tau * 7 + 0.003) * sr)
+            var ring = Biquad(.bandpass, frequency: f, q: q, sampleRate: sr)
+            var splash = Biquad(.highpass, frequency: 3000, q: 0.7, sampleRate: sr)
             var drop = [Double](repeating: 0, count: length)
             for i in 0..<length {
                 let t = Double(i) / sr
-                let onset = min(1, t / 0.0004)
-                drop[i] = amp * onset * exp(-t / tau) * (sin(2 * Double.pi * f * t * (1 + 0.3 * t / tau * 0.1) + phase)
-                    + 0.15 * random.bipolar())
+                let burst = random.bipolar() * exp(-t / tau) * min(1, t / 0.0002)
+                drop[i] = amp * (3 * ring.process(burst) + (heavy ? 0.5 * splash.process(random.bipolar()) * exp(-t / 0.006) : 0))
             }
             bed.add(drop, at: random.int(0...(n - 1)), pan: random.uniform(-0.9...0.9))
         }
-        var hissL = Noise.pink(n, random: &random), hissR = Noise.pink(n, random: &random)
         let swell = Periodic.wander(frames: n, maxCycles: 3, random: &random)
-        for i in 0..<n {
-            hissL[i] *= level * 0.9 * (1 + 0.2 * swell[i])
-            hissR[i] *= level * 0.9 * (1 + 0.2 * swell[i])
+        var hiss = [[Double]]()
+        for _ in 0..<2 {
+            let pink = Noise.pink(n, random: &random)
+            let high = pink.filtered(.highpass, 1200, sampleRate: sr, periodic: true)
+                .filtered(.lowpass, 10000, sampleRate: sr, periodic: true)
+            let roar = pink.filtered(.lowpass, 500, sampleRate: sr, periodic: true)
+            hiss.append((0..<n).map { level * (1 + 0.2 * swell[$0]) * (1.1 * high[$0] + 0.5 * roar[$0]) })
         }
-        bed.add(left: hissL.filtered(.bandpass, 2200, q: 0.4, sampleRate: sr, periodic: true),
-                right: hissR.filtered(.bandpass, 2200, q: 0.4, sampleRate: sr, periodic: true))
+        bed.add(left: hiss[0], right: hiss[1])
+    }
+
+    /// A wiper's stroke across the glass and back: a rubbery swish of noise sweeping up and
+    /// across the stereo field (0.65 s each way), and the soft knock of the motor parking.
+    public static func wiper(_ bed: inout StereoBed, at start: Int, level: Double, random: inout SeededRandom) {
+        let sr = bed.sampleRate
+        let stroke = 0.65, n = Int((2 * stroke + 0.2) * sr)
+        var band = Biquad(.bandpass, frequency: 1500, q: 1.2, sampleRate: sr)
+        var swish = [Double](repeating: 0, count: n)
+        for i in 0..<n {
+            let t = Double(i) / sr
+            let u = t < stroke ? t / stroke : t < 2 * stroke ? (t - stroke) / stroke : 1
+            guard t < 2 * stroke else { break }
+            if i % 32 == 0 { band.setCoefficients(.bandpass, frequency: 1100 + 1400 * sin(Double.pi * u), q: 1.2, sampleRate: sr) }
+            let envelope = sin(Double.pi * u) * (0.8 + 0.2 * sin(2 * Double.pi * 23 * t))
+            swish[i] = band.process(random.bipolar()) * envelope * 3
+        }
+        bed.add(swish, at: start, gain: level) { i in
+            let t = Double(i) / sr
+            return t < stroke ? -0.7 + 1.4 * t / stroke : 0.7 - 1.4 * min(1, (t - stroke) / stroke)
+        }
+        let knock = Modal.click([(140, 0.8, 0.02), (420, 0.3, 0.01)], noise: 0.1, seconds: 0.1, sampleRate: sr, random: &random)
+        bed.add(knock, at: start + Int(2 * stroke * sr), pan: -0.7, gain: level * 0.8)
+    }
+
+    /// Arrival times (seconds, in 0..<`seconds`) of a Poisson process of `perMinute`: gaps
+    /// drawn from the exponential distribution, the loop's seam included (the first gap is
+    /// drawn from before 0).
+    public static func arrivals(perMinute: Double, seconds: Double, random: inout SeededRandom) -> [Double] {
+        let mean = 60 / perMinute
+        var times: [Double] = []
+        var t = -mean * Glibc.log(1 - random.unit()) * random.unit()
+        while t < seconds {
+            times.append(t)
+            t += -mean * Glibc.log(1 - random.unit())
+        }
+        return times
+    }
+
+    /// People passing on the pavement: footsteps (soft heel-toe knocks, ~1.9 a second) and
+    /// the murmur of a few voices (formant-filtered noise), walking across the stereo field.
+    public static func pedestrians(_ bed: inout StereoBed, groups: Int, level: Double, random: inout SeededRandom) {
+        let sr = bed.sampleRate
+        for _ in 0..<groups {
+            let seconds = random.uniform(5...8)
+            let n = Int(seconds * sr)
+            var group = [Double](repeating: 0, count: n)
+            for _ in 0..<random.int(1...3) {
+                var t = random.uniform(0...0.5)
+                let pace = random.uniform(0.48...0.58)
+                while t < seconds - 0.1 {
+                    let step = Modal.click([(random.uniform(180...260), 0.7, 0.012), (random.uniform(900...1300), 0.3, 0.005)],
+                                           noise: 0.25, seconds: 0.06, sampleRate: sr, random: &random)
+                    Modal.place(step, into: &group, at: t, gain: random.uniform(0.5...0.9), sampleRate: sr)
+                    t += pace * random.uniform(0.95...1.05)
+                }
+            }
+            var f1 = Biquad(.bandpass, frequency: 550, q: 3, sampleRate: sr)
+            var f2 = Biquad(.bandpass, frequency: 1500, q: 4, sampleRate: sr)
+            let syllables = Periodic.wander(frames: n, maxCycles: Int(seconds * 4), partials: 5, random: &random)
+            for i in 0..<n {
+                if i % 256 == 0 {
+                    let u = syllables[i]
+                    f1.setCoefficients(.bandpass, frequency: 450 + 250 * u, q: 3, sampleRate: sr)
+                    f2.setCoefficients(.bandpass, frequency: 1400 + 600 * u, q: 4, sampleRate: sr)
+                }
+                let x = random.bipolar()
+                let voice = (f1.process(x) + 0.6 * f2.process(x)) * max(0, syllables[i]) * 0.5
+                group[i] = (group[i] + voice) * SoundFinish.raisedCosine(min(Double(i), Double(n - 1 - i)) / (1.2 * sr))
+            }
+            let direction: Double = random.chance(0.5) ? 1 : -1
+            bed.add(group, at: random.int(0...(bed.frames - 1)), gain: level) { i in direction * (-0.8 + 1.6 * Double(i) / Double(n)) }
+        }
     }
 
     /// Field crickets: chirps of 3–5 pulses of a 4–5 kHz carrier, each cricket with its

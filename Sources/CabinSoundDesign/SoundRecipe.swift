@@ -45,6 +45,9 @@ public struct SoundRecipe: Sendable {
     public var seed: UInt64
     public var isLoop: Bool
     public var storage: StorageFormat
+    /// How loud it sits against the library's reference loudness, in dB (the manifest's
+    /// trim brings it to reference + level): heavy traffic above light, say.
+    public var level: Double = 0
     private let body: @Sendable (inout SoundDesignContext) throws -> AudioBuffer
 
     public init(_ name: String, _ category: SoundCategory, loop: Bool, storage: StorageFormat, seed: UInt64,
@@ -56,6 +59,13 @@ public struct SoundRecipe: Sendable {
         self.seed = seed
         self.description = description
         self.body = render
+    }
+
+    /// The same recipe sitting `decibels` from the reference loudness.
+    public func at(level decibels: Double) -> SoundRecipe {
+        var copy = self
+        copy.level = decibels
+        return copy
     }
 
     /// Renders the sound (deterministic: same recipe and seed → same samples).

@@ -19,6 +19,9 @@ public struct StereoBed {
     public var frames: Int { left.count }
 
     /// Adds a mono event at `start` (frames), panned −1 (left) … 1 (right), equal power.
+    /// The loop's length in seconds.
+    public var duration: Double { Double(frames) / sampleRate }
+
     public mutating func add(_ event: [Double], at start: Int, pan: Double = 0, gain: Double = 1) {
         let angle = (min(1, max(-1, pan)) + 1) * Double.pi / 4
         Periodic.add(event, into: &left, at: start, gain: gain * cos(angle))
