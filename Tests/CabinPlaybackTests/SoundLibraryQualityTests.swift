@@ -139,9 +139,8 @@ import Testing
         return (entry, mono)
     }
 
-    /// Power in a band against the whole (dB), averaged over 8192-sample Hann frames (a DFT
-    /// by Goertzel at every 50 Hz bin is too slow; this sums each frame's bins by a direct
-    /// real DFT of a decimated frequency grid: every 5.86 Hz bin in 8192 samples).
+    /// Power in a band against the whole (dB): every bin (23.4 Hz) of 2048-sample Hann
+    /// frames by Goertzel, summed over every 7th frame (up to 18 of them, ~6 s of the loop).
     static func bandShare(_ x: [Double], _ band: ClosedRange<Double>, sampleRate: Double) -> Double {
         let n = 2048
         var inBand = 0.0, total = 0.0
