@@ -35,6 +35,8 @@ let package = Package(
         /// Headers only: libespeak-ng is opened with dlopen when something is spoken (see
         /// `EspeakNGLibrary`), so the runs that never speak do not load it and its dependencies.
         .systemLibrary(name: "CEspeakNG", providers: [.apt(["libespeak-ng-dev"])]),
+        /// Headers only, the same way: CMU Flite's clustergen voices (`FliteLibrary`).
+        .systemLibrary(name: "CFlite", providers: [.apt(["flite1-dev"])]),
         /// Small C shims for what Swift cannot write (ALSA's variadic error handler, evdev's ioctl macros).
         .target(name: "CCabinShims", linkerSettings: [.linkedLibrary("asound")]),
 
@@ -53,7 +55,7 @@ let package = Package(
             name: "CabinIO",
             dependencies: [
                 "CabinAudio", "CabinHaptics", "CabinSoundDesign",
-                "CALSA", "CSndFile", "CSoxr", "CEbur128", "CEspeakNG", "CCabinShims",
+                "CALSA", "CSndFile", "CSoxr", "CEbur128", "CEspeakNG", "CFlite", "CCabinShims",
             ]
         ),
 

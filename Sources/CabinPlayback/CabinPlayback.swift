@@ -2,7 +2,7 @@
 // (CabinSession's documents and runner, CabinAudio's mixer) and the edge (CabinIO).
 //
 //   loading          SessionLoader (read → load sounds and patterns → compile), SessionSoundLoader,
-//                    SoundDecoding (progressive), SessionHapticLoader, SoundLibrary, PrespokenSpeech
+//                    SoundDecoding (progressive), SessionHapticLoader, SoundLibrary
 //   live playback    LivePlayer (control side: transport, events, status), LivePlayer.open
 //                    (open the device, then load at its rate), PlaybackTransport (the state
 //                    machine), RenderLoop (the push driver), SessionRumble

@@ -85,20 +85,21 @@ public enum SessionSoundLoader {
         return (resolved, decoding)
     }
 
-    /// Speaks every `say` text with espeak-ng (the library's voice and polish), resampled to
+    /// Speaks every `say` text (`SpeechVoices`: Flite's `slt` for English by default,
+    /// espeak-ng for other languages; the library's polish), resampled to
     /// the session's rate and trimmed to the library's reference loudness. When speech is
     /// not available, each text is recorded as a failure and its cue uses its fallback.
     static func loadSpeech(_ document: SessionDocument, sampleRate: Double, referenceLoudness: Double,
                            into resolved: inout ResolvedSounds) {
         let texts = document.speechToSynthesize
         guard !texts.isEmpty else { return }
-        var voices: [String: SpeechSynthesizer] = [:]
+        var voices: [String: any SpeechSource & Sendable] = [:]
         for speech in texts {
             do {
-                let voice = speech.voice ?? SpeechSynthesizer.defaultVoice
-                let synthesizer: SpeechSynthesizer
+                let voice = speech.voice ?? SpeechVoices.defaultVoice
+                let synthesizer: any SpeechSource & Sendable
                 if let known = voices[voice] { synthesizer = known } else {
-                    synthesizer = try SpeechSynthesizer(voice: voice)
+                    synthesizer = try SpeechVoices.synthesizer(for: voice)
                     voices[voice] = synthesizer
                 }
                 let raw = try synthesizer.speak(speech.text, sampleRate: sampleRate)

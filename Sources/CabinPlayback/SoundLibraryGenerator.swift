@@ -70,7 +70,9 @@ public struct SoundLibraryGenerator {
         if only != nil, let existing = try? SoundLibrary(root: folder) { manifest = existing.manifest }
         manifest.referenceLoudness = referenceLoudness
         var voice = speech
-        if voice == nil, recipes.contains(where: \.needsSpeech) { voice = try PrespokenSpeech(SpeechSynthesizer()) }
+        // The prompts are spoken by the default voice, Flite's slt (deterministic: no need to
+        // speak them in a fixed order first, as espeak-ng's would have needed).
+        if voice == nil, recipes.contains(where: \.needsSpeech) { voice = try FliteSynthesizer() }
         let reports = try generateConcurrently(recipes, speech: voice, progress: progress)
         for report in reports { manifest.upsert(report.entry) }
         if only == nil { manifest.sounds = reports.map(\.entry) }

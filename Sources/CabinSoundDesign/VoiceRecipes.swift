@@ -1,7 +1,7 @@
 import CabinAudio
 
 /// GPS-style and Pomodoro voice prompts: spoken by the context's `SpeechSource`
-/// (espeak-ng through `CabinIO.SpeechSynthesizer`), then polished: band-limited to a
+/// (CMU Flite's `slt` voice through `CabinIO.FliteSynthesizer`), then polished: band-limited to a
 /// phone-friendly 110 Hz–7.5 kHz, a little low-mid warmth, the sibilance region eased, a
 /// touch of soft saturation, short fades and breathing room before and after. Mono, Opus.
 public enum VoiceRecipes {
@@ -24,7 +24,7 @@ public enum VoiceRecipes {
         SoundRecipe(prompt.name, .voice, loop: false, storage: .opus, seed: 0x7000 + UInt64(index),
                     description: "Voice: \"\(prompt.text)\"") { context in
             guard let speech = context.speech else {
-                throw SoundDesignError("\(prompt.name): needs a speech source (espeak-ng)")
+                throw SoundDesignError("\(prompt.name): needs a speech source (Flite)")
             }
             let raw = try speech.speak(prompt.spoken, sampleRate: context.sampleRate)
             return polish(raw.map(Double.init), sampleRate: context.sampleRate)

@@ -39,7 +39,7 @@ import Testing
     }
 
     /// A voice prompt regenerated alone, in a fresh process, is byte-identical to the same
-    /// prompt generated with all the others (prompts are spoken in library order first), and
+    /// prompt generated with all the others (speech does not depend on what was said before), and
     /// sounds as the committed file does. Bytes are compared on this machine only: libopus's
     /// float encoder picks its SIMD path by CPU, so the committed file's bytes are exact only
     /// on a machine like the one that made it (here its decode differs by about −40 dB).

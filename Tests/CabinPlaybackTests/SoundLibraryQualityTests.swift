@@ -81,7 +81,7 @@ import Testing
         guard let recipe = SoundRecipes.named(name) else { return } // family not written yet
         // espeak-ng's output depends slightly on what this process said before (other tests
         // speak too): voices are compared by length and loudness, everything else exactly.
-        let speech: (any SpeechSource)? = recipe.needsSpeech ? try SpeechSynthesizer() : nil
+        let speech: (any SpeechSource)? = recipe.needsSpeech ? try FliteSynthesizer() : nil
         let first = try recipe.make(speech: speech), second = try recipe.make(speech: speech)
         if !recipe.needsSpeech { #expect(first == second, "\(name) is not deterministic") }
         #expect(first.frameCount == second.frameCount)

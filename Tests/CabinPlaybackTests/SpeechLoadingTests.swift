@@ -6,7 +6,8 @@ import CabinTestSupport
 import Foundation
 import Testing
 
-/// `say` cues are spoken with espeak-ng when the session loads, at the library's loudness.
+/// `say` cues are spoken when the session loads (Flite's slt for English, espeak-ng for other
+/// languages), at the library's loudness.
 @Suite struct SpeechLoadingTests {
     @Test func sayTextIsSynthesizedAtLoadAndLoudnessMatched() throws {
         let json = #"{ "cabin": 1, "cues": [ { "at": "1s", "say": "82 miles to Yosemite" } ] }"#
@@ -25,5 +26,28 @@ import Testing
         let compiled = SessionCompiler.compile(doc, sounds: resolved, sampleRate: 48000)
         #expect(compiled.warnings.isEmpty)
         #expect(compiled.durationFrames == 48000 + FrameTime(spoken.buffer.frameCount))
+    }
+
+    /// Which engine speaks which voice name, and that each speaks.
+    @Test func voicesPickTheirEngine() throws {
+        #expect(try SpeechVoices.synthesizer(for: nil) is FliteSynthesizer)
+        #expect(try SpeechVoices.synthesizer(for: "en-us") is FliteSynthesizer)
+        #expect((try SpeechVoices.synthesizer(for: "flite:awb") as? FliteSynthesizer)?.voice == "awb")
+        #expect(try SpeechVoices.synthesizer(for: "de") is SpeechSynthesizer)
+        #expect(try SpeechVoices.synthesizer(for: "espeak:en-us") is SpeechSynthesizer)
+        #expect(throws: SystemError.self) { try SpeechVoices.synthesizer(for: "flite:robot") }
+        for voice in [nil, "de", "flite:rms"] {
+            let samples = try SpeechVoices.synthesizer(for: voice).speak("Guten Tag", sampleRate: 48000)
+            #expect(samples.count > 24000 && SignalAnalysis.rms(samples) > 0.01, "\(voice ?? "default")")
+        }
+    }
+
+    /// Flite speaks the same text the same way whatever it said before (it reseeds its
+    /// excitation noise), so a session's speech is the same in every run.
+    @Test func fliteSpeechDoesNotDependOnWhatWasSaidBefore() throws {
+        let slt = try FliteSynthesizer()
+        let first = try slt.synthesize("Rest stop in five miles")
+        _ = try slt.synthesize("Something else entirely, and longer than that.")
+        #expect(try slt.synthesize("Rest stop in five miles").samples == first.samples)
     }
 }
