@@ -71,6 +71,8 @@ public struct OpenSoundFile {
     let handle: OpaquePointer
     let info: SF_INFO
     public let path: String
+    /// The file's size in bytes when it was opened.
+    public let byteCount: Int64
     /// Channels, as the file declares them.
     public var channelCount: Int { Int(info.channels) }
     /// Frames the header declares (an estimate for some formats; see `hasExactLength`).
@@ -89,6 +91,8 @@ public struct OpenSoundFile {
         self.handle = handle
         self.info = info
         self.path = path
+        var st = stat()
+        byteCount = stat(path, &st) == 0 ? Int64(st.st_size) : 0
         if info.channels <= 0 || info.samplerate <= 0 {
             close()
             throw SoundFileError(.notAudio, path: path, reason: "not audio: header has \(info.channels) channels at \(info.samplerate) Hz")
@@ -106,13 +110,50 @@ public struct OpenSoundFile {
         return String(decoding: text.prefix(max(0, min(count, text.count))).map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
+    /// The frames storage may be sized by, whatever the header says: a forged or bit-flipped
+    /// header (an MP3's Xing frame count, a FLAC's total samples) must not size memory.
+    /// PCM holds exactly its bytes' worth. A compressed file's count is believed up to 64
+    /// frames a byte (real audio needs far fewer: a FLAC ~0.5, Opus at 64 kbit/s ~6); past
+    /// that the file is decoded once to count the frames it really holds, then rewound —
+    /// storage grows only as far as decoding proves the frames exist. Nothing is longer than
+    /// a day. The corresponding C functions are `sf_readf_float` and `sf_seek`.
+    public func framesToStore() throws(SoundFileError) -> Int64 {
+        let declared = max(0, declaredFrames), bytes = max(0, byteCount)
+        let day = Int64(max(1, info.samplerate)) * 86_400
+        let perFrame: Int64? = switch Int32(info.format) & Int32(SF_FORMAT_SUBMASK) {
+        case Int32(SF_FORMAT_PCM_S8), Int32(SF_FORMAT_PCM_U8), Int32(SF_FORMAT_ULAW), Int32(SF_FORMAT_ALAW): 1
+        case Int32(SF_FORMAT_PCM_16): 2
+        case Int32(SF_FORMAT_PCM_24): 3
+        case Int32(SF_FORMAT_PCM_32), Int32(SF_FORMAT_FLOAT): 4
+        case Int32(SF_FORMAT_DOUBLE): 8
+        default: nil
+        }
+        // FLAC reports its sample width as a PCM subtype: only uncompressed containers count by bytes.
+        let major = Int32(info.format) & Int32(SF_FORMAT_TYPEMASK)
+        let compressed = [Int32(SF_FORMAT_FLAC), Int32(SF_FORMAT_OGG), Int32(SF_FORMAT_MPEG)].contains(major)
+        if let perFrame, !compressed { return min(declared, bytes / (perFrame * Int64(max(1, info.channels))) + 1, day) }
+        if declared / 64 <= bytes { return min(declared, day) }
+        var counted: Int64 = 0
+        let chunkFrames = 16384
+        var chunk = [Float](repeating: 0, count: chunkFrames * max(1, Int(info.channels)))
+        while counted < day {
+            let got = chunk.withUnsafeMutableBufferPointer { read(into: $0.baseAddress!, frames: chunkFrames) }
+            if got <= 0 { break }
+            counted += Int64(got)
+        }
+        guard sf_seek(handle, 0, SEEK_SET) == 0 else {
+            throw SoundFileError(.truncated, path: path, reason: "corrupt: its header claims \(declared) frames and it cannot be rewound after counting \(counted)")
+        }
+        return min(counted, day)
+    }
+
     /// Decodes every frame. The corresponding C function is `sf_readf_float`.
     func readAll() throws(SoundFileError) -> AudioBuffer {
         let channels = Int(info.channels)
         let declared = Int64(info.frames)
         // Some containers (Ogg) may report an unknown length; read in chunks until EOF.
         var samples: [Float] = []
-        if declared > 0 && declared < Int64(Int32.max) { samples.reserveCapacity(Int(declared) * channels) }
+        if declared > 0 && declared / 64 <= byteCount { samples.reserveCapacity(Int(declared) * channels) }
         let chunkFrames = 16384
         var chunk = [Float](repeating: 0, count: chunkFrames * channels)
         var total: Int64 = 0

@@ -70,12 +70,14 @@ final class SoundDecodeJob: @unchecked Sendable {
             throw .init(description: error.description)
         }
         let channels = file.channelCount
-        let declared = file.declaredFrames
         do throws(SessionSoundLoader.LoadError) {
             guard channels <= 2 else {
                 throw SessionSoundLoader.LoadError(description: "\(path): \(channels) channels; Cabin plays mono and stereo sounds")
             }
             do { try file.checkHeader() } catch { throw SessionSoundLoader.LoadError(description: error.description) }
+            // Sized by what the file can hold, not by what its header claims.
+            let declared: Int64
+            do { declared = try file.framesToStore() } catch { throw SessionSoundLoader.LoadError(description: error.description) }
             guard declared > 0 else { throw SessionSoundLoader.LoadError(description: "\(path): holds no audio (0 frames)") }
             let rate = file.sampleRate
             var frames = Int(declared)

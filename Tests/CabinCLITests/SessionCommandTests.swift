@@ -1,3 +1,4 @@
+import CabinIO
 import CabinTestSupport
 import Foundation
 import Testing
@@ -67,6 +68,45 @@ import Testing
         #expect(lines.count == 1)
         #expect(lines.first.map { $0.count < 300 } == true, "\(result.stdout.prefix(400))")
         #expect(result.stdout.contains("unknown key \"kkkkkkkk"))
+    }
+
+    /// A forged header does not size memory: an MP3 whose Xing/Info frame count says
+    /// 0x7fffffff frames (2.5 × 10¹² samples) and a FLAC whose total samples say 2³⁶ − 1
+    /// used to abort the render asking for terabytes. Now the MP3 plays what it holds and the
+    /// FLAC is one located warning (its layer silent), each render in bounded memory.
+    @Test(.timeLimit(.minutes(1))) func forgedHeadersDoNotSizeMemory() throws {
+        let dir = try TestEnvironment.temporaryDirectory("cabin-cli-forged")
+        let flac = dir.appendingPathComponent("tone.flac").path, mp3 = dir.appendingPathComponent("tone.mp3").path
+        try ExternalTool.check("sox", ["-n", "-r", "48000", "-c", "1", flac, "synth", "1", "sine", "1000"])
+        try ExternalTool.check("ffmpeg", ["-v", "quiet", "-y", "-f", "lavfi", "-i", "sine=f=1000:d=2", "-b:a", "128k", mp3])
+        var f = try Data(contentsOf: URL(fileURLWithPath: flac))
+        #expect(f.prefix(4) == Data("fLaC".utf8))
+        f[21] |= 0x0F
+        f.replaceSubrange(22..<26, with: [0xFF, 0xFF, 0xFF, 0xFF])   // STREAMINFO total samples: 2^36 - 1
+        try f.write(to: URL(fileURLWithPath: flac))
+        var m = try Data(contentsOf: URL(fileURLWithPath: mp3))
+        let tag = try #require(m.firstRange(of: Data("Info".utf8)) ?? m.firstRange(of: Data("Xing".utf8))).lowerBound
+        #expect(m[tag + 7] & 1 == 1, "the tag carries a frame count")
+        m.replaceSubrange((tag + 8)..<(tag + 12), with: [0x7F, 0xFF, 0xFF, 0xFF])
+        try m.write(to: URL(fileURLWithPath: mp3))
+        for (file, warning) in [("tone.mp3", nil), ("tone.flac", "tone.flac: truncated: the header promises 68719476735 frames but only 48000 could be decoded")] {
+            let session = dir.appendingPathComponent("\(file).json").path
+            try Data("""
+                { "cabin": 1, "duration": "2s", "layers": { "a": { "bus": "ambient", "sound": "./\(file)", "loop": true } },
+                  "cues": [ { "at": 0, "start": "a" } ] }
+                """.utf8).write(to: URL(fileURLWithPath: session))
+            let out = dir.appendingPathComponent("\(file).wav").path
+            let result = try ExternalTool.run("/usr/bin/time", ["-f", "peak %M KB", ExternalTool.cabinBinary, "render", session, "-o", out])
+            #expect(result.status == 0, "\(file): \(result.stderr)")
+            let peak = try #require(result.stderr.split(separator: "\n").last { $0.hasPrefix("peak ") }
+                .flatMap { Int($0.dropFirst(5).dropLast(3)) })
+            #expect(peak < 100_000, "\(file): \(peak) KB at the peak")
+            if let warning { #expect(result.stderr.contains(warning), "\(result.stderr)") } else {
+                #expect(!result.stderr.contains("warning"), "\(result.stderr)")
+                let rendered = try SoundFile.read(out)
+                #expect(SignalAnalysis.rms(rendered.samples) > 0.001, "the MP3 plays what it holds")
+            }
+        }
     }
 
     /// Names that are not in the libraries and files that are not there are document errors
