@@ -8,11 +8,20 @@ extension DocumentReader {
                              + DocumentEffect.keys)
     /// The verbs that share `to` and `over`.
     static let rampVerbs = ["fade", "crossfade", "set"] + DocumentEffect.keys
+    /// Most cues in one document (a 24-hour session with a cue every second is 86,400).
+    static let maxCues = 100_000
+    /// Most characters in one `say` text (a spoken cue is a sentence or two, not a book).
+    static let maxSayCharacters = 1000
 
     mutating func readCues(_ value: JSONValue?, buses: [Bus], layers: [Layer], parameters: [Parameter]) -> [Cue] {
         guard let value else { return [] }
         let path = JSONPath.root.key("cues")
         guard let rows = value.array(at: path, in: &diagnostics) else { return [] }
+        guard rows.count <= Self.maxCues else {
+            diagnostics.error("\(rows.count) cues; a session has at most \(Self.maxCues)", at: value.location, path: path,
+                              rule: "session.cue-count")
+            return []
+        }
         var out: [Cue] = []
         for (i, row) in rows.enumerated() {
             if let cue = readCue(row, index: i, at: path.index(i), buses: buses, layers: layers, parameters: parameters) {
@@ -39,6 +48,9 @@ extension DocumentReader {
             if text.trimmingWhitespace().isEmpty {
                 diagnostics.error("\"say\" needs words to speak", at: v.location, path: p.key("say"), value: v.excerpt,
                                   rule: "session.say")
+            } else if text.count > Self.maxSayCharacters {
+                diagnostics.error("\"say\" is \(text.count) characters; a spoken cue is at most \(Self.maxSayCharacters) (split it over several cues)",
+                                  at: v.location, path: p.key("say"), value: v.excerpt, rule: "session.say")
             }
             var speech = Cue.Speech(text: text)
             if let voice = o["voice"] { speech.voice = voice.string(at: p.key("voice"), in: &diagnostics) }

@@ -167,3 +167,23 @@ import Testing
         #expect(render.stderr == "cabin: error: \(secret): is a sound file, not a session document; a session plays it as a layer (\"sound\": \"./secret.wav\")\n")
     }
 }
+
+/// Documents that would cost far more than they say: limits with their error line.
+@Suite struct DocumentLimitTests {
+    @Test func tooManyCuesAndTooLongASayAreErrors() throws {
+        let dir = try TestEnvironment.temporaryDirectory("cabin-cli-limits")
+        let cues = dir.appendingPathComponent("cues.json").path
+        let rows = (0..<100_001).map { "{\"at\":\($0 % 60),\"mark\":\"m\"}" }.joined(separator: ",")
+        try Data("{\"cabin\":1,\"duration\":\"1m\",\"cues\":[\(rows)]}".utf8).write(to: URL(fileURLWithPath: cues))
+        let many = try ExternalTool.cabin(["session", "validate", cues])
+        #expect(many.status == 1)
+        #expect(many.stdout == "\(cues):1:35: error: cues: 100001 cues; a session has at most 100000\n")
+        let say = dir.appendingPathComponent("say.json").path
+        try Data("{\"cabin\":1,\"cues\":[{\"at\":0,\"say\":\"\(String(repeating: "word ", count: 40_000))\"}]}".utf8)
+            .write(to: URL(fileURLWithPath: say))
+        let long = try ExternalTool.cabin(["session", "validate", say])
+        #expect(long.status == 1)
+        #expect(long.stdout.hasPrefix("\(say):1:34: error: cues[0].say: \"say\" is 200000 characters; a spoken cue is at most 1000"))
+        #expect(long.stdout.count < 400, "the text is not printed back whole")
+    }
+}
