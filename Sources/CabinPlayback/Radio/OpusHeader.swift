@@ -3,15 +3,15 @@ import Glibc
 /// An Ogg Opus identification header (`OpusHead`, RFC 7845 §5.1).
 ///
 /// Thread: a value; pure.
-struct OpusHeader: Sendable, Equatable {
-    var channels: Int
+public struct OpusHeader: Sendable, Equatable {
+    public var channels: Int
     /// Frames (at 48 kHz) to drop from the start of the decoded stream.
-    var preSkip: Int
+    public var preSkip: Int
     /// The output gain (Q7.8 dB in the header) as a linear factor.
-    var gain: Float
-    var mappingFamily: Int
+    public var gain: Float
+    public var mappingFamily: Int
 
-    init?(_ b: [UInt8]) {
+    public init?(_ b: [UInt8]) {
         guard b.count >= 19, b.starts(with: Array("OpusHead".utf8)), b[8] & 0xF0 == 0 else { return nil }
         channels = Int(b[9])
         preSkip = Int(b[10]) | Int(b[11]) << 8
@@ -25,10 +25,10 @@ struct OpusHeader: Sendable, Equatable {
 /// Vorbis-style comments (`TITLE=…`), as Opus (`OpusTags`) and Vorbis carry them.
 ///
 /// Thread: pure.
-enum VorbisComments {
+public enum VorbisComments {
     /// The comments after `magic`: a vendor string, then a count of `NAME=value` strings
     /// (little-endian 32-bit lengths). Stops quietly at a damaged length.
-    static func parse(_ b: [UInt8], after magic: [UInt8]) -> [String] {
+    public static func parse(_ b: [UInt8], after magic: [UInt8]) -> [String] {
         guard b.starts(with: magic) else { return [] }
         var i = magic.count
         func u32() -> Int? {
@@ -49,7 +49,7 @@ enum VorbisComments {
     }
 
     /// "ARTIST - TITLE", or TITLE alone; nil without a TITLE.
-    static func title(_ comments: [String]) -> String? {
+    public static func title(_ comments: [String]) -> String? {
         func value(_ key: String) -> String? {
             comments.first { $0.uppercased().hasPrefix(key + "=") }.map { String($0.dropFirst(key.count + 1)) }
         }

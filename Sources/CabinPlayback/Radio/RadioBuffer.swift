@@ -10,35 +10,35 @@ import Glibc
 /// Pure apart from the ring it writes to (`RadioRing`): tests drive it with a plain counter.
 ///
 /// Thread: the station's thread only.
-struct RadioBuffer {
-    enum State: Sendable, Equatable { case buffering, playing }
-    enum Transition: Sendable, Equatable { case started, starved }
+public struct RadioBuffer: Sendable {
+    public enum State: Sendable, Equatable { case buffering, playing }
+    public enum Transition: Sendable, Equatable { case started, starved }
 
-    let sampleRate: Double
-    var highWaterSeconds = 1.0
-    var lowWaterSeconds = 0.15
-    var maximumConcealSeconds = 0.2
+    public let sampleRate: Double
+    public var highWaterSeconds = 1.0
+    public var lowWaterSeconds = 0.15
+    public var maximumConcealSeconds = 0.2
     /// Frames kept back from the ring while playing, to fade out if the stream stops.
-    var holdbackSeconds = 0.02
-    var fadeSeconds = 0.02
+    public var holdbackSeconds = 0.02
+    public var fadeSeconds = 0.02
     /// Pending audio beyond this is dropped (oldest first): nobody is playing the stream.
-    var maximumPendingSeconds = 20.0
+    public var maximumPendingSeconds = 20.0
 
-    private(set) var state = State.buffering
+    public private(set) var state = State.buffering
     /// Interleaved stereo frames not yet in the ring, from `start`.
     private var pending: [Float] = []
     private var start = 0
     private var concealed = 0
     /// Frames dropped because the ring and the pending buffer were full.
-    private(set) var droppedFrames = 0
+    public private(set) var droppedFrames = 0
 
-    init(sampleRate: Double) { self.sampleRate = sampleRate }
+    public init(sampleRate: Double) { self.sampleRate = sampleRate }
 
-    var pendingFrames: Int { (pending.count - start) / 2 }
+    public var pendingFrames: Int { (pending.count - start) / 2 }
     private func frames(_ seconds: Double) -> Int { Int(seconds * sampleRate) }
 
     /// Adds decoded frames (at `sampleRate`); real audio ends any concealment.
-    mutating func append(_ frames: UnsafeBufferPointer<Float>) {
+    public mutating func append(_ frames: UnsafeBufferPointer<Float>) {
         guard frames.count >= 2 else { return }
         pending.append(contentsOf: frames.prefix(frames.count & ~1))
         concealed = 0
@@ -50,10 +50,10 @@ struct RadioBuffer {
         compact()
     }
 
-    mutating func append(_ frames: [Float]) { frames.withUnsafeBufferPointer { append($0) } }
+    public mutating func append(_ frames: [Float]) { frames.withUnsafeBufferPointer { append($0) } }
 
     /// Drops what is pending and starts buffering afresh (a new connection).
-    mutating func reset() {
+    public mutating func reset() {
         pending.removeAll(keepingCapacity: true)
         start = 0
         concealed = 0
@@ -62,7 +62,7 @@ struct RadioBuffer {
 
     /// One step: moves what may go to `ring`; `conceal(frames)` returns made-up frames for a
     /// gap (empty when the codec cannot). Returns what changed.
-    mutating func step(_ ring: some RadioRing, conceal: (Int) -> [Float]) -> Transition? {
+    public mutating func step(_ ring: some RadioRing, conceal: (Int) -> [Float]) -> Transition? {
         var transition: Transition?
         if state == .buffering {
             guard pendingFrames >= frames(highWaterSeconds) else { return nil }
@@ -119,7 +119,7 @@ struct RadioBuffer {
 }
 
 /// Where a station's frames go: the mixer's `AudioStream` (or a test's stand-in).
-protocol RadioRing {
+public protocol RadioRing {
     var availableFrames: Int { get }
     func write(_ frames: UnsafeBufferPointer<Float>) -> Int
 }

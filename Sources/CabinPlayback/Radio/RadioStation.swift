@@ -100,13 +100,15 @@ final class RadioStation: @unchecked Sendable {
             if var c = connection {
                 let step = c.http.pump(timeoutMilliseconds: 10)
                 do throws(RadioFailure) {
-                    let titles = try consume(step.bytes, ended: step.ending != nil, connection: &c, buffer: &buffer)
-                    for title in titles where title != lastTitle {
+                    let titles = try consume(step.bytes, ended: step.ending?.isClosedByServer == true, connection: &c,
+                                             buffer: &buffer)
+                    for title in titles where title != lastTitle && !title.isEmpty {
                         lastTitle = title
                         post(.title(url: url, title: title)) { $0.title = title }
                     }
                 } catch { failure = error }
-                if failure == nil, let ending = step.ending {
+                // A failed transfer is reported as itself, not as what its missing bytes look like.
+                if let ending = step.ending, failure == nil || !ending.isClosedByServer {
                     failure = RadioFailure(description: Self.describe(ending), isPermanent: !hasPlayed)
                 }
                 connection = c
