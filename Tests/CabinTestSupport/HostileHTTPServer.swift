@@ -25,6 +25,7 @@ public final class HostileHTTPServer: @unchecked Sendable {
     private let lock = NSLock()
     private var running = true
     private var held: [Int32] = []
+    private let finished = DispatchSemaphore(value: 0)
 
     public init(reply: Reply, lifetime: Double = 60) throws {
         self.reply = reply
@@ -54,19 +55,26 @@ public final class HostileHTTPServer: @unchecked Sendable {
 
     public func url(_ path: String = "stream") -> String { "http://127.0.0.1:\(port)/\(path)" }
 
+    /// Stops serving: waits for the serving thread, then closes every socket (in that order,
+    /// so the thread never touches a descriptor number the process has reused).
     public func stop() {
         lock.lock()
         let wasRunning = running
         running = false
+        lock.unlock()
+        guard wasRunning else { return }
+        finished.wait()
+        lock.lock()
         for fd in held { close(fd) }
         held = []
         lock.unlock()
-        if wasRunning { shutdown(listener, Int32(SHUT_RDWR)); close(listener) }
+        close(listener)
     }
 
     private var isRunning: Bool { lock.lock(); defer { lock.unlock() }; return running }
 
     private func serve(until deadline: Date) {
+        defer { finished.signal() }
         while isRunning && Date() < deadline {
             var poller = pollfd(fd: listener, events: Int16(POLLIN), revents: 0)
             guard poll(&poller, 1, 100) > 0 else { continue }

@@ -115,20 +115,6 @@ final class RadioStation: @unchecked Sendable {
             } else {
                 usleep(10_000)
             }
-            if let failure {
-                connection?.http.close()
-                connection = nil
-                if !hasPlayed {
-                    post(.error(url: url, message: failure.description)) { $0.state = .failed }
-                    // Let what was buffered play out, then stop.
-                    return
-                }
-                let delay = backoff.next()
-                retryAt = Self.now() + delay
-                post(.reconnect(url: url, attempt: backoff.attempts, delay: delay, reason: failure.description)) {
-                    $0.state = .reconnecting
-                }
-            }
             let codec = connection?.codec
             let canConceal = sampleRate == OpusPacketDecoder.sampleRate  // PLC comes at Opus's own rate
             let transition = buffer.step(stream) { frames in
@@ -153,6 +139,19 @@ final class RadioStation: @unchecked Sendable {
                     if $0.state == .playing { $0.state = .buffering }
                 }
             case nil: break
+            }
+            if let failure {
+                connection?.http.close()
+                connection = nil
+                if !hasPlayed {
+                    post(.error(url: url, message: failure.description)) { $0.state = .failed }
+                    return
+                }
+                let delay = backoff.next()
+                retryAt = Self.now() + delay
+                post(.reconnect(url: url, attempt: backoff.attempts, delay: delay, reason: failure.description)) {
+                    $0.state = .reconnecting
+                }
             }
         }
         connection?.http.close()
