@@ -75,7 +75,6 @@ public final class VorbisPacketDecoder {
                 let frames = Int(vorbis_synthesis_pcmout(dsp, &pcm))
                 guard frames > 0, let pcm else { break }
                 let left = pcm[0]!, right = channels > 1 ? pcm[1]! : pcm[0]!
-                output.reserveCapacity(output.count + 2 * frames)
                 for i in 0..<frames {
                     output.append(left[i])
                     output.append(right[i])

@@ -105,6 +105,16 @@ struct RadioLogicTests {
         #expect(buffer.state == .buffering)
     }
 
+    @Test func unheardStreamStaysAtTheLiveEdge() {
+        var buffer = RadioBuffer(sampleRate: 1000)
+        let ring = Ring(capacity: 10_000)
+        buffer.append((0..<3000).flatMap { [Float($0), Float($0)] })
+        #expect(buffer.step(ring, isHeard: false) { _ in [] } == nil)
+        #expect(ring.availableFrames == 0 && buffer.pendingFrames == 1100)
+        #expect(buffer.step(ring) { _ in [] } == .started)
+        #expect(ring.frames[2 * 50] == 1950)  // the newest 1.1 s, past the fade-in
+    }
+
     @Test func concealmentFillsAShortGapThenFades() {
         let rate = 1000.0
         var buffer = RadioBuffer(sampleRate: rate)

@@ -254,7 +254,7 @@ struct RadioChainTests {
         defer { server.stop() }
         let doc = try #require(SessionReader.read(RadioStationTests.document(server.url(), seconds: 30), file: "c.json").document)
         let compiled = SessionCompiler.compile(doc, sounds: ResolvedSounds(), sampleRate: 48000)
-        let radio = RadioStations(compiled)
+        let radio = RadioStations(compiled, waitsForListener: false)
         try radio.start()
         defer { radio.stop() }
         var events: [RadioEvent] = []

@@ -62,9 +62,18 @@ public struct RadioBuffer: Sendable {
 
     /// One step: moves what may go to `ring`; `conceal(frames)` returns made-up frames for a
     /// gap (empty when the codec cannot). Returns what changed.
-    public mutating func step(_ ring: some RadioRing, conceal: (Int) -> [Float]) -> Transition? {
+    ///
+    /// `isHeard` false (no voice has played the stream yet: a layer that starts later in the
+    /// session): nothing goes to the ring and only the newest `highWaterSeconds` (plus 0.1 s)
+    /// are kept, so the layer starts near the live edge instead of on stale audio.
+    public mutating func step(_ ring: some RadioRing, isHeard: Bool = true, conceal: (Int) -> [Float]) -> Transition? {
         var transition: Transition?
         if state == .buffering {
+            if !isHeard {
+                let excess = pendingFrames - frames(highWaterSeconds + 0.1)
+                if excess > 0 { start += 2 * excess; compact() }
+                return nil
+            }
             guard pendingFrames >= frames(highWaterSeconds) else { return nil }
             fade(from: 0, count: frames(fadeSeconds), rising: true)
             state = .playing

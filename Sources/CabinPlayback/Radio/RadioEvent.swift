@@ -3,7 +3,8 @@ public enum RadioEvent: Sendable, Equatable {
     /// Connecting, or the buffer ran low: waiting until about a second is buffered.
     case buffering(url: String, reason: String)
     /// Audio is flowing: the station's name (`icy-name`/`ice-name`), the codec, and seconds
-    /// from the station's start (or reconnection) to its first buffered second.
+    /// from the connection to the first audio handed to the mixer (a second buffered, and a
+    /// voice playing the stream: a layer started later waits for it).
     case playing(url: String, name: String?, codec: String, seconds: Double)
     /// The stream's title changed (ICY `StreamTitle`, or the Ogg comments of a chained stream).
     case title(url: String, title: String)

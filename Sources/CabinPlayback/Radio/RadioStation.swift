@@ -22,6 +22,8 @@ final class RadioStation: @unchecked Sendable {
     let url: String
     let stream: AudioStream
     let sampleRate: Double
+    /// Whether audio waits at the live edge until a voice plays the stream (see `RadioBuffer.step`).
+    let waitsForListener: Bool
     private let running = Atomic<Bool>(true)
     private let shared: Mutex<Shared>
     private var thread: RealtimeThread?
@@ -31,8 +33,9 @@ final class RadioStation: @unchecked Sendable {
         var status: RadioStatus
     }
 
-    init(url: String, stream: AudioStream, sampleRate: Double) {
+    init(url: String, stream: AudioStream, sampleRate: Double, waitsForListener: Bool = true) {
         self.url = url
+        self.waitsForListener = waitsForListener
         self.stream = stream
         self.sampleRate = sampleRate
         shared = Mutex(Shared(status: RadioStatus(url: url, state: .connecting)))
@@ -85,6 +88,7 @@ final class RadioStation: @unchecked Sendable {
         var hasPlayed = false
         var retryAt: Double? = Self.now()
         var lastTitle: String?
+        var isHeard = false
         post(.buffering(url: url, reason: "connecting"))
         while running.load(ordering: .relaxed) {
             if connection == nil, let at = retryAt, Self.now() >= at {
@@ -117,7 +121,9 @@ final class RadioStation: @unchecked Sendable {
             }
             let codec = connection?.codec
             let canConceal = sampleRate == OpusPacketDecoder.sampleRate  // PLC comes at Opus's own rate
-            let transition = buffer.step(stream) { frames in
+            // Heard once a voice has played the stream (frames played, or missed as underflow).
+            isHeard = isHeard || !waitsForListener || stream.playedFrames > 0 || stream.underflowFrames > 0
+            let transition = buffer.step(stream, isHeard: isHeard) { frames in
                 var made: [Float] = []
                 if canConceal { _ = codec?.conceal(frames: frames, into: &made) }
                 return made

@@ -18,8 +18,14 @@ public final class RadioStations: @unchecked Sendable {
     private let stations: [RadioStation]
 
     /// One station per live stream of `session` (none for a session without).
-    public init(_ session: CompiledSession) {
-        stations = session.stations.map { RadioStation(url: $0.url, stream: $0.stream, sampleRate: session.sampleRate) }
+    ///
+    /// `waitsForListener`: a station's audio stays at the live edge (about a second held)
+    /// until a voice first plays its stream, so a layer started late in the session does not
+    /// begin on stale audio; false writes to the stream at once (tests that read it directly).
+    public init(_ session: CompiledSession, waitsForListener: Bool = true) {
+        stations = session.stations.map {
+            RadioStation(url: $0.url, stream: $0.stream, sampleRate: session.sampleRate, waitsForListener: waitsForListener)
+        }
     }
 
     /// No stations.
