@@ -32,6 +32,8 @@ public struct CompiledSession: Sendable {
     public struct Station: Sendable {
         /// Seconds of audio each station's stream can hold ahead of playback.
         public static let bufferSeconds = 12.0
+        /// Live streams one session may play (each holds `bufferSeconds` of audio and a thread).
+        public static let maximumCount = 8
         public var url: String
         public var id: StreamID
         public var stream: AudioStream

@@ -109,6 +109,10 @@ public enum SessionCompiler {
                 // One stream per station, however many layers and cues play it; whoever plays
                 // the session connects a producer to it (CabinPlayback's RadioStations).
                 if let known = stations.first(where: { $0.url == url }) { return .stream(known.id) }
+                guard stations.count < CompiledSession.Station.maximumCount else {
+                    warnings.append("\(user) is silent: a session plays at most \(CompiledSession.Station.maximumCount) live streams")
+                    return nil
+                }
                 let (id, stream) = config.addStream(capacityFrames: Int(config.sampleRate * CompiledSession.Station.bufferSeconds))
                 stations.append(CompiledSession.Station(url: url, id: id, stream: stream))
                 return .stream(id)

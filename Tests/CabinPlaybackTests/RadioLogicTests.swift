@@ -183,4 +183,13 @@ struct RadioLogicTests {
         #expect(compiled.stations.map(\.url) == doc.stations)
         #expect(compiled.config.streams.count == 2)
     }
+
+    @Test func aSessionPlaysAtMostEightStations() throws {
+        let layers = (0..<9).map { #""s\#($0)": { "bus": "radio", "sound": "http://127.0.0.1:1/\#($0)" }"# }
+        let json = #"{ "cabin": 1, "duration": "1s", "layers": { \#(layers.joined(separator: ", ")) } }"#
+        let doc = try #require(SessionReader.read(json, file: "many.json").document)
+        let compiled = SessionCompiler.compile(doc, sounds: ResolvedSounds(), sampleRate: 48000)
+        #expect(compiled.stations.count == 8)
+        #expect(compiled.warnings.count == 1 && compiled.warnings[0].contains("at most 8 live streams"))
+    }
 }

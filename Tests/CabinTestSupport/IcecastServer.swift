@@ -70,9 +70,10 @@ public final class IcecastServer: @unchecked Sendable {
         case opus, mp3, vorbis
         var arguments: [String] {
             switch self {
-            case .opus: ["-c:a", "libopus", "-b:a", "96k", "-content_type", "application/ogg", "-f", "ogg"]
+            // Ogg pages of 200 ms at most (ffmpeg's default is 1 s), as stations flush them.
+            case .opus: ["-c:a", "libopus", "-b:a", "96k", "-content_type", "application/ogg", "-page_duration", "200000", "-f", "ogg"]
             case .mp3: ["-c:a", "libmp3lame", "-b:a", "128k", "-content_type", "audio/mpeg", "-f", "mp3"]
-            case .vorbis: ["-c:a", "libvorbis", "-b:a", "128k", "-content_type", "application/ogg", "-f", "ogg"]
+            case .vorbis: ["-c:a", "libvorbis", "-b:a", "128k", "-content_type", "application/ogg", "-page_duration", "200000", "-f", "ogg"]
             }
         }
         /// Opus is always 48 kHz; the others are sent at 44.1 kHz, so the player resamples.
