@@ -273,3 +273,54 @@ struct RadioChainTests {
         #expect(seconds > 3.95 && seconds < 4.05, "\(seconds) s")
     }
 }
+
+/// A stream that stops arriving while it plays (the server holds the connection and sends
+/// nothing more): Opus conceals, then the sound fades to silence — no click — and the
+/// station says it is buffering; the mixer keeps rendering on time throughout.
+struct RadioGapTests {
+    @Test(.enabled(if: ExternalTool.which("opusenc") != nil && ExternalTool.which("ffmpeg") != nil, "needs opusenc and ffmpeg"))
+    func starvedOpusConcealsThenFadesOut() throws {
+        let dir = try TestEnvironment.temporaryDirectory("cabin-radio-gap")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let wav = dir.appendingPathComponent("t.wav").path, opus = dir.appendingPathComponent("t.opus").path
+        try ExternalTool.check("ffmpeg", ["-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi", "-i",
+                                          "sine=frequency=1000:sample_rate=48000:duration=2", "-ac", "2", wav])
+        try ExternalTool.check("opusenc", ["--quiet", wav, opus])
+        let head = Array("HTTP/1.1 200 OK\r\nContent-Type: audio/ogg\r\n\r\n".utf8)
+        let server = try HostileHTTPServer(reply: .hold(head + Array(try Data(contentsOf: URL(fileURLWithPath: opus)))))
+        defer { server.stop() }
+        let doc = try #require(SessionReader.read(RadioStationTests.document(server.url(), seconds: 30), file: "g.json").document)
+        let compiled = SessionCompiler.compile(doc, sounds: ResolvedSounds(), sampleRate: 48000, maxBlockFrames: 256)
+        let radio = RadioStations(compiled)
+        try radio.start()
+        defer { radio.stop() }
+        // Render in real time, 256 frames at a time, for 3.5 s.
+        let runner = SessionRunner(compiled)
+        var block = [Float](repeating: 0, count: 512)
+        var left: [Float] = []
+        let start = Date()
+        for i in 0..<(48000 * 7 / 2 / 256) {
+            let due = Double(i * 256) / 48000
+            let wait = due - Date().timeIntervalSince(start)
+            if wait > 0 { usleep(UInt32(wait * 1e6)) }
+            block.withUnsafeMutableBufferPointer { _ = runner.render(into: $0, frameCount: 256) }
+            left += stride(from: 0, to: 512, by: 2).map { block[$0] }
+        }
+        let events = radio.poll()
+        #expect(events.contains { if case .playing = $0 { true } else { false } })
+        #expect(events.contains { if case .buffering(_, "the stream ran dry") = $0 { true } else { false } })
+        #expect(!events.contains { if case .error = $0 { true } else { false } })
+        // The tone plays, then ends in a fade: no step larger than the tone's own motion
+        // (a 1 kHz sine at amplitude 1/8 moves at most 0.0164 a sample).
+        let sounding = try #require(left.lastIndex { abs($0) > 0.001 })
+        let firstSound = try #require(left.firstIndex { abs($0) > 0.001 })
+        // 2 s of tone, then up to 0.2 s made up by Opus's concealment before the fade.
+        let heard = Double(sounding - firstSound) / 48000
+        #expect(heard > 2.05 && heard < 2.25, "\(heard) s")
+        var largest: Float = 0
+        for i in max(1, firstSound)..<left.count { largest = max(largest, abs(left[i] - left[i - 1])) }
+        #expect(largest < 0.02, "largest step \(largest)")
+        #expect(left.count - sounding > 48000 / 2, "silence after the fade")
+        #expect(left.suffix(4800).allSatisfy { $0 == 0 })
+    }
+}
