@@ -69,4 +69,23 @@ struct RadioCommandTests {
         #expect(bad.status == 64)
         #expect(bad.stderr.contains("--radio"))
     }
+
+    @Test(.enabled(if: ExternalTool.which("ffmpeg") != nil, "needs ffmpeg"))
+    func benchMeasuresRadioDecoding() throws {
+        let dir = try TestEnvironment.temporaryDirectory("cabin-radio-bench")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("s.mp3").path
+        try ExternalTool.check("ffmpeg", ["-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi", "-i",
+                                          "sine=frequency=1000:sample_rate=44100:duration=5", "-ac", "2", "-c:a", "libmp3lame", file])
+        let result = try ExternalTool.cabin(["bench", "--seconds", "1", "--radio", file])
+        #expect(result.status == 0, "\(result.stderr)")
+        let line = result.stdout.split(separator: "\n").first { $0.contains("(MP3)") }
+        #expect(line?.contains("× real time = ") == true, "\(result.stdout)")
+        #expect(line?.contains(" 5.0 s in ") == true || line?.contains("   5.0 s in ") == true, "\(result.stdout)")
+        let html = dir.appendingPathComponent("page.mp3").path
+        try Data("<!DOCTYPE html><html>not a stream</html>".utf8).write(to: URL(fileURLWithPath: html))
+        let bad = try ExternalTool.cabin(["bench", "--seconds", "1", "--radio", html])
+        #expect(bad.status == 1)
+        #expect(bad.stderr.contains("an HTML page, not an audio stream"), "\(bad.stderr)")
+    }
 }
