@@ -32,13 +32,20 @@ let package = Package(
         .systemLibrary(name: "CSndFile", pkgConfig: "sndfile", providers: [.apt(["libsndfile1-dev"])]),
         .systemLibrary(name: "CSoxr", pkgConfig: "soxr", providers: [.apt(["libsoxr-dev"])]),
         .systemLibrary(name: "CEbur128", pkgConfig: "libebur128", providers: [.apt(["libebur128-dev"])]),
+        /// The network radio's codecs: Ogg pages, Opus and Vorbis packets, MP3 frames (feed API).
+        .systemLibrary(name: "COgg", pkgConfig: "ogg", providers: [.apt(["libogg-dev"])]),
+        .systemLibrary(name: "COpus", pkgConfig: "opus", providers: [.apt(["libopus-dev"])]),
+        .systemLibrary(name: "CVorbis", pkgConfig: "vorbis", providers: [.apt(["libvorbis-dev"])]),
+        .systemLibrary(name: "CMpg123", pkgConfig: "libmpg123", providers: [.apt(["libmpg123-dev"])]),
         /// Headers only: libespeak-ng is opened with dlopen when something is spoken (see
         /// `EspeakNGLibrary`), so the runs that never speak do not load it and its dependencies.
         .systemLibrary(name: "CEspeakNG", providers: [.apt(["libespeak-ng-dev"])]),
-        /// Headers only, the same way: CMU Flite's clustergen voices (`FliteLibrary`).
+        /// Headers only, the same way: CMU Flite's clustergen voices (`FliteSynthesizer`).
         .systemLibrary(name: "CFlite", providers: [.apt(["flite1-dev"])]),
         /// Small C shims for what Swift cannot write (ALSA's variadic error handler, evdev's ioctl macros).
         .target(name: "CCabinShims", linkerSettings: [.linkedLibrary("asound")]),
+        /// libcurl (HTTP/HTTPS for network radio) with typed wrappers of its variadic calls.
+        .target(name: "CCabinCurl", linkerSettings: [.linkedLibrary("curl")]),
 
         // MARK: pure cores
         /// JSON with a location for every value, and the diagnostics every document reader shares.
@@ -56,6 +63,7 @@ let package = Package(
             dependencies: [
                 "CabinAudio", "CabinHaptics", "CabinSoundDesign",
                 "CALSA", "CSndFile", "CSoxr", "CEbur128", "CEspeakNG", "CFlite", "CCabinShims",
+                "COgg", "COpus", "CVorbis", "CMpg123", "CCabinCurl",
             ]
         ),
 

@@ -19,6 +19,8 @@ public struct PlayerStatus: Sendable, Equatable {
     public var latencyMilliseconds: Double
     /// The last device error, while reconnecting.
     public var deviceProblem: String?
+    /// The session's live streams: state, station name, title.
+    public var radio: [RadioStatus] = []
 }
 
 extension LivePlayer {
@@ -44,7 +46,8 @@ extension LivePlayer {
             xruns: shared.xruns.load(ordering: .relaxed),
             lostSeconds: Double(shared.lostFrames.load(ordering: .relaxed)) / session.sampleRate,
             latencyMilliseconds: (delay + Double(negotiated.periodFrames)) / session.sampleRate * 1000,
-            deviceProblem: state == .reconnecting || state == .failed ? shared.lastDeviceError.withLock { $0 } : nil)
+            deviceProblem: state == .reconnecting || state == .failed ? shared.lastDeviceError.withLock { $0 } : nil,
+            radio: radio?.status ?? [])
     }
 
     /// Events since the last call, in order; also frees runners retired by seeks.
@@ -52,7 +55,7 @@ extension LivePlayer {
     /// Control thread only; call it a few times a second.
     public func poll() -> [PlayerEvent] {
         RunnerSlot.release(shared.retired.exchange(0, ordering: .acquiringAndReleasing))
-        return monitorEvents()
+        return monitorEvents() + (radio?.poll().map(PlayerEvent.radio) ?? [])
     }
 }
 

@@ -26,7 +26,9 @@ extension LivePlayer {
         let output = try options.backend.open(device: options.device, configuration: options.configuration)
         do {
             let loaded = try load(Double(output.negotiated.sampleRate), output.negotiated.periodFrames)
-            return (try LivePlayer(session: loaded.compiled, options: options, output: output), loaded)
+            let player = try LivePlayer(session: loaded.compiled, options: options, output: output)
+            player.radio = loaded.radio
+            return (player, loaded)
         } catch {
             output.close()
             throw error

@@ -22,6 +22,9 @@ import Synchronization
 /// Thread: every method is for the control thread (one at a time); the render thread is
 /// internal.
 public final class LivePlayer: @unchecked Sendable {
+    /// The session's live streams (connected by a live load; see `SessionLoader.Loaded.radio`):
+    /// their events come through `poll()` and their state in `status.radio`.
+    public var radio: RadioStations?
     public struct Options: Sendable {
         public var device: String
         public var configuration: PCMConfiguration

@@ -17,6 +17,8 @@ public enum PlayerEvent: Sendable, Equatable {
     /// The session ended: `finished` (its end), `stopped` (asked to), or `failed` (the device
     /// never came back).
     case ended(reason: EndReason, time: Double, xruns: Int)
+    /// A live stream's news: buffering, playing, a new title, a reconnection, an error.
+    case radio(RadioEvent)
 
     public enum EndReason: String, Sendable, Equatable { case finished, stopped, failed }
 }

@@ -19,6 +19,9 @@ public enum SessionLoader {
         public var diagnostics: Diagnostics
         /// Sounds still decoding in the background (`progressive` loads); `.done` otherwise.
         public var decoding: SoundDecoding = .done
+        /// The session's live streams (`http(s)://` sounds): connected by a `progressive`
+        /// (live) load, idle otherwise (an offline render has no live content).
+        public var radio = RadioStations()
         /// Lines for parts of the session that are silent (a sound that did not load).
         public var warnings: [String] { compiled.warnings }
     }
@@ -47,7 +50,8 @@ public enum SessionLoader {
     ///
     /// `progressive` returns once the first second of each sound is decoded and decodes
     /// the rest while the session plays (see `SessionSoundLoader.loadProgressively`): for
-    /// live playback, where launch time matters. Offline rendering decodes everything first.
+    /// live playback, where launch time matters; it also connects the session's live
+    /// streams (`Loaded.radio`). Offline rendering decodes everything first.
     public static func load(bytes: [UInt8], name: String, folder: URL, sampleRate: Double, maxBlockFrames: Int = 512,
                             library: SoundLibrary? = nil, patterns: HapticPatternLibrary? = nil,
                             options: SessionCompileOptions = .init(), progressive: Bool = false) throws(Failure) -> Loaded {
@@ -67,7 +71,11 @@ public enum SessionLoader {
         let haptics = SessionHapticLoader.load(document, documentFolder: folder, library: patterns)
         let compiled = SessionCompiler.compile(document, sounds: sounds, haptics: haptics, sampleRate: sampleRate,
                                                maxBlockFrames: maxBlockFrames, options: options)
+        let radio = RadioStations(compiled)
+        if progressive {
+            do { try radio.start() } catch { throw Failure(lines: ["radio: \(error)"]) }
+        }
         return Loaded(document: document, compiled: compiled, sounds: sounds, diagnostics: result.diagnostics,
-                      decoding: decoding)
+                      decoding: decoding, radio: radio)
     }
 }

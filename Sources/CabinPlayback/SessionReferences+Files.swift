@@ -15,7 +15,7 @@ extension SessionReferences {
         SessionReferences(
             sound: { reference in
                 switch reference {
-                case .synth: return nil
+                case .synth, .station: return nil  // a station is checked when it connects
                 case .file(let path): return fileProblem(path, in: documentFolder, kind: "sound file")
                 case .library(let name):
                     guard let library else {

@@ -118,6 +118,8 @@ public enum SessionSoundLoader {
         switch reference {
         case .synth:
             throw LoadError(description: "\(reference): synthesized, nothing to load")
+        case .station:
+            throw LoadError(description: "\(reference): a live stream, played by a RadioStation")
         case .file(let path):
             if let problem = SessionReferences.fileProblem(path, in: documentFolder, kind: "sound file") {
                 throw LoadError(description: problem)

@@ -23,6 +23,26 @@ public struct CompiledSession: Sendable {
     /// Problems that silenced part of the session (a sound that did not load stops the
     /// layers and cues that use it), one line each.
     public var warnings: [String]
+    /// The live streams the session plays (`http(s)://` sounds), each registered once as an
+    /// `AudioStream` in `config`; silent until a producer (CabinPlayback's `RadioStations`)
+    /// writes to them.
+    public var stations: [Station] = []
+
+    /// A live stream of the session: its URL, and the stream its layers and cues play.
+    public struct Station: Sendable {
+        /// Seconds of audio each station's stream can hold ahead of playback.
+        public static let bufferSeconds = 12.0
+        /// Live streams one session may play (each holds `bufferSeconds` of audio and a thread).
+        public static let maximumCount = 8
+        public var url: String
+        public var id: StreamID
+        public var stream: AudioStream
+        public init(url: String, id: StreamID, stream: AudioStream) {
+            self.url = url
+            self.id = id
+            self.stream = stream
+        }
+    }
 
     /// A named point on the timeline.
     public struct Mark: Sendable, Equatable {

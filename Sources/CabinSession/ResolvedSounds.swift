@@ -59,7 +59,10 @@ extension SessionDocument {
         var seen = Set<String>()
         var out: [SoundReference] = []
         func add(_ r: SoundReference) {
-            if case .synth = r { return }
+            switch r {
+            case .synth, .station: return  // made or streamed while playing
+            case .library, .file: break
+            }
             if seen.insert(r.description).inserted { out.append(r) }
         }
         for layer in layers { add(layer.sound) }
@@ -69,6 +72,27 @@ extension SessionDocument {
             if let fallback = cue.say?.fallback { add(fallback) }
         }
         return out
+    }
+
+    /// The live streams (`http(s)://` sounds) of layers and cues, each once, in document order.
+    public var stations: [String] {
+        var seen = Set<String>()
+        var urls: [String] = []
+        let sounds = layers.map(\.sound) + cues.compactMap { $0.play?.sound } + cues.compactMap { $0.crossfade?.to }
+        for case .station(let url) in sounds where seen.insert(url).inserted { urls.append(url) }
+        return urls
+    }
+
+    /// The document with every live stream replaced by `fallback` (an offline render of a
+    /// session that plays a station: `cabin render --radio-fallback radio/lofi`).
+    public func replacingStations(with fallback: SoundReference) -> SessionDocument {
+        var copy = self
+        for i in copy.layers.indices where copy.layers[i].sound.isLive { copy.layers[i].sound = fallback }
+        for i in copy.cues.indices {
+            if copy.cues[i].play?.sound.isLive == true { copy.cues[i].play?.sound = fallback }
+            if copy.cues[i].crossfade?.to.isLive == true { copy.cues[i].crossfade?.to = fallback }
+        }
+        return copy
     }
 
     /// Every distinct utterance of `say` cues, to synthesize at load time.

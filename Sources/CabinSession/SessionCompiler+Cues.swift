@@ -113,6 +113,6 @@ extension SessionCompiler.Builder {
             .map { $0.element }
         return CompiledSession(title: document.title, sampleRate: config.sampleRate, config: config, commands: sorted,
                                marks: marks, haptics: haptics, hapticPatterns: hapticPatterns,
-                               durationFrames: end, warnings: warnings)
+                               durationFrames: end, warnings: warnings, stations: stations)
     }
 }

@@ -50,6 +50,7 @@ public enum SessionCompiler {
         var warnings: [String] = []
         var layers: [String: LayerID] = [:]
         var assets: [String: AssetID] = [:]
+        var stations: [CompiledSession.Station] = []
         var lastSoundEnd: FrameTime = 0
 
         init(document: SessionDocument, sounds: ResolvedSounds, config: MixerConfig) {
@@ -104,6 +105,17 @@ public enum SessionCompiler {
         mutating func source(_ reference: SoundReference, normalize: Bool, seed: UInt64, user: String) -> SoundSource? {
             switch reference {
             case .synth(let synth): return .synth(synth.seeded(seed))
+            case .station(let url):
+                // One stream per station, however many layers and cues play it; whoever plays
+                // the session connects a producer to it (CabinPlayback's RadioStations).
+                if let known = stations.first(where: { $0.url == url }) { return .stream(known.id) }
+                guard stations.count < CompiledSession.Station.maximumCount else {
+                    warnings.append("\(user) is silent: a session plays at most \(CompiledSession.Station.maximumCount) live streams")
+                    return nil
+                }
+                let (id, stream) = config.addStream(capacityFrames: Int(config.sampleRate * CompiledSession.Station.bufferSeconds))
+                stations.append(CompiledSession.Station(url: url, id: id, stream: stream))
+                return .stream(id)
             case .library, .file:
                 guard let sound = sounds[reference] else {
                     let why = sounds.failures[reference.description] ?? "\(reference): not loaded"

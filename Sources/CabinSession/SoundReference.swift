@@ -1,7 +1,7 @@
 import CabinAudio
 
-/// Where a sound comes from: the built-in library, a file beside the document, or a
-/// synthesizer.
+/// Where a sound comes from: the built-in library, a file beside the document, a
+/// synthesizer, or a live internet station.
 public enum SoundReference: Sendable, Equatable, CustomStringConvertible {
     /// A library name such as `engine/v6`, resolved through `Sounds/manifest.json`.
     case library(String)
@@ -10,6 +10,12 @@ public enum SoundReference: Sendable, Equatable, CustomStringConvertible {
     /// A synthesized source: `synth:NAME?option=value&…`, one of `Synth.kinds` (its seed is
     /// the compiler's to choose).
     case synth(Synth)
+    /// A live stream: an `http://` or `https://` URL of an internet radio station (Ogg Opus,
+    /// MP3 or Ogg Vorbis), played as it arrives; it has no fixed content or length.
+    case station(String)
+
+    /// True for a live stream (`station`).
+    public var isLive: Bool { if case .station = self { true } else { false } }
 
     /// As a document writes it.
     public var description: String {
@@ -17,6 +23,7 @@ public enum SoundReference: Sendable, Equatable, CustomStringConvertible {
         case .library(let name): name
         case .file(let path): path
         case .synth(let s): s.documentText
+        case .station(let url): url
         }
     }
 }

@@ -2,6 +2,7 @@ import CabinAudio
 
 /// Parses the `sound` strings of session documents.
 ///
+/// - `http://…` or `https://…`: a live internet station (`SoundReference.station`);
 /// - `synth:NAME?option=value&…`: a kind in `Synth.kinds` (`synth:pink-noise`,
 ///   `synth:sine?frequency=440`, `synth:binaural?carrier=200&beat=10`) with positive
 ///   options, those not given at their defaults;
@@ -19,6 +20,15 @@ public enum SoundReferenceParser {
 
     public static func parse(_ text: String) -> Result<SoundReference, Problem> {
         if text.hasPrefix("synth:") { return parseSynth(String(text.dropFirst(6))) }
+        if let scheme = ["http://", "https://"].first(where: { text.lowercased().hasPrefix($0) }) {
+            let rest = text.dropFirst(scheme.count)
+            guard let host = rest.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false).first, !host.isEmpty,
+                  !text.contains(where: { $0 == " " || $0.isNewline || $0 == "\t" }) else {
+                return .failure(Problem(message: "\"\(text)\" is not a station URL: it needs a host (http://host[:port]/path) and no spaces",
+                                        rule: "session.sound-url"))
+            }
+            return .success(.station(text))
+        }
         if text.isEmpty { return .failure(Problem(message: "a sound needs a name, a path or synth:NAME", rule: "session.sound")) }
         if text.hasPrefix("/") {
             return .failure(Problem(message: "\"\(text)\" is an absolute path: sounds are library names or paths relative to the document's folder",

@@ -9,11 +9,12 @@ struct Bench: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Measure render speed, live playback per period size, memory and launch time.",
         discussion: """
-            Offline: seconds of session rendered per CPU second at several block sizes, and the share of one core that real-time playback needs. With --live: plays the session on a device at each period size, with and without SCHED_FIFO, and counts underruns (on a machine with no sound card, a paced sink such as the tests' cabintest plugin); each run is followed by its floor — the same poll/write loop on the same device writing silence without mixing — so the difference is what mixing costs and the floor is the kernel's and ALSA's per-wake-up cost. With --launch: the time from starting 'cabin play' to its first audio.
+            Offline: seconds of session rendered per CPU second at several block sizes, and the share of one core that real-time playback needs. With --live: plays the session on a device at each period size, with and without SCHED_FIFO, and counts underruns (on a machine with no sound card, a paced sink such as the tests' cabintest plugin); each run is followed by its floor — the same poll/write loop on the same device writing silence without mixing — so the difference is what mixing costs and the floor is the kernel's and ALSA's per-wake-up cost. With --launch: the time from starting 'cabin play' to its first audio. With --radio FILE: the CPU a station's thread needs to decode that stream (format detection, codec, soxr to 48 kHz).
 
             Examples:
               cabin bench Patterns/sessions/example.json
               cabin bench Patterns/sessions/example.json --live --seconds 60 --periods 64,128,256
+              cabin bench --seconds 5 --radio station.opus --radio station.mp3 --radio station.ogg
             """)
 
     @Argument(help: "The session to measure (default: Patterns/sessions/example.json).")
@@ -39,6 +40,10 @@ struct Bench: ParsableCommand {
 
     @Flag(inversion: .prefixedNo, help: "With --live, also measure each run's floor (the loop writing silence).")
     var floor = true
+
+    @Option(help: ArgumentHelp("Also measure decoding this radio stream file (Ogg Opus, Ogg Vorbis or MP3) as a station's thread does; repeatable.",
+                               valueName: "file"))
+    var radio: [String] = []
 
     func run() throws {
         let path = session ?? CLIPaths.packageFile("Patterns/sessions/example.json")
@@ -74,7 +79,29 @@ struct Bench: ParsableCommand {
             print("  lowest period with 0 xruns: \(lowest[true].map(String.init) ?? "none") with SCHED_FIFO, \(lowest[false].map(String.init) ?? "none") without")
         }
         if launch { try measureLaunch(path) }
+        if !radio.isEmpty { try measureRadio() }
         print(String(cFormat: "peak RSS: %.1f MB", PlaybackBenchmark.peakResidentMegabytes()))
+    }
+
+    /// Each stream file decoded (and resampled to 48 kHz) as a station's thread does.
+    private func measureRadio() throws {
+        print("radio decoding (as a station's thread: format, codec, soxr to 48 kHz):")
+        for file in radio {
+            let bytes: [UInt8]
+            do { bytes = try DocumentFile.read(file, kind: "stream file") } catch {
+                CLIOutput.error("\(error)")
+                throw ExitCode.failure
+            }
+            do {
+                let f = try RadioDecodeBenchmark.measure(bytes)
+                print("  \(padded(file + " (" + f.codec + ")", 44))"
+                      + String(cFormat: "%6.1f s in %.3f s: %5.0f× real time = %.3f %% of one core", f.audioSeconds, f.cpuSeconds,
+                               f.speed, f.cpuPercentAtRealTime))
+            } catch {
+                CLIOutput.error("\(file): \(error)")
+                throw ExitCode.failure
+            }
+        }
     }
 
     private func padded(_ text: String, _ width: Int = 36) -> String {

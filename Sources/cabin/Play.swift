@@ -11,7 +11,7 @@ struct Play: ParsableCommand {
         discussion: """
             Keys while playing: space pulls over (fades out and pauses the clock) and resumes, ←/→ seek 30 s, +/− change the speed parameter, q or Ctrl-C fade out and quit (a second Ctrl-C quits at once).
 
-            When stdout is a terminal a status line is redrawn in place; otherwise one plain line is printed per event. --json prints events (start, mark, xrun, device error, end) as JSON lines for scripts.
+            When stdout is a terminal a status line is redrawn in place; otherwise one plain line is printed per event. --json prints events (start, mark, xrun, device error, end; radio-buffering, radio-playing, radio-title, radio-reconnect, radio-error for live streams) as JSON lines for scripts.
 
             With no session and no --preset, plays the default preset: a 25-minute drive.
 
@@ -19,6 +19,7 @@ struct Play: ParsableCommand {
               cabin play
               cabin play --preset drive --minutes 50 --vehicle v8 --destination Yosemite
               cabin play --preset pomodoro --ambient ambient/rain
+              cabin play --radio https://radio.example/live.opus
               cabin play drive.json
               cabin play drive.json -D pulse --period 512
               cabin play drive.json --from 24m50s

@@ -29,6 +29,7 @@ final class PlayView {
         case .quiet:
             if case .deviceError(let message) = event { CLIOutput.warning(message) }
             if case .ended(.failed, _, _) = event { CLIOutput.error("the audio device did not come back; playback stopped") }
+            if case .radio(.error(let url, let message)) = event { CLIOutput.warning("radio \(url): \(message)") }
         case .json:
             print(PlayEventJSON.line(event, title: title))
             CLIOutput.flush()
@@ -59,6 +60,7 @@ final class PlayView {
         ]
         for (bus, level) in meters { lines.append("  " + PlayView.meter(bus, level)) }
         if let problem = status.deviceProblem { lines.append("  device lost, retrying: \(problem)") }
+        for station in status.radio { lines.append("  " + RadioLine.status(station)) }
         lines.append("  [space] pull over  [←/→] ±30 s  [+/−] speed  [q] quit")
         // Each line fits the width (one column to spare, so no terminal wraps it).
         let width = max(10, (TerminalInput.columns ?? 80) - 1)
@@ -110,6 +112,7 @@ final class PlayView {
         case .ended(let reason, let time, let xruns):
             let how = reason == .finished ? "finished" : reason == .stopped ? "stopped" : "failed: the device did not come back"
             return "\(t(time))  \(how) (\(xruns) underrun\(xruns == 1 ? "" : "s"))"
+        case .radio(let event): return RadioLine.describe(event)
         }
     }
 }
@@ -131,6 +134,7 @@ enum PlayEventJSON {
         case .resumed(let time): o = Line(event: "resume", time: time)
         case .seeked(let time): o = Line(event: "seek", time: time)
         case .ended(let reason, let time, let xruns): o = Line(event: "end", time: time, reason: reason.rawValue, xruns: xruns)
+        case .radio(let event): o = RadioLine.json(event)
         }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
@@ -155,6 +159,11 @@ enum PlayEventJSON {
         var format: String?
         var realtime: Bool?
         var scheduling: String?
+        var url: String?
+        var codec: String?
+        var seconds: Double?
+        var attempt: Int?
+        var delay: Double?
     }
 }
 

@@ -13,7 +13,7 @@ struct PresetArguments: ParsableArguments {
     @Option(help: "drive: where you are going (named in announcements).") var destination: String?
     @Option(name: .customLong("rest-every"), help: "drive: 25m, 50m or off.") var restEvery: String?
     @Option(help: "drive: rest stop length, 5m, 10m or 15m.") var rest: String?
-    @Option(help: "drive: lofi, nature, pad, white-noise, pink-noise, brown-noise or off.") var radio: String?
+    @Option(help: "drive: lofi, nature, pad, white-noise, pink-noise, brown-noise, off, or an internet station's http(s):// URL.") var radio: String?
     @Option(help: "drive, pomodoro: an ambient/… library name (pomodoro: or off).") var ambient: String?
     @Option(help: "pomodoro: focus length.") var focus: String?
     @Option(help: "pomodoro: short break length.") var short: String?

@@ -20,6 +20,7 @@ struct Render: ParsableCommand {
               cabin render drive.json -o part.flac --from 12m --to 13m --bits 24
               cabin render drive.json -o drive.wav --haptics drive-haptics.wav
               cabin render drive.json -o - | aplay
+              cabin render --preset drive --radio https://example.org/stream.opus --radio-fallback radio/lofi -o drive.wav
             """)
 
     @Argument(help: "The session document (JSON; - for standard input); or use --preset.")
@@ -50,6 +51,10 @@ struct Render: ParsableCommand {
 
     @Flag(name: .long, help: "Mix the haptic audio into the output on a 'haptics' bus (off by default).")
     var hapticsInMix = false
+
+    @Option(name: .long, help: ArgumentHelp("Render a session's live streams (http(s):// sounds) as this library bed instead (e.g. radio/lofi).",
+                                            valueName: "name"))
+    var radioFallback: String?
 
     func validate() throws {
         guard SoundFileFormat.SampleEncoding(rawValue: bits) != nil else {
@@ -86,7 +91,21 @@ struct Render: ParsableCommand {
         let hapticDestination = try haptics.map { try CLIOutput.open($0, inputs: inputs + [output]) }
         let source = try CLISession.Source(file: session, presets: presets)
         let options = SessionCompileOptions(hapticsBusGain: hapticsInMix ? SessionCompileOptions.defaultHapticsBusGain : nil)
-        let loaded = try CLISession.load(source, sampleRate: Double(sampleRate), maxBlockFrames: blockSize, options: options)
+        var loaded = try CLISession.load(source, sampleRate: Double(sampleRate), maxBlockFrames: blockSize, options: options)
+        if let url = loaded.document.stations.first {
+            // A live stream has no fixed content: render a library bed in its place, if asked.
+            guard let radioFallback else {
+                CLIOutput.error("\(source.name) plays a live stream (\(url)), which has no fixed content to render; give --radio-fallback NAME (a library bed such as radio/lofi) to render one in its place")
+                throw ExitCode.failure
+            }
+            let bytes = Array(loaded.document.replacingStations(with: .library(radioFallback)).json().utf8)
+            let folder = session.map { $0 == "-" ? "." : $0.deletingLastPathComponent } ?? CLIPaths.packageFile(".")
+            loaded = try CLISession.load(source.name, sampleRate: Double(sampleRate), maxBlockFrames: blockSize) { library throws(SessionLoader.Failure) in
+                try SessionLoader.load(bytes: bytes, name: source.name, folder: URL(fileURLWithPath: folder.isEmpty ? "." : folder),
+                                       sampleRate: Double(sampleRate), maxBlockFrames: blockSize, library: library,
+                                       patterns: HapticPatternLibrary.locate(), options: options)
+            }
+        }
         let inputFiles = CLISession.inputFiles(loaded.document, session: session)
         try CLIOutput.refuseSame(output, inputs: inputFiles)
         if let haptics { try CLIOutput.refuseSame(haptics, inputs: inputFiles) }
@@ -192,7 +211,7 @@ enum CLISession {
         }
     }
 
-    private static func load(_ name: String, sampleRate: Double, maxBlockFrames: Int,
+    static func load(_ name: String, sampleRate: Double, maxBlockFrames: Int,
                              _ body: (SoundLibrary?) throws(SessionLoader.Failure) -> SessionLoader.Loaded) throws -> SessionLoader.Loaded {
         let library: SoundLibrary?
         do { library = try SoundLibrary.standard() } catch {

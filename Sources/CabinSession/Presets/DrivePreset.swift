@@ -24,7 +24,7 @@ enum DrivePreset {
             .init(name: "destination", defaultValue: "your destination", help: "where you are going"),
             .init(name: "rest-every", defaultValue: "25m", help: "25m|50m|off"),
             .init(name: "rest", defaultValue: "5m", help: "5m|10m|15m"),
-            .init(name: "radio", defaultValue: "lofi", help: radios.joined(separator: "|")),
+            .init(name: "radio", defaultValue: "lofi", help: radios.joined(separator: "|") + "|http(s)://station-URL"),
             .init(name: "ambient", defaultValue: "route", help: "route (the route's own) or an ambient/… library name"),
         ],
         make: { (o) throws(PresetError) -> SessionDocument in try make(o) })
@@ -47,7 +47,10 @@ enum DrivePreset {
         guard ambientOption == "route" || ambientOption.hasPrefix("ambient/") || ambientOption.hasPrefix("synth:") else {
             throw PresetError("--ambient must be 'route' or a library name like ambient/rain, not '\(ambientOption)'")
         }
-        let radio = try o.choice("radio", radios)
+        let radioOption = o.raw("radio")
+        let isStation = radioOption.lowercased().hasPrefix("http://") || radioOption.lowercased().hasPrefix("https://")
+        if isStation, case .failure(let problem) = SoundReferenceParser.parse(radioOption) { throw PresetError("--radio: \(problem.message)") }
+        let radio = isStation ? radioOption : try o.choice("radio", radios)
         return Settings(
             minutes: try o.minutes("minutes", in: 25...240), vehicle: try o.choice("vehicle", vehicles), route: route,
             destination: try o.text("destination"),

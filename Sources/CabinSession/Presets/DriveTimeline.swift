@@ -74,7 +74,10 @@ struct DriveTimeline {
         let onSpeed = { (points: [(Double, Double)]) in LayerMap(parameter: "speed", points: points) }
         b.document.layers.append(Layer(name: "ambient", bus: "ambient", sound: ambientSound, isLooping: true,
                                        gainMap: onSpeed([(0, -6), (60, 0)])))
-        if let radio = s.radio {
+        if let radio = s.radio, case .success(.station(let url)) = SoundReferenceParser.parse(radio) {
+            // A station is mastered near -14 LUFS, the library's beds near its -23 reference.
+            b.document.layers.append(Layer(name: "radio", bus: "radio", sound: .station(url), isLooping: true, gain: -10))
+        } else if let radio = s.radio {
             let isNoise = radio.hasSuffix("-noise")
             b.document.layers.append(Layer(name: "radio", bus: "radio",
                                            sound: isNoise ? .synth(Synth(named: radio)!) : .library("radio/\(radio)"),

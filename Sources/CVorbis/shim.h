@@ -1,0 +1,2 @@
+#include <ogg/ogg.h>
+#include <vorbis/codec.h>

@@ -1,0 +1,215 @@
+import CabinAudio
+import CabinIO
+import Glibc
+import Synchronization
+
+/// One live stream feeding one `AudioStream`: connects with libcurl, takes the ICY metadata
+/// out, finds the format, decodes (Ogg Opus, Ogg Vorbis, MP3), resamples to the session's
+/// rate with soxr and writes to the stream ring through `RadioBuffer`'s live-stream policy —
+/// all on its own thread, so the render thread never waits on the network (it plays silence
+/// for frames that have not arrived).
+///
+/// Failures: before any audio has played, a failure is reported once as `.error` and the
+/// station stops (its layers stay silent, the session plays on). Once it has played, a
+/// dropped or stalled connection (less than 1 byte/s for 4 s) reconnects with
+/// `ReconnectBackoff` (1 s doubling to 30 s), each attempt reported as `.reconnect`, and the
+/// audio fades back in.
+///
+/// Thread: `start`, `stop`, `takeEvents` and `status` on the control thread; the work on its own.
+final class RadioStation: @unchecked Sendable {
+    // @unchecked Sendable: the loop's state lives on its thread; the control side reads only
+    // `shared` (a Mutex) and sets `running` (an atomic).
+    let url: String
+    let stream: AudioStream
+    let sampleRate: Double
+    /// Whether audio waits at the live edge until a voice plays the stream (see `RadioBuffer.step`).
+    let waitsForListener: Bool
+    private let running = Atomic<Bool>(true)
+    private let shared: Mutex<Shared>
+    private var thread: RealtimeThread?
+
+    struct Shared {
+        var events: [RadioEvent] = []
+        var status: RadioStatus
+    }
+
+    init(url: String, stream: AudioStream, sampleRate: Double, waitsForListener: Bool = true) {
+        self.url = url
+        self.waitsForListener = waitsForListener
+        self.stream = stream
+        self.sampleRate = sampleRate
+        shared = Mutex(Shared(status: RadioStatus(url: url, state: .connecting)))
+    }
+
+    func start() throws(SystemError) {
+        let thread = RealtimeThread(name: "cabin-radio", realtime: false) { [self] _ in run() }
+        try thread.start()
+        self.thread = thread
+    }
+
+    /// Stops the station (within about 20 ms) and waits for its thread.
+    func stop() {
+        running.store(false, ordering: .relaxed)
+        thread?.join()
+        thread = nil
+    }
+
+    func takeEvents() -> [RadioEvent] { shared.withLock { s in defer { s.events = [] }; return s.events } }
+    var status: RadioStatus { shared.withLock { $0.status } }
+
+    private func post(_ event: RadioEvent, _ update: (inout RadioStatus) -> Void = { _ in }) {
+        shared.withLock {
+            $0.events.append(event)
+            update(&$0.status)
+        }
+    }
+
+    /// One connection's state.
+    private struct Connection {
+        var http: HTTPStreamConnection
+        var icy: ICYStreamReader?
+        var head: [UInt8] = []
+        var codec: RadioCodec?
+        var resampler: StreamingResampler?
+        var resamplerRate = 0.0
+        var startedAt: Double
+    }
+
+    private static func now() -> Double {
+        var t = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &t)
+        return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
+    }
+
+    private func run() {
+        var backoff = ReconnectBackoff()
+        var buffer = RadioBuffer(sampleRate: sampleRate)
+        var connection: Connection?
+        var hasPlayed = false
+        var retryAt: Double? = Self.now()
+        var lastTitle: String?
+        var isHeard = false
+        post(.buffering(url: url, reason: "connecting"))
+        while running.load(ordering: .relaxed) {
+            if connection == nil, let at = retryAt, Self.now() >= at {
+                retryAt = nil
+                do {
+                    connection = Connection(http: try HTTPStreamConnection(url: url, userAgent: "Cabin/radio"), startedAt: Self.now())
+                } catch {
+                    post(.error(url: url, message: "\(error)")) { $0.state = .failed }
+                    return
+                }
+            }
+            var failure: RadioFailure?
+            if var c = connection {
+                let step = c.http.pump(timeoutMilliseconds: 10)
+                do throws(RadioFailure) {
+                    let titles = try consume(step.bytes, ended: step.ending?.isClosedByServer == true, connection: &c,
+                                             buffer: &buffer)
+                    for title in titles where title != lastTitle && !title.isEmpty {
+                        lastTitle = title
+                        post(.title(url: url, title: title)) { $0.title = title }
+                    }
+                } catch { failure = error }
+                // A failed transfer is reported as itself, not as what its missing bytes look like.
+                if let ending = step.ending, failure == nil || !ending.isClosedByServer {
+                    failure = RadioFailure(description: Self.describe(ending), isPermanent: !hasPlayed)
+                }
+                connection = c
+            } else {
+                usleep(10_000)
+            }
+            let codec = connection?.codec
+            let canConceal = sampleRate == OpusPacketDecoder.sampleRate  // PLC comes at Opus's own rate
+            // Heard once a voice has played the stream (frames played, or missed as underflow).
+            isHeard = isHeard || !waitsForListener || stream.playedFrames > 0 || stream.underflowFrames > 0
+            let transition = buffer.step(stream, isHeard: isHeard) { frames in
+                var made: [Float] = []
+                if canConceal { _ = codec?.conceal(frames: frames, into: &made) }
+                return made
+            }
+            switch transition {
+            case .started:
+                hasPlayed = true
+                backoff.reset()
+                let c = connection
+                let name = c.flatMap { ICYStreamReader.stationName($0.http.headers) }
+                let seconds = c.map { Self.now() - $0.startedAt } ?? 0
+                post(.playing(url: url, name: name, codec: c?.codec?.name ?? "", seconds: seconds)) {
+                    $0.state = .playing
+                    $0.name = name
+                    $0.codec = c?.codec?.name
+                }
+            case .starved:
+                post(.buffering(url: url, reason: connection == nil ? "disconnected" : "the stream ran dry")) {
+                    if $0.state == .playing { $0.state = .buffering }
+                }
+            case nil: break
+            }
+            if let failure {
+                connection?.http.close()
+                connection = nil
+                if !hasPlayed {
+                    post(.error(url: url, message: failure.description)) { $0.state = .failed }
+                    return
+                }
+                let delay = backoff.next()
+                retryAt = Self.now() + delay
+                post(.reconnect(url: url, attempt: backoff.attempts, delay: delay, reason: failure.description)) {
+                    $0.state = .reconnecting
+                }
+            }
+        }
+        connection?.http.close()
+    }
+
+    /// Takes one pump's bytes through ICY, format detection, the codec and the resampler into
+    /// `buffer`; returns the titles found.
+    private func consume(_ bytes: [UInt8], ended: Bool, connection c: inout Connection,
+                         buffer: inout RadioBuffer) throws(RadioFailure) -> [String] {
+        guard !bytes.isEmpty || ended else { return [] }
+        if c.icy == nil { c.icy = ICYStreamReader(metaInterval: ICYStreamReader.metaInterval(c.http.headers)) }
+        var (audio, titles) = c.icy!.split(bytes)
+        if c.codec == nil {
+            c.head += audio
+            guard let format = RadioFormat.detect(contentType: ICYStreamReader.value("content-type", in: c.http.headers),
+                                                  head: c.head, isComplete: ended) else { return titles }
+            switch format {
+            case .notPlayable(let why): throw RadioFailure(description: why)
+            case .format(.ogg): c.codec = OggRadioCodec()
+            case .format(.mp3): c.codec = try MP3RadioCodec()
+            }
+            audio = c.head
+            c.head = []
+        }
+        var decoded: [Float] = []
+        titles += try c.codec!.decode(audio, into: &decoded)
+        guard !decoded.isEmpty else { return titles }
+        let rate = c.codec!.sampleRate
+        if rate == sampleRate || rate <= 0 {
+            buffer.append(decoded)
+        } else {
+            if c.resampler == nil || c.resamplerRate != rate {
+                do { c.resampler = try StreamingResampler(from: rate, to: sampleRate, channels: 2) } catch {
+                    throw RadioFailure(description: "\(error)")
+                }
+                c.resamplerRate = rate
+            }
+            do {
+                try decoded.withUnsafeBufferPointer { input throws(SystemError) in
+                    try c.resampler!.process(input.baseAddress!, frames: input.count / 2) { buffer.append($0) }
+                }
+            } catch { throw RadioFailure(description: "\(error)") }
+        }
+        return titles
+    }
+
+    /// One line for how a transfer ended.
+    static func describe(_ ending: HTTPStreamConnection.Ending) -> String {
+        if ending.isHTTPError && ending.status > 0 { return "HTTP \(ending.status) from the server" }
+        if ending.isStall { return "the server sent nothing for 4 s (\(ending.message))" }
+        if ending.isRedirectLoop { return "too many redirects (a redirect loop?): \(ending.message)" }
+        if ending.isTLSFailure { return "TLS failed: \(ending.message)" }
+        return ending.message
+    }
+}

@@ -1,0 +1,42 @@
+import CabinPlayback
+import FoundationEssentials
+
+/// How `cabin play` shows live streams: event lines, `--json` members, the status line.
+enum RadioLine {
+    static func describe(_ event: RadioEvent) -> String {
+        switch event {
+        case .buffering(let url, let reason): "radio \(url): buffering (\(reason))"
+        case .playing(let url, let name, let codec, let seconds):
+            "radio \(url): playing \(name.map { "\"\($0)\" " } ?? "")(\(codec)), " + String(cFormat: "%.2f s to buffer", seconds)
+        case .title(let url, let title): "radio \(url): now \"\(title)\""
+        case .reconnect(let url, let attempt, let delay, let reason):
+            "radio \(url): \(reason); reconnecting in " + String(cFormat: "%.0f s (attempt %d)", delay, attempt)
+        case .error(let url, let message): "radio \(url): \(message)"
+        }
+    }
+
+    /// `{"event":"radio-title","url":"…","title":"…"}` and its kin.
+    static func json(_ event: RadioEvent) -> PlayEventJSON.Line {
+        var o: PlayEventJSON.Line
+        switch event {
+        case .buffering(_, let reason): o = .init(event: "radio-buffering", reason: reason)
+        case .playing(_, let name, let codec, let seconds):
+            o = .init(event: "radio-playing", name: name)
+            (o.codec, o.seconds) = (codec, seconds)
+        case .title(_, let title): o = .init(event: "radio-title", title: title)
+        case .reconnect(_, let attempt, let delay, let reason):
+            o = .init(event: "radio-reconnect", reason: reason)
+            (o.attempt, o.delay) = (attempt, delay)
+        case .error(_, let message): o = .init(event: "radio-error", message: message)
+        }
+        o.url = event.url
+        return o
+    }
+
+    /// `radio ▶ Station name — Artist - Title` for the status block.
+    static func status(_ s: RadioStatus) -> String {
+        let what = s.name ?? s.url
+        let title = s.title.map { " — \($0)" } ?? ""
+        return "radio \(s.state.rawValue): \(what)\(title)"
+    }
+}
