@@ -37,11 +37,6 @@ public struct CompiledSession: Sendable {
         public var url: String
         public var id: StreamID
         public var stream: AudioStream
-        public init(url: String, id: StreamID, stream: AudioStream) {
-            self.url = url
-            self.id = id
-            self.stream = stream
-        }
     }
 
     /// A named point on the timeline.
