@@ -40,7 +40,10 @@ public enum SoundReferenceParser {
         }
         let ext = text.split(separator: ".").last.map { $0.lowercased() } ?? ""
         if text.hasPrefix("./") || (text.contains(".") && soundExtensions.contains(ext)) {
-            return .success(.file(text.hasPrefix("./") ? String(text.dropFirst(2)) : text))
+            // `./x`, `.//x` and `././x` are all `x` beside the document (written back as `./x`).
+            let relative = text.hasPrefix("./")
+                ? text.split(separator: "/").filter { $0 != "." }.joined(separator: "/") : text
+            return .success(.file(relative))
         }
         let allowed = Set("abcdefghijklmnopqrstuvwxyz0123456789-_/")
         guard text.allSatisfy({ allowed.contains($0) }) else {

@@ -144,4 +144,16 @@ import Testing
         let back = try #require(SessionReader.read(doc.json(), file: "x").document)
         #expect(back.layers[0].sound == .file("hum"))
     }
+
+    /// `.//chime-break` and `././chime-break` are `chime-break` beside the document, written
+    /// back as `./chime-break` (it was written as the absolute `/chime-break`).
+    @Test func doubledSlashesAndDotsAreTheFileBesideTheDocument() throws {
+        for text in [".//chime-break", "././chime-break", "./chime-break"] {
+            #expect(try SoundReferenceParser.parse(text).get() == .file("chime-break"), "\(text)")
+        }
+        let json = #"{ "cabin": 1, "cues": [ { "at": 0, "play": ".//chime-break" } ] }"#
+        let doc = try #require(SessionReader.read(json, file: "x").document)
+        #expect(doc.json().contains(#""play": "./chime-break""#))
+        #expect(SessionReader.read(doc.json(), file: "again").document == doc)
+    }
 }
