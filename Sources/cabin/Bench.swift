@@ -35,6 +35,9 @@ struct Bench: ParsableCommand {
     @Option(help: "Seconds of the loud mix per measurement, with --mix.")
     var mixSeconds = 600.0
 
+    @Option(help: "Voice counts for --mix, comma-separated.")
+    var mixVoices = "8,16,32,64"
+
     @Option(name: [.customShort("D"), .long], help: "ALSA device for --live and --launch.")
     var device = "default"
 
@@ -90,7 +93,7 @@ struct Bench: ParsableCommand {
         print("mix against a plain summing loop of the same voices (\(Int(mixSeconds)) s of looping float layers on 4 buses, "
               + "a voice cue every 30 s ducking two by 12 dB; blocks of 512; best of 3 in turn):")
         print("  voices   mixer (limiter on)      limiter off   plain loop   mixer/plain   limiter share")
-        for voices in [8, 16, 32, 64] {
+        for voices in mixVoices.split(separator: ",").compactMap({ Int($0) }) {
             let f = PlaybackBenchmark.compareMix(voices: voices, seconds: mixSeconds)
             print(String(cFormat: "  %6d   %6.0f× (%5.1f ns/frame)   %9.0f×   %9.0f×   %10.2f×   %11.1f %%",
                          voices, f.speed, f.nanosecondsPerFrame, f.speedWithoutLimiter, f.plainSpeed, f.ratio,

@@ -27,7 +27,7 @@ public struct LoudMixScene: Sendable {
     /// The cue, mono.
     public let cue: AudioBuffer
     /// Gain of every layer.
-    public let layerGain: Decibels = -8
+    public let layerGain: Decibels = -3
     public let fadeInDuration = 0.5
     public let cuePeriod = 30.0, firstCueTime = 15.0
     public let duck = DuckingRule(when: BusID(index: 4), duck: [BusID(index: 0), BusID(index: 1)], depth: -12)

@@ -33,6 +33,9 @@ struct TruePeakLimiter {
     private var delayIndex = 0
     private var follower = 1.0
     private var previousPeak = 0.0
+    /// The detector's estimates and the gains of the chunk being processed.
+    private let peaks: UnsafeMutablePointer<Float>
+    private let gains: UnsafeMutablePointer<Float>
     /// The last held gain, and how many frames in a row it has been held.
     private var lastHold = 1.0
     private var holdRun = 0
@@ -51,6 +54,10 @@ struct TruePeakLimiter {
         held.initialize(repeating: 1, count: window)
         heldSum = Double(window)
         delayLength = window - 1 + TruePeakDetector.delay
+        peaks = .allocate(capacity: TruePeakDetector.chunkFrames)
+        peaks.initialize(repeating: 0, count: TruePeakDetector.chunkFrames)
+        gains = .allocate(capacity: TruePeakDetector.chunkFrames)
+        gains.initialize(repeating: 1, count: TruePeakDetector.chunkFrames)
         delay = .allocate(capacity: 2 * max(1, delayLength))
         delay.initialize(repeating: 0, count: 2 * max(1, delayLength))
     }
@@ -60,6 +67,8 @@ struct TruePeakLimiter {
         minima.deallocate()
         held.deallocate()
         delay.deallocate()
+        peaks.deallocate()
+        gains.deallocate()
     }
 
     /// Limits `frameCount` interleaved stereo frames from `input` into `output`.
@@ -74,10 +83,35 @@ struct TruePeakLimiter {
             processSettled(input, into: output, frameCount: frameCount)
             return
         }
-        for i in 0..<frameCount {
-            let l = input[2 * i], r = input[2 * i + 1]
+        var done = 0
+        while done < frameCount {
+            let n = min(TruePeakDetector.chunkFrames, frameCount - done)
+            processChunk(input + 2 * done, into: output + 2 * done, frameCount: n)
+            done += n
+        }
+    }
+
+    /// `process` for up to `TruePeakDetector.chunkFrames` frames: the detector's estimates
+    /// for the chunk, then the gain frame by frame, then the delayed frames times their gains.
+    ///
+    /// Only the estimates that can lower the follower are measured. The follower rises at
+    /// most by release: over the chunk and the frame after it (which also sees the chunk's
+    /// last estimate), never above `rising` = f + (n + 1)·(1 − f)·releaseCoefficient (the
+    /// release's first-order bound, with room for rounding). An estimate below
+    /// ceiling / rising gives a needed gain above every candidate `follower + (1 −
+    /// follower)·releaseCoefficient` it meets, so the follower takes the candidate whether
+    /// the estimate is exact or 0: the detector may report 0 for it, and every gain, hence
+    /// every output sample, is what the frame-by-frame limiter gives.
+    #if !DEBUG  // checked by the optimizer; debug code calls unspecialised generics
+    @_noAllocation @_noLocks
+    #endif
+    private mutating func processChunk(_ input: UnsafePointer<Float>, into output: UnsafeMutablePointer<Float>,
+                                       frameCount n: Int) {
+        let rising = min(1, follower + (1 - follower) * releaseCoefficient * Double(n + 1) * 1.0001 + 1e-12)
+        detector.measure(input, frameCount: n, threshold: ceiling / rising * (1 - 1e-6), into: peaks)
+        for i in 0..<n {
             // Peak of the intervals either side of the frame the detector is centred on.
-            let peak = detector.push(l, r)
+            let peak = Double(peaks[i])
             let cover = max(peak, previousPeak)
             previousPeak = peak
             let needed = cover > ceiling ? ceiling / cover : 1
@@ -96,18 +130,22 @@ struct TruePeakLimiter {
             }
             let gain = min(1, heldSum / Double(window))
             if gain < minimumGain { minimumGain = gain }
-            // The frame leaving the delay line is the one all W held minima covered.
-            var outL = l, outR = r
-            if delayLength > 0 {
-                outL = delay[2 * delayIndex]
-                outR = delay[2 * delayIndex + 1]
-                delay[2 * delayIndex] = l
-                delay[2 * delayIndex + 1] = r
-                delayIndex += 1
-                if delayIndex == delayLength { delayIndex = 0 }
+            gains[i] = Float(gain)
+        }
+        // The frame leaving the delay line is the one all W held minima covered.
+        var i = 0
+        while i < n {
+            let run = min(n - i, delayLength - delayIndex)
+            let slot = delay + 2 * delayIndex, from = input + 2 * i, to = output + 2 * i, g = gains + i
+            for k in 0..<run {
+                to[2 * k] = slot[2 * k] * g[k]
+                to[2 * k + 1] = slot[2 * k + 1] * g[k]
+                slot[2 * k] = from[2 * k]
+                slot[2 * k + 1] = from[2 * k + 1]
             }
-            output[2 * i] = outL * Float(gain)
-            output[2 * i + 1] = outR * Float(gain)
+            i += run
+            delayIndex += run
+            if delayIndex == delayLength { delayIndex = 0 }
         }
     }
 
