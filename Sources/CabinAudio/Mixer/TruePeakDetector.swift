@@ -245,21 +245,26 @@ struct TruePeakDetector {
 }
 
 /// Running minimum over the last `window` values (a monotonic wedge: O(1) amortised per
-/// value, fixed storage).
+/// value, fixed storage; a power-of-two ring addressed by ever-growing head and tail).
 ///
 /// Thread: render thread only after `init`.
 struct SlidingMinimum {
     let window: Int
     private let values: UnsafeMutablePointer<Double>
     private let stamps: UnsafeMutablePointer<Int>
-    private var head = 0, count = 0, time = 0
+    private let mask: Int
+    /// The wedge is `head ..< tail` (slots `i & mask`).
+    private var head = 0, tail = 0, time = 0
 
     init(window: Int) {
         self.window = window
-        values = .allocate(capacity: window + 1)
-        values.initialize(repeating: 0, count: window + 1)
-        stamps = .allocate(capacity: window + 1)
-        stamps.initialize(repeating: 0, count: window + 1)
+        var capacity = 1
+        while capacity < window + 1 { capacity *= 2 }
+        mask = capacity - 1
+        values = .allocate(capacity: capacity)
+        values.initialize(repeating: 0, count: capacity)
+        stamps = .allocate(capacity: capacity)
+        stamps.initialize(repeating: 0, count: capacity)
     }
 
     func deallocate() {
@@ -275,24 +280,19 @@ struct SlidingMinimum {
     @_noAllocation @_noLocks
     #endif
     mutating func push(_ x: Double) -> Double {
-        let capacity = window + 1
         // Drop larger-or-equal values from the back: they can never be the minimum again.
-        while count > 0 && values[wrapped(head + count - 1, capacity)] >= x { count -= 1 }
-        let back = wrapped(head + count, capacity)
-        values[back] = x
-        stamps[back] = time
-        count += 1
+        while tail != head && values[(tail &- 1) & mask] >= x { tail &-= 1 }
+        values[tail & mask] = x
+        stamps[tail & mask] = time
+        tail &+= 1
         // Drop the front once it leaves the window.
-        if stamps[head] <= time - window {
-            head = wrapped(head + 1, capacity)
-            count -= 1
-        }
-        time += 1
-        return values[head]
+        if stamps[head & mask] <= time &- window { head &+= 1 }
+        time &+= 1
+        return values[head & mask]
     }
 
     /// The current minimum, if any value has been pushed.
-    var minimum: Double? { count > 0 ? values[head] : nil }
+    var minimum: Double? { tail != head ? values[head & mask] : nil }
 
     /// Pushes `x` `times` times, where `x` is the current minimum: the same state as that
     /// many `push(x)` calls (each drops every value, all ≥ x, and leaves x alone at the
@@ -304,14 +304,9 @@ struct SlidingMinimum {
     #endif
     mutating func pushMinimum(_ x: Double, times: Int) {
         guard times > 0 else { return }
-        values[head] = x
-        stamps[head] = time + times - 1
-        count = 1
+        values[head & mask] = x
+        stamps[head & mask] = time + times - 1
+        tail = head &+ 1
         time += times
-    }
-
-    /// `i mod capacity` for 0 ≤ i < 2·capacity (a compare instead of a division).
-    @inline(__always) private func wrapped(_ i: Int, _ capacity: Int) -> Int {
-        i >= capacity ? i - capacity : i
     }
 }

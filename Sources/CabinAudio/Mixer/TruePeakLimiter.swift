@@ -27,6 +27,9 @@ struct TruePeakLimiter {
     private let held: UnsafeMutablePointer<Double>
     private var heldSum = 0.0
     private var heldIndex = 0
+    /// held[0] + held[1] + … + held[heldIndex − 1], summed in that order as they are written:
+    /// at the wrap it is the exact re-sum of the window.
+    private var heldPartial = 0.0
     /// Delayed stereo input.
     private let delay: UnsafeMutablePointer<Float>
     private let delayLength: Int
@@ -109,6 +112,14 @@ struct TruePeakLimiter {
                                        frameCount n: Int) {
         let rising = min(1, follower + (1 - follower) * releaseCoefficient * Double(n + 1) * 1.0001 + 1e-12)
         detector.measure(input, frameCount: n, threshold: ceiling / rising * (1 - 1e-6), into: peaks)
+        // The state in locals for the loop (so it stays in registers: the stores through the
+        // buffers' pointers could otherwise alias it).
+        var previousPeak = self.previousPeak, follower = self.follower, minima = self.minima
+        var lastHold = self.lastHold, holdRun = self.holdRun, heldSum = self.heldSum, heldIndex = self.heldIndex
+        var heldPartial = self.heldPartial
+        var minimumGain = self.minimumGain
+        let ceiling = self.ceiling, releaseCoefficient = self.releaseCoefficient, window = self.window
+        let held = self.held, peaks = self.peaks, gains = self.gains
         for i in 0..<n {
             // Peak of the intervals either side of the frame the detector is centred on.
             let peak = Double(peaks[i])
@@ -117,21 +128,26 @@ struct TruePeakLimiter {
             let needed = cover > ceiling ? ceiling / cover : 1
             follower = min(needed, follower + (1 - follower) * releaseCoefficient)
             let hold = minima.push(follower)
-            if hold == lastHold { holdRun += 1 } else { lastHold = hold; holdRun = 1 }
+            if hold == lastHold { holdRun &+= 1 } else { lastHold = hold; holdRun = 1 }
             heldSum += hold - held[heldIndex]
             held[heldIndex] = hold
-            heldIndex += 1
+            heldPartial += hold
+            heldIndex &+= 1
             if heldIndex == window {
+                // Re-sum exactly once per window so rounding cannot drift over hours: the
+                // partial sum is held[0] + … + held[W − 1] in order, as a loop would add them.
                 heldIndex = 0
-                // Re-sum exactly once per window so rounding cannot drift over hours.
-                var s = 0.0
-                for k in 0..<window { s += held[k] }
-                heldSum = s
+                heldSum = heldPartial
+                heldPartial = 0
             }
             let gain = min(1, heldSum / Double(window))
             if gain < minimumGain { minimumGain = gain }
             gains[i] = Float(gain)
         }
+        self.previousPeak = previousPeak; self.follower = follower; self.minima = minima
+        self.lastHold = lastHold; self.holdRun = holdRun; self.heldSum = heldSum; self.heldIndex = heldIndex
+        self.heldPartial = heldPartial
+        self.minimumGain = minimumGain
         // The frame leaving the delay line is the one all W held minima covered.
         var i = 0
         while i < n {
@@ -171,6 +187,8 @@ struct TruePeakLimiter {
         holdRun += frameCount
         // `held` keeps its values; each re-sum at a wrap gives `heldSum` back unchanged.
         heldIndex = (heldIndex + frameCount) % window
+        heldPartial = 0
+        for k in 0..<heldIndex { heldPartial += held[k] }
         let gain = min(1, heldSum / Double(window))
         if gain < minimumGain { minimumGain = gain }
         let g = Float(gain)
