@@ -12,6 +12,11 @@ import Glibc
 /// the gain is fully down on the peak yet moves smoothly (no clicks). The audio is delayed
 /// by W − 1 frames plus the detector's 6, which is `latencyFrames` (≈ 1.6 ms at 48 kHz).
 ///
+/// Block-based: chunks of up to 64 frames — the detector's estimates for the chunk
+/// (vectorized, and only those that can lower the gain; see `processChunk`), the gain frame
+/// by frame (a sequential recurrence), then the delayed frames times their gains. Every
+/// sample is what the frame-by-frame limiter gives (`MixerLimiterReferenceTests`).
+///
 /// Thread: render thread only after `init`; `deallocate()` on the control thread.
 struct TruePeakLimiter {
     /// Output true-peak ceiling, linear.
