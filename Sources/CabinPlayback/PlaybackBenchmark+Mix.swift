@@ -21,8 +21,11 @@ extension PlaybackBenchmark {
     /// Renders `LoudMixScene(voices:duration: seconds)` in blocks of `blockFrames` with the
     /// mixer (limiter on and off) and with `PlainSummingLoop`, `repeats` times in turn, and
     /// keeps each one's best CPU time (the least disturbed by other processes).
-    public static func compareMix(voices: Int, seconds: Double, blockFrames: Int = 512, repeats: Int = 3) -> MixFigure {
-        let scene = LoudMixScene(voices: voices, duration: seconds)
+    /// With `pitch`, the mixer's layers are repitched (`LoudMixScene.pitch`); the plain loop's
+    /// are not.
+    public static func compareMix(voices: Int, seconds: Double, blockFrames: Int = 512, repeats: Int = 3,
+                                  pitch: Double? = nil) -> MixFigure {
+        let scene = LoudMixScene(voices: voices, duration: seconds, pitch: pitch)
         let frames = Int(seconds * scene.sampleRate)
         var best = [Double](repeating: .infinity, count: 3)
         let block = UnsafeMutablePointer<Float>.allocate(capacity: 2 * blockFrames)

@@ -99,6 +99,12 @@ struct Bench: ParsableCommand {
                          voices, f.speed, f.nanosecondsPerFrame, f.speedWithoutLimiter, f.plainSpeed, f.ratio,
                          f.limiterPercent))
         }
+        // Voices alone (limiter off): the same 8 layers read at rate 1 and repitched by 1.26.
+        let plain = PlaybackBenchmark.compareMix(voices: 8, seconds: mixSeconds)
+        let pitched = PlaybackBenchmark.compareMix(voices: 8, seconds: mixSeconds, pitch: 1.26)
+        print(String(cFormat: "  8 voices repitched ×1.26 (cubic Hermite), limiter off: %.0f× against %.0f× at rate 1 = %.2f×",
+                     pitched.speedWithoutLimiter, plain.speedWithoutLimiter,
+                     pitched.speedWithoutLimiter / plain.speedWithoutLimiter))
     }
 
     private func padded(_ text: String, _ width: Int = 36) -> String {

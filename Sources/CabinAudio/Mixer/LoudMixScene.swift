@@ -34,9 +34,14 @@ public struct LoudMixScene: Sendable {
     /// Buses 0…3 carry the layers; bus 4 is the voice.
     public static let layerBusCount = 4
 
-    public init(voices: Int, duration: Double = 600, sampleRate: Double = 48_000) {
+    /// When set, every layer is repitched by this ratio (through a pitch map on a constant
+    /// parameter, as engines are), so its asset is read by the cubic-Hermite interpolator.
+    public let pitch: Double?
+
+    public init(voices: Int, duration: Double = 600, sampleRate: Double = 48_000, pitch: Double? = nil) {
         precondition(voices > 0 && duration > 0)
         voiceCount = voices
+        self.pitch = pitch
         self.duration = duration
         self.sampleRate = sampleRate
         var random = SeededRandom(seed: 17)
@@ -65,10 +70,14 @@ public struct LoudMixScene: Sendable {
         var config = MixerConfig(sampleRate: sampleRate, maxBlockFrames: maxBlockFrames, buses: buses)
         config.ducking = [duck]
         var commands: [MixerCommand] = []
+        let speed = pitch.map { _ in config.addParameter("speed", value: 1, range: 0...2) }
         for (k, source) in sources.enumerated() {
             let asset = config.addAsset(source)
+            var map: ParameterMap?
+            if let speed, let pitch { map = ParameterMap(parameter: speed, points: [(0, pitch), (2, pitch)]) }
             let layer = config.addLayer(LayerConfig(name: "layer\(k + 1)", bus: BusID(index: Int32(bus(ofLayer: k))),
-                                                    source: .asset(asset), gain: layerGain, isLooping: true))
+                                                    source: .asset(asset), gain: layerGain, isLooping: true,
+                                                    pitchMap: map))
             commands.append(MixerCommand(at: 0, .startLayer(layer, fadeInFrames: FrameTime(fadeInDuration * sampleRate))))
         }
         let cueAsset = config.addAsset(cue)
