@@ -9,10 +9,11 @@ struct Bench: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Measure render speed, live playback per period size, memory and launch time.",
         discussion: """
-            Offline: seconds of session rendered per CPU second at several block sizes, and the share of one core that real-time playback needs. With --live: plays the session on a device at each period size, with and without SCHED_FIFO, and counts underruns (on a machine with no sound card, a paced sink such as the tests' cabintest plugin); each run is followed by its floor — the same poll/write loop on the same device writing silence without mixing — so the difference is what mixing costs and the floor is the kernel's and ALSA's per-wake-up cost. With --launch: the time from starting 'cabin play' to its first audio. With --radio FILE: the CPU a station's thread needs to decode that stream (format detection, codec, soxr to 48 kHz).
+            Offline: seconds of session rendered per CPU second at several block sizes, and the share of one core that real-time playback needs. With --live: plays the session on a device at each period size, with and without SCHED_FIFO, and counts underruns (on a machine with no sound card, a paced sink such as the tests' cabintest plugin); each run is followed by its floor — the same poll/write loop on the same device writing silence without mixing — so the difference is what mixing costs and the floor is the kernel's and ALSA's per-wake-up cost. With --launch: the time from starting 'cabin play' to its first audio. With --mix: the mixer against a plain loop summing the same voices with a gain ramp each and hard-clipping (the reference), on a loud mix of 8, 16, 32 and 64 looping layers with the limiter on, as a ratio of speeds, with the limiter's share of the render time. With --radio FILE: the CPU a station's thread needs to decode that stream (format detection, codec, soxr to 48 kHz).
 
             Examples:
               cabin bench Patterns/sessions/example.json
+              cabin bench --mix --mix-seconds 60
               cabin bench Patterns/sessions/example.json --live --seconds 60 --periods 64,128,256
               cabin bench --seconds 5 --radio station.opus --radio station.mp3 --radio station.ogg
             """)
@@ -28,6 +29,15 @@ struct Bench: ParsableCommand {
 
     @Flag(help: "Also measure launch to first audio of 'cabin play'.")
     var launch = false
+
+    @Flag(help: "Also compare the mixer with a plain summing loop of the same voices on a loud mix (8, 16, 32, 64 voices).")
+    var mix = false
+
+    @Option(help: "Seconds of the loud mix per measurement, with --mix.")
+    var mixSeconds = 600.0
+
+    @Option(help: "Voice counts for --mix, comma-separated.")
+    var mixVoices = "8,16,32,64"
 
     @Option(name: [.customShort("D"), .long], help: "ALSA device for --live and --launch.")
     var device = "default"
@@ -78,6 +88,7 @@ struct Bench: ParsableCommand {
             }
             print("  lowest period with 0 xruns: \(lowest[true].map(String.init) ?? "none") with SCHED_FIFO, \(lowest[false].map(String.init) ?? "none") without")
         }
+        if mix { measureMix() }
         if launch { try measureLaunch(path) }
         if !radio.isEmpty { try measureRadio() }
         print(String(cFormat: "peak RSS: %.1f MB", PlaybackBenchmark.peakResidentMegabytes()))
@@ -102,6 +113,25 @@ struct Bench: ParsableCommand {
                 throw ExitCode.failure
             }
         }
+    }
+
+    /// The loud mix against the plain summing loop (`PlaybackBenchmark.compareMix`).
+    private func measureMix() {
+        print("mix against a plain summing loop of the same voices (\(Int(mixSeconds)) s of looping float layers on 4 buses, "
+              + "a voice cue every 30 s ducking two by 12 dB; blocks of 512; best of 3 in turn):")
+        print("  voices   mixer (limiter on)      limiter off   plain loop   mixer/plain   limiter share")
+        for voices in mixVoices.split(separator: ",").compactMap({ Int($0) }) {
+            let f = PlaybackBenchmark.compareMix(voices: voices, seconds: mixSeconds)
+            print(String(cFormat: "  %6d   %6.0f× (%5.1f ns/frame)   %9.0f×   %9.0f×   %10.2f×   %11.1f %%",
+                         voices, f.speed, f.nanosecondsPerFrame, f.speedWithoutLimiter, f.plainSpeed, f.ratio,
+                         f.limiterPercent))
+        }
+        // Voices alone (limiter off): the same 8 layers read at rate 1 and repitched by 1.26.
+        let plain = PlaybackBenchmark.compareMix(voices: 8, seconds: mixSeconds)
+        let pitched = PlaybackBenchmark.compareMix(voices: 8, seconds: mixSeconds, pitch: 1.26)
+        print(String(cFormat: "  8 voices repitched ×1.26 (cubic Hermite), limiter off: %.0f× against %.0f× at rate 1 = %.2f×",
+                     pitched.speedWithoutLimiter, plain.speedWithoutLimiter,
+                     pitched.speedWithoutLimiter / plain.speedWithoutLimiter))
     }
 
     private func padded(_ text: String, _ width: Int = 36) -> String {

@@ -3,33 +3,46 @@ import Glibc
 /// Estimates the true (inter-sample) peak of a stereo stream by 4× oversampling: for each
 /// frame m it interpolates m + ¼, m + ½, m + ¾ with a 12-tap-per-phase windowed-sinc
 /// polyphase filter (48 taps in all, like the ITU-R BS.1770 / libebur128 true-peak meter)
-/// and returns the largest magnitude of the interval [m, m + 1) over both channels.
+/// and takes the largest magnitude of the interval [m, m + 1) over both channels.
 ///
-/// The interpolator needs six frames after m, so `push` reports the interval that began
-/// `delay` frames before the frame just pushed.
+/// The interpolator needs six frames after m, so the estimate for the interval that began
+/// `delay` frames before a frame comes with that frame.
 ///
-/// Quiet shortcut: no interpolated value can exceed the window's largest sample times the
-/// largest kernel's sum of |coefficients|. While all 12 frames in the window are below
-/// `quietLevel` divided by that sum, the true peak is certainly below `quietLevel`, so
-/// `push` skips the filter and returns 0. (The limiter only asks "above the ceiling?",
-/// so its output is the same either way.)
+/// Block-based: `measure` takes up to `chunkFrames` frames, deinterleaves them behind the
+/// last 11 frames and interpolates eight frames at a time with SIMD vectors — each lane
+/// doing exactly the scalar filter's operations in its order (`sum += c[j] * x[j]` from
+/// j = 0, no fused multiply-add), so every estimate is bit-identical to the frame-by-frame
+/// filter (`referencePeak`).
+///
+/// Skipping: no interpolated value can exceed the window's largest sample times the largest
+/// kernel's sum of |coefficients| (`gainBound`, 1.92). The caller says which estimates it
+/// needs (those at or above a `threshold`); a group of eight frames whose 19-frame window
+/// keeps every bound below it is not interpolated and reports 0. The same bound with the
+/// ceiling as threshold is the quiet test the limiter uses to pass whole blocks.
 ///
 /// Thread: render thread only after `init`.
 struct TruePeakDetector {
     static let taps = 12
     /// Frames between the frame pushed and the interval reported.
     static let delay = 6
+    /// Most frames `measure` takes at once.
+    static let chunkFrames = 64
+    /// Frames of history kept before a chunk (a window is 12 frames).
+    static let history = taps - 1
 
     /// Three phases × 12 taps: phase p (¼, ½, ¾) at `coefficients[p * 12 + j]`, tap j
     /// applying to frame m − 5 + j.
     private let coefficients: UnsafeMutablePointer<Float>
-    /// Each channel's last 12 frames, written twice (at i and i + 12) so that a window is
-    /// always contiguous.
-    private let history: UnsafeMutablePointer<Float>
-    private var index = 0
-    /// Frames below `quietSample` in a row.
-    private var quietRun = 0
-    private var quietSample: Float = 0
+    /// Each channel deinterleaved: the last 11 frames, then the chunk being measured (and
+    /// room for a vector's overrun).
+    private let left: UnsafeMutablePointer<Float>
+    private let right: UnsafeMutablePointer<Float>
+    /// max(|left|, |right|) per frame of `left`/`right`.
+    private let magnitudes: UnsafeMutablePointer<Float>
+    /// A sample below this gives an estimate below the quiet level.
+    let quietSample: Float
+    /// The largest sum of |coefficients| over the three phases (at least 1).
+    let gainBound: Double
 
     init(quietLevel: Double) {
         let n = TruePeakDetector.taps
@@ -47,87 +60,176 @@ struct TruePeakDetector {
             let sum = row.reduce(0, +)
             for j in 0..<n { coefficients[(p - 1) * n + j] = Float(row[j] / sum) }
         }
+        gainBound = TruePeakDetector.largestGain(coefficients)
         // The bound must hold for the worst phase: use the smallest threshold.
-        quietSample = Float(quietLevel) * 0.999 / Float(TruePeakDetector.largestGain(coefficients))
-        history = .allocate(capacity: 4 * n)
-        history.initialize(repeating: 0, count: 4 * n)
+        quietSample = Float(quietLevel) * 0.999 / Float(gainBound)
+        let capacity = TruePeakDetector.history + TruePeakDetector.chunkFrames + 8
+        left = .allocate(capacity: capacity)
+        left.initialize(repeating: 0, count: capacity)
+        right = .allocate(capacity: capacity)
+        right.initialize(repeating: 0, count: capacity)
+        magnitudes = .allocate(capacity: capacity)
+        magnitudes.initialize(repeating: 0, count: capacity)
     }
 
     func deallocate() {
         coefficients.deallocate()
-        history.deallocate()
+        left.deallocate()
+        right.deallocate()
+        magnitudes.deallocate()
     }
 
-    /// Pushes frame (l, r); returns the true-peak estimate of the interval starting
-    /// `delay` frames earlier.
+    /// Measures `frameCount` (1…`chunkFrames`) interleaved frames: `peaks[i]` is the true-peak
+    /// estimate of the interval that began `delay` frames before frame i — exactly the
+    /// scalar filter's — or 0 where it is certainly below `threshold`.
     ///
     /// Render thread: safe.
-    @inline(__always)
     #if !DEBUG  // checked by the optimizer; debug code calls unspecialised generics
     @_noAllocation @_noLocks
     #endif
-    mutating func push(_ l: Float, _ r: Float) -> Double {
-        let n = TruePeakDetector.taps
-        let left = history, right = history + 2 * n
-        left[index] = l; left[index + n] = l
-        right[index] = r; right[index + n] = r
-        index += 1
-        if index == n { index = 0 }
-        if max(abs(l), abs(r)) < quietSample {
-            quietRun += 1
-            if quietRun >= n { return 0 }
-        } else {
-            quietRun = 0
+    mutating func measure(_ input: UnsafePointer<Float>, frameCount n: Int, threshold: Double,
+                          into peaks: UnsafeMutablePointer<Float>) {
+        let h = TruePeakDetector.history
+        var i = 0
+        while i + 8 <= n {
+            let v = UnsafeRawPointer(input + 2 * i).loadUnaligned(as: SIMD16<Float>.self)
+            let l = v.evenHalf, r = v.oddHalf
+            store8(l, left + h + i)
+            store8(r, right + h + i)
+            var a = abs8(l)
+            let b = abs8(r)
+            a.replace(with: b, where: b .> a)
+            store8(a, magnitudes + h + i)
+            i += 8
         }
-        // Oldest of the last 12 frames is at `index`: window[j] = frame m − 5 + j.
-        let wl = left + index, wr = right + index
+        while i < n {
+            let l = input[2 * i], r = input[2 * i + 1]
+            left[h + i] = l
+            right[h + i] = r
+            magnitudes[h + i] = max(abs(l), abs(r))
+            i += 1
+        }
+        // A group is skipped when its window's largest sample, times the bound (with room
+        // for the filter's rounding), stays below the threshold.
+        let cut = threshold / (gainBound * (1 + 1e-5))
+        var g = 0
+        while g < n {
+            let count = min(8, n - g)
+            // The window [g, g + count + 11) in three overlapping vectors.
+            var m = load8(magnitudes + g)
+            let middle = load8(magnitudes + g + min(8, count + 3)), end = load8(magnitudes + g + count + 3)
+            m.replace(with: middle, where: middle .> m)
+            m.replace(with: end, where: end .> m)
+            let largest = max(max(max(m[0], m[1]), max(m[2], m[3])), max(max(m[4], m[5]), max(m[6], m[7])))
+            if Double(largest) < cut {
+                for k in g..<(g + count) { peaks[k] = 0 }
+            } else {
+                interpolate(group: g, count: count, into: peaks)
+            }
+            g += 8
+        }
+        // Keep the last 11 frames for the next chunk.
+        for k in 0..<h {
+            left[k] = left[n + k]
+            right[k] = right[n + k]
+            magnitudes[k] = magnitudes[n + k]
+        }
+    }
+
+    /// The exact estimates for frames g ..< g + count of the chunk, eight at a time.
+    @inline(__always)
+    private func interpolate(group g: Int, count: Int, into peaks: UnsafeMutablePointer<Float>) {
+        let n = TruePeakDetector.taps
+        let wl = left + g, wr = right + g
+        var peak = abs8(load8(wl + 5))
+        let centreRight = abs8(load8(wr + 5))
+        peak.replace(with: centreRight, where: centreRight .> peak)
+        // Taps outer, phases inner: each window vector is loaded once for the three phases;
+        // every lane still sums its taps from j = 0 up, as the scalar filter does.
+        let zero = SIMD8<Float>(repeating: 0)
+        var l0 = zero, l1 = zero, l2 = zero, r0 = zero, r1 = zero, r2 = zero
+        for j in 0..<n {
+            let x = load8(wl + j), y = load8(wr + j)
+            let c0 = SIMD8<Float>(repeating: coefficients[j])
+            let c1 = SIMD8<Float>(repeating: coefficients[n + j])
+            let c2 = SIMD8<Float>(repeating: coefficients[2 * n + j])
+            l0 = l0 + c0 * x; l1 = l1 + c1 * x; l2 = l2 + c2 * x
+            r0 = r0 + c0 * y; r1 = r1 + c1 * y; r2 = r2 + c2 * y
+        }
+        let a0 = abs8(l0), b0 = abs8(r0), a1 = abs8(l1), b1 = abs8(r1), a2 = abs8(l2), b2 = abs8(r2)
+        peak.replace(with: a0, where: a0 .> peak); peak.replace(with: b0, where: b0 .> peak)
+        peak.replace(with: a1, where: a1 .> peak); peak.replace(with: b1, where: b1 .> peak)
+        peak.replace(with: a2, where: a2 .> peak); peak.replace(with: b2, where: b2 .> peak)
+        for i in 0..<count { peaks[g + i] = peak[i] }
+    }
+
+    /// The scalar filter: the estimate for the interval centred on window[5] of a 12-frame
+    /// window of each channel (oldest first). The reference `measure` equals.
+    static func referencePeak(coefficients c: UnsafePointer<Float>, left wl: UnsafePointer<Float>,
+                              right wr: UnsafePointer<Float>) -> Float {
+        let n = TruePeakDetector.taps
         var peak = max(abs(wl[5]), abs(wr[5]))
         for p in 0..<3 {
-            let c = coefficients + p * n
             var sl: Float = 0, sr: Float = 0
             for j in 0..<n {
-                sl += c[j] * wl[j]
-                sr += c[j] * wr[j]
+                sl += c[p * n + j] * wl[j]
+                sr += c[p * n + j] * wr[j]
             }
             peak = max(peak, max(abs(sl), abs(sr)))
         }
-        return Double(peak)
+        return peak
     }
 
-    /// True when pushing these `frameCount` interleaved frames would take the quiet
-    /// shortcut on every one of them (each push returning 0): the last 11 frames pushed and
-    /// all of these are below the quiet threshold.
+    /// The three phases' coefficients (for `referencePeak`).
+    var filter: UnsafePointer<Float> { UnsafePointer(coefficients) }
+
+    /// True when every estimate these `frameCount` interleaved frames would give is below the
+    /// quiet level: the last 11 frames and all of these are below `quietSample`.
     ///
     /// Render thread: safe.
     #if !DEBUG  // checked by the optimizer; debug code calls unspecialised generics
     @_noAllocation @_noLocks
     #endif
     func isQuiet(_ input: UnsafePointer<Float>, frameCount: Int) -> Bool {
-        quietRun + 1 >= TruePeakDetector.taps
+        BlockMath.allBelow(magnitudes, count: TruePeakDetector.history, limit: quietSample)
             && BlockMath.allBelow(input, count: 2 * frameCount, limit: quietSample)
     }
 
-    /// Pushes frames for which `isQuiet` holds: the same state as `push` on each of them
-    /// (all of which would return 0), without the filter.
+    /// Takes frames for which `isQuiet` holds without measuring them: the same state as
+    /// `measure` leaves.
     ///
     /// Render thread: safe.
     #if !DEBUG  // checked by the optimizer; debug code calls unspecialised generics
     @_noAllocation @_noLocks
     #endif
-    mutating func pushQuiet(_ input: UnsafePointer<Float>, frameCount: Int) {
-        let n = TruePeakDetector.taps
-        let left = history, right = history + 2 * n
-        // Only the last 12 frames stay in the history; skip the ones they overwrite.
-        let skipped = max(0, frameCount - n)
-        index = (index + skipped) % n
-        for i in skipped..<frameCount {
-            let l = input[2 * i], r = input[2 * i + 1]
-            left[index] = l; left[index + n] = l
-            right[index] = r; right[index + n] = r
-            index += 1
-            if index == n { index = 0 }
+    mutating func pushQuiet(_ input: UnsafePointer<Float>, frameCount n: Int) {
+        let h = TruePeakDetector.history
+        // Shift the history by the frames that stay, then append the newest.
+        let kept = max(0, h - n)
+        for k in 0..<kept {
+            left[k] = left[k + n]
+            right[k] = right[k + n]
+            magnitudes[k] = magnitudes[k + n]
         }
-        quietRun += frameCount
+        for k in kept..<h {
+            let i = n - h + k
+            let l = input[2 * i], r = input[2 * i + 1]
+            left[k] = l
+            right[k] = r
+            magnitudes[k] = max(abs(l), abs(r))
+        }
+    }
+
+    @inline(__always) private func load8(_ p: UnsafePointer<Float>) -> SIMD8<Float> {
+        UnsafeRawPointer(p).loadUnaligned(as: SIMD8<Float>.self)
+    }
+
+    @inline(__always) private func store8(_ v: SIMD8<Float>, _ p: UnsafeMutablePointer<Float>) {
+        UnsafeMutableRawPointer(p).storeBytes(of: v, as: SIMD8<Float>.self)
+    }
+
+    @inline(__always) private func abs8(_ v: SIMD8<Float>) -> SIMD8<Float> {
+        unsafeBitCast(unsafeBitCast(v, to: SIMD8<UInt32>.self) & 0x7FFF_FFFF, to: SIMD8<Float>.self)
     }
 
     /// The largest sum of |coefficients| over the three phases.
@@ -143,21 +245,26 @@ struct TruePeakDetector {
 }
 
 /// Running minimum over the last `window` values (a monotonic wedge: O(1) amortised per
-/// value, fixed storage).
+/// value, fixed storage; a power-of-two ring addressed by ever-growing head and tail).
 ///
 /// Thread: render thread only after `init`.
 struct SlidingMinimum {
     let window: Int
     private let values: UnsafeMutablePointer<Double>
     private let stamps: UnsafeMutablePointer<Int>
-    private var head = 0, count = 0, time = 0
+    private let mask: Int
+    /// The wedge is `head ..< tail` (slots `i & mask`).
+    private var head = 0, tail = 0, time = 0
 
     init(window: Int) {
         self.window = window
-        values = .allocate(capacity: window + 1)
-        values.initialize(repeating: 0, count: window + 1)
-        stamps = .allocate(capacity: window + 1)
-        stamps.initialize(repeating: 0, count: window + 1)
+        var capacity = 1
+        while capacity < window + 1 { capacity *= 2 }
+        mask = capacity - 1
+        values = .allocate(capacity: capacity)
+        values.initialize(repeating: 0, count: capacity)
+        stamps = .allocate(capacity: capacity)
+        stamps.initialize(repeating: 0, count: capacity)
     }
 
     func deallocate() {
@@ -173,24 +280,19 @@ struct SlidingMinimum {
     @_noAllocation @_noLocks
     #endif
     mutating func push(_ x: Double) -> Double {
-        let capacity = window + 1
         // Drop larger-or-equal values from the back: they can never be the minimum again.
-        while count > 0 && values[wrapped(head + count - 1, capacity)] >= x { count -= 1 }
-        let back = wrapped(head + count, capacity)
-        values[back] = x
-        stamps[back] = time
-        count += 1
+        while tail != head && values[(tail &- 1) & mask] >= x { tail &-= 1 }
+        values[tail & mask] = x
+        stamps[tail & mask] = time
+        tail &+= 1
         // Drop the front once it leaves the window.
-        if stamps[head] <= time - window {
-            head = wrapped(head + 1, capacity)
-            count -= 1
-        }
-        time += 1
-        return values[head]
+        if stamps[head & mask] <= time &- window { head &+= 1 }
+        time &+= 1
+        return values[head & mask]
     }
 
     /// The current minimum, if any value has been pushed.
-    var minimum: Double? { count > 0 ? values[head] : nil }
+    var minimum: Double? { tail != head ? values[head & mask] : nil }
 
     /// Pushes `x` `times` times, where `x` is the current minimum: the same state as that
     /// many `push(x)` calls (each drops every value, all ≥ x, and leaves x alone at the
@@ -202,14 +304,9 @@ struct SlidingMinimum {
     #endif
     mutating func pushMinimum(_ x: Double, times: Int) {
         guard times > 0 else { return }
-        values[head] = x
-        stamps[head] = time + times - 1
-        count = 1
+        values[head & mask] = x
+        stamps[head & mask] = time + times - 1
+        tail = head &+ 1
         time += times
-    }
-
-    /// `i mod capacity` for 0 ≤ i < 2·capacity (a compare instead of a division).
-    @inline(__always) private func wrapped(_ i: Int, _ capacity: Int) -> Int {
-        i >= capacity ? i - capacity : i
     }
 }

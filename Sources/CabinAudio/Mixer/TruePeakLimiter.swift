@@ -12,6 +12,11 @@ import Glibc
 /// the gain is fully down on the peak yet moves smoothly (no clicks). The audio is delayed
 /// by W − 1 frames plus the detector's 6, which is `latencyFrames` (≈ 1.6 ms at 48 kHz).
 ///
+/// Block-based: chunks of up to 64 frames — the detector's estimates for the chunk
+/// (vectorized, and only those that can lower the gain; see `processChunk`), the gain frame
+/// by frame (a sequential recurrence), then the delayed frames times their gains. Every
+/// sample is what the frame-by-frame limiter gives (`MixerLimiterReferenceTests`).
+///
 /// Thread: render thread only after `init`; `deallocate()` on the control thread.
 struct TruePeakLimiter {
     /// Output true-peak ceiling, linear.
@@ -27,12 +32,18 @@ struct TruePeakLimiter {
     private let held: UnsafeMutablePointer<Double>
     private var heldSum = 0.0
     private var heldIndex = 0
+    /// held[0] + held[1] + … + held[heldIndex − 1], summed in that order as they are written:
+    /// at the wrap it is the exact re-sum of the window.
+    private var heldPartial = 0.0
     /// Delayed stereo input.
     private let delay: UnsafeMutablePointer<Float>
     private let delayLength: Int
     private var delayIndex = 0
     private var follower = 1.0
     private var previousPeak = 0.0
+    /// The detector's estimates and the gains of the chunk being processed.
+    private let peaks: UnsafeMutablePointer<Float>
+    private let gains: UnsafeMutablePointer<Float>
     /// The last held gain, and how many frames in a row it has been held.
     private var lastHold = 1.0
     private var holdRun = 0
@@ -51,6 +62,10 @@ struct TruePeakLimiter {
         held.initialize(repeating: 1, count: window)
         heldSum = Double(window)
         delayLength = window - 1 + TruePeakDetector.delay
+        peaks = .allocate(capacity: TruePeakDetector.chunkFrames)
+        peaks.initialize(repeating: 0, count: TruePeakDetector.chunkFrames)
+        gains = .allocate(capacity: TruePeakDetector.chunkFrames)
+        gains.initialize(repeating: 1, count: TruePeakDetector.chunkFrames)
         delay = .allocate(capacity: 2 * max(1, delayLength))
         delay.initialize(repeating: 0, count: 2 * max(1, delayLength))
     }
@@ -60,6 +75,8 @@ struct TruePeakLimiter {
         minima.deallocate()
         held.deallocate()
         delay.deallocate()
+        peaks.deallocate()
+        gains.deallocate()
     }
 
     /// Limits `frameCount` interleaved stereo frames from `input` into `output`.
@@ -74,40 +91,82 @@ struct TruePeakLimiter {
             processSettled(input, into: output, frameCount: frameCount)
             return
         }
-        for i in 0..<frameCount {
-            let l = input[2 * i], r = input[2 * i + 1]
+        var done = 0
+        while done < frameCount {
+            let n = min(TruePeakDetector.chunkFrames, frameCount - done)
+            processChunk(input + 2 * done, into: output + 2 * done, frameCount: n)
+            done += n
+        }
+    }
+
+    /// `process` for up to `TruePeakDetector.chunkFrames` frames: the detector's estimates
+    /// for the chunk, then the gain frame by frame, then the delayed frames times their gains.
+    ///
+    /// Only the estimates that can lower the follower are measured. The follower rises at
+    /// most by release: over the chunk and the frame after it (which also sees the chunk's
+    /// last estimate), never above `rising` = f + (n + 1)·(1 − f)·releaseCoefficient (the
+    /// release's first-order bound, with room for rounding). An estimate below
+    /// ceiling / rising gives a needed gain above every candidate `follower + (1 −
+    /// follower)·releaseCoefficient` it meets, so the follower takes the candidate whether
+    /// the estimate is exact or 0: the detector may report 0 for it, and every gain, hence
+    /// every output sample, is what the frame-by-frame limiter gives.
+    #if !DEBUG  // checked by the optimizer; debug code calls unspecialised generics
+    @_noAllocation @_noLocks
+    #endif
+    private mutating func processChunk(_ input: UnsafePointer<Float>, into output: UnsafeMutablePointer<Float>,
+                                       frameCount n: Int) {
+        let rising = min(1, follower + (1 - follower) * releaseCoefficient * Double(n + 1) * 1.0001 + 1e-12)
+        detector.measure(input, frameCount: n, threshold: ceiling / rising * (1 - 1e-6), into: peaks)
+        // The state in locals for the loop (so it stays in registers: the stores through the
+        // buffers' pointers could otherwise alias it).
+        var previousPeak = self.previousPeak, follower = self.follower, minima = self.minima
+        var lastHold = self.lastHold, holdRun = self.holdRun, heldSum = self.heldSum, heldIndex = self.heldIndex
+        var heldPartial = self.heldPartial
+        var minimumGain = self.minimumGain
+        let ceiling = self.ceiling, releaseCoefficient = self.releaseCoefficient, window = self.window
+        let held = self.held, peaks = self.peaks, gains = self.gains
+        for i in 0..<n {
             // Peak of the intervals either side of the frame the detector is centred on.
-            let peak = detector.push(l, r)
+            let peak = Double(peaks[i])
             let cover = max(peak, previousPeak)
             previousPeak = peak
             let needed = cover > ceiling ? ceiling / cover : 1
             follower = min(needed, follower + (1 - follower) * releaseCoefficient)
             let hold = minima.push(follower)
-            if hold == lastHold { holdRun += 1 } else { lastHold = hold; holdRun = 1 }
+            if hold == lastHold { holdRun &+= 1 } else { lastHold = hold; holdRun = 1 }
             heldSum += hold - held[heldIndex]
             held[heldIndex] = hold
-            heldIndex += 1
+            heldPartial += hold
+            heldIndex &+= 1
             if heldIndex == window {
+                // Re-sum exactly once per window so rounding cannot drift over hours: the
+                // partial sum is held[0] + … + held[W − 1] in order, as a loop would add them.
                 heldIndex = 0
-                // Re-sum exactly once per window so rounding cannot drift over hours.
-                var s = 0.0
-                for k in 0..<window { s += held[k] }
-                heldSum = s
+                heldSum = heldPartial
+                heldPartial = 0
             }
             let gain = min(1, heldSum / Double(window))
             if gain < minimumGain { minimumGain = gain }
-            // The frame leaving the delay line is the one all W held minima covered.
-            var outL = l, outR = r
-            if delayLength > 0 {
-                outL = delay[2 * delayIndex]
-                outR = delay[2 * delayIndex + 1]
-                delay[2 * delayIndex] = l
-                delay[2 * delayIndex + 1] = r
-                delayIndex += 1
-                if delayIndex == delayLength { delayIndex = 0 }
+            gains[i] = Float(gain)
+        }
+        self.previousPeak = previousPeak; self.follower = follower; self.minima = minima
+        self.lastHold = lastHold; self.holdRun = holdRun; self.heldSum = heldSum; self.heldIndex = heldIndex
+        self.heldPartial = heldPartial
+        self.minimumGain = minimumGain
+        // The frame leaving the delay line is the one all W held minima covered.
+        var i = 0
+        while i < n {
+            let run = min(n - i, delayLength - delayIndex)
+            let slot = delay + 2 * delayIndex, from = input + 2 * i, to = output + 2 * i, g = gains + i
+            for k in 0..<run {
+                to[2 * k] = slot[2 * k] * g[k]
+                to[2 * k + 1] = slot[2 * k + 1] * g[k]
+                slot[2 * k] = from[2 * k]
+                slot[2 * k + 1] = from[2 * k + 1]
             }
-            output[2 * i] = outL * Float(gain)
-            output[2 * i + 1] = outR * Float(gain)
+            i += run
+            delayIndex += run
+            if delayIndex == delayLength { delayIndex = 0 }
         }
     }
 
@@ -133,6 +192,8 @@ struct TruePeakLimiter {
         holdRun += frameCount
         // `held` keeps its values; each re-sum at a wrap gives `heldSum` back unchanged.
         heldIndex = (heldIndex + frameCount) % window
+        heldPartial = 0
+        for k in 0..<heldIndex { heldPartial += held[k] }
         let gain = min(1, heldSum / Double(window))
         if gain < minimumGain { minimumGain = gain }
         let g = Float(gain)
