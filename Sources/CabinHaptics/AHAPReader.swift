@@ -91,8 +91,10 @@ struct AHAPWalk {
             walker.warnUnknownKeys(object, known: AHAPReader.elementKeys, path())
             var first: JSONObject.Member?
             var presentCount = 0
-            for m in object.members where m.key == "Event" || m.key == "Parameter" || m.key == "ParameterCurve" {
-                if first == nil { first = m }
+            for i in object.members.indices {
+                let key = object.members[i].key
+                guard key == "Event" || key == "Parameter" || key == "ParameterCurve" else { continue }
+                if first == nil { first = object.members[i] }
                 presentCount += 1
             }
             guard let member = first else {

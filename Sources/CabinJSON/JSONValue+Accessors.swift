@@ -112,11 +112,7 @@ extension JSONObject {
         known: Set<String>, at path: @autoclosure () -> JSONPath, rule: String, in diagnostics: inout Diagnostics,
         note: String = "ignored"
     ) {
-        // Small sets are searched by comparing (no hashing); most objects have few keys.
-        func isKnown(_ key: String) -> Bool {
-            known.count <= 8 ? known.contains(where: { $0 == key }) : known.contains(key)
-        }
-        for i in members.indices where !isKnown(members[i].key) {
+        for i in members.indices where !known.contains(members[i].key) {
             let member = members[i]
             let shown = KeySuggestion.shortened(member.key)
             var message = "unknown key \"\(shown)\" \(note)"

@@ -65,40 +65,50 @@ public struct JSONValue: Sendable, Hashable {
 public struct JSONNumber: Sendable, Hashable {
     /// The value (always finite: the parser rejects numbers that overflow a `Double`).
     public var value: Double
-    /// The source text's UTF-8 bytes.
-    private var source: ArraySlice<UInt8>
+    /// The source text: a string when it is short (held inline, no allocation), else a slice
+    /// of the document's bytes.
+    private enum Source: Sendable {
+        case string(String)
+        case bytes(ArraySlice<UInt8>)
+    }
+    private var source: Source
 
     /// The source text, e.g. `1.0`, `-2e3`.
     public var text: String {
-        get { String(decoding: source, as: UTF8.self) }
-        set { source = ArraySlice(newValue.utf8) }
+        get {
+            switch source {
+            case .string(let s): s
+            case .bytes(let b): String(decoding: b, as: UTF8.self)
+            }
+        }
+        set { source = .string(newValue) }
     }
 
     /// Creates a number.
     public init(_ value: Double, text: String? = nil) {
         self.value = value
-        self.source = ArraySlice((text ?? "\(value)").utf8)
+        self.source = .string(text ?? "\(value)")
     }
 
-    /// A number whose text is `source` (a slice of the parsed document).
-    init(_ value: Double, source: ArraySlice<UInt8>) {
+    /// A number whose text is `bytes` (a slice of the parsed document).
+    init(_ value: Double, source bytes: ArraySlice<UInt8>) {
         self.value = value
-        self.source = source
+        // Up to 15 UTF-8 bytes a String is stored inline: cheaper than holding the document.
+        self.source = bytes.count <= 15 ? .string(String(decoding: bytes, as: UTF8.self)) : .bytes(bytes)
     }
 
     /// Whether the source text has no fraction and no exponent (`1`, not `1.0` or `1e0`).
     public var isIntegerLiteral: Bool {
-        !source.contains(where: { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E") })
+        !text.utf8.contains(where: { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E") })
     }
 
     public static func == (a: JSONNumber, b: JSONNumber) -> Bool {
-        a.value == b.value && a.source.elementsEqual(b.source)
+        a.value == b.value && a.text == b.text
     }
 
     public func hash(into hasher: inout Hasher) {
         hasher.combine(value)
-        hasher.combine(source.count)
-        for byte in source { hasher.combine(byte) }
+        hasher.combine(text)
     }
 }
 
