@@ -21,7 +21,7 @@ struct HapticsCommand: ParsableCommand {
               cabin haptics convert shot.haptic -o shot.ahap
               cabin haptics play seatbelt.ahap --device /dev/input/event5
             """,
-        subcommands: [Check.self, Compile.self, RenderAudio.self, Plot.self, Show.self, Convert.self, Play.self])
+        subcommands: [Check.self, Compile.self, RenderAudio.self, Plot.self, Show.self, Convert.self, Play.self, Doctor.self])
 }
 
 /// Loading patterns for the haptics commands.
