@@ -12,6 +12,8 @@ struct HapticSignalModel: Sendable {
     let sources: [HapticContinuousSource]  // sorted by start
     let intensityControl: HapticControlTrack
     let sharpnessControl: HapticControlTrack
+    /// The user's strength (``HapticStrength/intensityScale``), applied last.
+    var intensityScale: Double = 1
 
     func sweeper() -> Sweeper { Sweeper(model: self) }
 
@@ -80,7 +82,7 @@ struct HapticSignalModel: Sendable {
             } else {
                 baseSharpness = sources.first?.sharpness.value(at: t, left: left) ?? 0
             }
-            return (clamp01(min(sum, 1) * model.intensityControl.value(at: t, left: left)),
+            return (clamp01(min(sum, 1) * model.intensityControl.value(at: t, left: left)) * model.intensityScale,
                     clamp01(baseSharpness + model.sharpnessControl.value(at: t, left: left)))
         }
     }
