@@ -65,16 +65,16 @@ struct AHAPWalk {
                                        rule: "ahap.version-missing")
             return nil
         }
-        let path = JSONPath.root.key("Version")
-        guard let version = value.number(at: path, in: &walker.diagnostics) else { return nil }
+        func path() -> JSONPath { JSONPath.root.key("Version") }
+        guard let version = value.number(at: path(), in: &walker.diagnostics) else { return nil }
         guard version == 1 else {
             walker.error("unsupported Version \(value.excerpt): the supported version is 1.0",
-                         at: value, path: path, rule: "version")
+                         at: value, path: path(), rule: "version")
             return nil
         }
         if case .number(let n) = value.kind, n.isIntegerLiteral {
             walker.warn("Version is the integer \(n.text); Core Haptics writes 1.0 (read as 1.0)",
-                        at: value, path: path, rule: "version-integer")
+                        at: value, path: path(), rule: "version-integer")
         }
         return version
     }
@@ -86,53 +86,61 @@ struct AHAPWalk {
         var warnedUnsorted = false
         var controlCount = 0
         for (index, element) in elements.enumerated() {
-            let path = base.index(index)
-            guard let object = walker.object(element, path) else { continue }
-            walker.warnUnknownKeys(object, known: AHAPReader.elementKeys, path)
-            let present = object.members.filter { AHAPReader.elementKeys.contains($0.key) }
-            guard let member = present.first else {
+            func path() -> JSONPath { base.index(index) }
+            guard let object = walker.object(element, path()) else { continue }
+            walker.warnUnknownKeys(object, known: AHAPReader.elementKeys, path())
+            var first: JSONObject.Member?
+            var presentCount = 0
+            for i in object.members.indices {
+                let key = object.members[i].key
+                guard key == "Event" || key == "Parameter" || key == "ParameterCurve" else { continue }
+                if first == nil { first = object.members[i] }
+                presentCount += 1
+            }
+            guard let member = first else {
                 walker.warn("element has no \"Event\", \"Parameter\" or \"ParameterCurve\"; ignored",
-                            at: element, path: path, rule: "empty-element")
+                            at: element, path: path(), rule: "empty-element")
                 continue
             }
-            if present.count > 1 {
+            if presentCount > 1 {
+                let present = object.members.filter { AHAPReader.elementKeys.contains($0.key) }
                 walker.error("element holds \(present.map { "\"\($0.key)\"" }.joined(separator: " and ")); "
-                             + "each Pattern element holds exactly one", at: element, path: path,
+                             + "each Pattern element holds exactly one", at: element, path: path(),
                              rule: "ambiguous-element")
                 continue
             }
-            let memberPath = path.key(member.key)
+            func memberPath() -> JSONPath { path().key(member.key) }
             switch member.key {
             case "Event":
                 if events.count >= limits.maxEvents {
-                    walker.error("more than \(limits.maxEvents) events", at: member.value, path: memberPath,
+                    walker.error("more than \(limits.maxEvents) events", at: member.value, path: memberPath(),
                                  rule: "limit")
                     return
                 }
-                guard let event = readEvent(member.value, memberPath) else { continue }
+                guard let event = readEvent(member.value, memberPath()) else { continue }
                 if !warnedUnsorted, let previous = events.last, event.time < previous.time {
                     warnedUnsorted = true
                     walker.warn("events are not in time order (this one at \(DocumentWalker.format(event.time)) s "
                                 + "follows one at \(DocumentWalker.format(previous.time)) s); sorted by time",
-                                at: member.value, path: memberPath, rule: "unsorted-events")
+                                at: member.value, path: memberPath(), rule: "unsorted-events")
                 }
                 events.append(event)
             default:
                 controlCount += 1
                 if controlCount > limits.maxControls {
                     walker.error("more than \(limits.maxControls) parameters and curves", at: member.value,
-                                 path: memberPath, rule: "limit")
+                                 path: memberPath(), rule: "limit")
                     return
                 }
                 if member.key == "Parameter" {
-                    if let parameter = readParameter(member.value, memberPath) { parameters.append(parameter) }
+                    if let parameter = readParameter(member.value, memberPath()) { parameters.append(parameter) }
                 } else {
-                    guard let curve = readCurve(member.value, memberPath) else { continue }
+                    guard let curve = readCurve(member.value, memberPath()) else { continue }
                     if events.isEmpty, !warnedCurveBeforeEvent,
                        elements[(index + 1)...].contains(where: { $0.objectValue?["Event"] != nil }) {
                         warnedCurveBeforeEvent = true
                         walker.warn("ParameterCurve comes before the events; accepted (curves apply pattern-wide)",
-                                    at: member.value, path: memberPath, rule: "curve-before-events")
+                                    at: member.value, path: memberPath(), rule: "curve-before-events")
                     }
                     curves.append(curve)
                 }
@@ -144,7 +152,9 @@ struct AHAPWalk {
 extension Array {
     /// Sorted by `areInIncreasingOrder`, keeping the original order of equal elements.
     func stableSorted(by areInIncreasingOrder: (Element, Element) -> Bool) -> [Element] {
-        enumerated().sorted { a, b in
+        // Already in order (the usual case): nothing to move.
+        if indices.dropFirst().allSatisfy({ !areInIncreasingOrder(self[$0], self[$0 - 1]) }) { return self }
+        return enumerated().sorted { a, b in
             if areInIncreasingOrder(a.element, b.element) { return true }
             if areInIncreasingOrder(b.element, a.element) { return false }
             return a.offset < b.offset

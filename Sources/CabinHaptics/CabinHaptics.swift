@@ -1,6 +1,6 @@
 // CabinHaptics — haptic patterns: AHAP and Meta/Lofelt `.haptic` readers with located
 // diagnostics, a compiler to intensity/sharpness event streams, haptics rendered as audio,
-// exports (normalized AHAP, Android waveform, SVG plot, terminal preview, JSON/CSV
+// exports (normalized AHAP, Android waveform and composition primitives, SVG plot, terminal preview, JSON/CSV
 // streams), and rumble plans for dual-motor devices (`RumbleMapping`, `RumblePlan`).
 //
 // A pure module: the C library's math (Glibc) at most, no Foundation, no I/O. Readers take
@@ -33,6 +33,9 @@
 //   6 ms one-pole smoothing, 20 ms bursts, one normalisation gain to −1 dBFS;
 // - rumble (`RumbleMapping.equalPowerSplit`, `RumblePlan`): strong = I·cos(πs/2),
 //   weak = I·sin(πs/2); 50 ms steps, pieces refreshed every second, transients ≥ 30 ms.
+// - Android composition (`AndroidComposition`): transients → CLICK/TICK/THUD/LOW_TICK by
+//   sharpness ≥ 0.5 and intensity ≥ 0.5, rises/falls of ≥ 0.1 → QUICK_RISE (≤ 200 ms) /
+//   SLOW_RISE / QUICK_FALL; held levels have no primitive (reported).
 //
 // Thread safety: every type is a `Sendable` value; every function is pure and may be called
 // from any thread except the real-time render thread (they allocate).

@@ -12,7 +12,9 @@
 ///   continuous track and for every transient, at the transient's time;
 /// - `Haptic{Attack,Decay,Release}TimeControl` add to the event's time parameters at the
 ///   event's start (clamped to 0…1);
-/// - audio events and audio controls are ignored.
+/// - audio events and audio controls are ignored;
+/// - last, every intensity (continuous track and transients) is multiplied by the user's
+///   ``HapticStrength`` (``HapticCompileOptions/strength``).
 ///
 /// Output stays inside 0…``CompiledHaptics/endTime``: the pattern's haptic duration plus a
 /// tail long enough for the last release and the last transient.
@@ -27,6 +29,7 @@ public enum HapticCompiler {
         let decayControl = HapticControlTrack(.hapticDecayTimeControl, pattern: pattern)
         let releaseControl = HapticControlTrack(.hapticReleaseTimeControl, pattern: pattern)
         let shape = options.envelope
+        let scale = options.strength.intensityScale
 
         var sources: [HapticContinuousSource] = []
         var transients: [HapticTransientEvent] = []
@@ -37,7 +40,7 @@ public enum HapticCompiler {
             if event.type == .hapticTransient {
                 transients.append(HapticTransientEvent(
                     time: event.time,
-                    intensity: clamp01(event.intensity * intensityControl.value(at: event.time)),
+                    intensity: clamp01(event.intensity * intensityControl.value(at: event.time)) * scale,
                     sharpness: clamp01(event.sharpness + sharpnessControl.value(at: event.time))))
                 endTime = max(endTime, event.time + options.transientDuration)
                 continue
@@ -67,7 +70,7 @@ public enum HapticCompiler {
         }
         let model = HapticSignalModel(
             sources: sources.stableSorted { $0.start < $1.start },
-            intensityControl: intensityControl, sharpnessControl: sharpnessControl)
+            intensityControl: intensityControl, sharpnessControl: sharpnessControl, intensityScale: scale)
         return CompiledHaptics(
             breakpoints: model.breakpoints(until: endTime),
             transients: transients.stableSorted { $0.time < $1.time },
@@ -83,12 +86,41 @@ public struct HapticCompileOptions: Sendable, Hashable {
     public var envelope: HapticEnvelopeShape
     /// How long a transient lasts for tails, sampling and audio (default 20 ms).
     public var transientDuration: Double
+    /// The user's haptic strength (default `.strong`, the pattern as designed).
+    public var strength: HapticStrength
 
-    public init(envelope: HapticEnvelopeShape = .default, transientDuration: Double = 0.02) {
+    public init(envelope: HapticEnvelopeShape = .default, transientDuration: Double = 0.02,
+                strength: HapticStrength = .strong) {
         self.envelope = envelope
         self.transientDuration = transientDuration
+        self.strength = strength
     }
 }
 
 @inline(__always)
 func clamp01(_ x: Double) -> Double { min(max(x, 0), 1) }
+
+/// The user's haptic strength, as apps' settings offer it: a scale on every intensity after
+/// the pattern's own controls (sharpness is kept, so a light tap still feels crisp).
+///
+/// | strength | intensity × |
+/// |---|---|
+/// | `off` | 0 (nothing is felt) |
+/// | `light` | 0.4 (about −8 dB) |
+/// | `medium` | 0.7 (about −3 dB) |
+/// | `strong` | 1 (the pattern as designed; the default) |
+///
+/// Thread: a value type; any thread.
+public enum HapticStrength: String, Sendable, Hashable, CaseIterable {
+    case off, light, medium, strong
+
+    /// The factor on intensity (see the table).
+    public var intensityScale: Double {
+        switch self {
+        case .off: 0
+        case .light: 0.4
+        case .medium: 0.7
+        case .strong: 1
+        }
+    }
+}

@@ -12,6 +12,8 @@ struct HapticSignalModel: Sendable {
     let sources: [HapticContinuousSource]  // sorted by start
     let intensityControl: HapticControlTrack
     let sharpnessControl: HapticControlTrack
+    /// The user's strength (``HapticStrength/intensityScale``), applied last.
+    var intensityScale: Double = 1
 
     func sweeper() -> Sweeper { Sweeper(model: self) }
 
@@ -19,12 +21,19 @@ struct HapticSignalModel: Sendable {
     func breakpoints(until endTime: Double) -> [HapticBreakpoint] {
         guard !sources.isEmpty else { return [] }
         var times = [0, endTime]
-        for s in sources { times += s.intensity.points.map(\.time) + s.sharpness.points.map(\.time) }
+        times.reserveCapacity(2 + sources.reduce(0) { $0 + $1.intensity.points.count + $1.sharpness.points.count })
+        for s in sources {
+            for p in s.intensity.points { times.append(p.time) }
+            for p in s.sharpness.points { times.append(p.time) }
+        }
         times += intensityControl.knotTimes + sharpnessControl.knotTimes
-        let sorted = Array(Set(times.filter { $0 >= 0 && $0 <= endTime })).sorted()
+        times.sort()
         var result: [HapticBreakpoint] = []
+        result.reserveCapacity(times.count + times.count / 4)
         var sweep = sweeper()
-        for t in sorted {
+        var previous = -Double.infinity
+        for t in times where t >= 0 && t <= endTime && t != previous {
+            previous = t
             let right = sweep.evaluate(t)
             if t > 0 {
                 let left = sweep.evaluate(t, left: true)
@@ -73,7 +82,7 @@ struct HapticSignalModel: Sendable {
             } else {
                 baseSharpness = sources.first?.sharpness.value(at: t, left: left) ?? 0
             }
-            return (clamp01(min(sum, 1) * model.intensityControl.value(at: t, left: left)),
+            return (clamp01(min(sum, 1) * model.intensityControl.value(at: t, left: left)) * model.intensityScale,
                     clamp01(baseSharpness + model.sharpnessControl.value(at: t, left: left)))
         }
     }

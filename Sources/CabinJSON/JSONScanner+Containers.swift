@@ -33,7 +33,8 @@ extension JSONScanner {
         let start = location(pos)
         pos += 1
         var members: [JSONObject.Member] = []
-        var seen = Set<String>()
+        members.reserveCapacity(6)  // one allocation for most objects
+        var seen: Set<String>?  // made once an object has many keys; small ones compare directly
         skipWhitespace()
         if peek == UInt8(ascii: "}") {
             pos += 1
@@ -47,7 +48,7 @@ extension JSONScanner {
             }
             let keyLocation = location(pos)
             let key = try parseString()
-            if !seen.insert(key).inserted {
+            if isDuplicate(key, members, &seen) {
                 diagnostics.warning("duplicate key \"\(key)\"; the last one wins", at: keyLocation,
                                     path: currentPath.key(key), value: "\"\(key)\"",
                                     rule: "json.duplicate-key")
@@ -69,11 +70,22 @@ extension JSONScanner {
         return JSONValue(.object(JSONObject(members)), at: start)
     }
 
+    /// Whether `key` is already a key of `members`: compared one by one while there are few,
+    /// through a set (made on the way) once there are many.
+    private func isDuplicate(_ key: String, _ members: [JSONObject.Member], _ seen: inout Set<String>?) -> Bool {
+        if seen == nil {
+            if members.count < 12 { return members.contains { $0.key == key } }
+            seen = Set(members.map(\.key))
+        }
+        return !seen!.insert(key).inserted
+    }
+
     private mutating func parseArray() throws(JSONStop) -> JSONValue {
         try enterContainer()
         let start = location(pos)
         pos += 1
         var items: [JSONValue] = []
+        items.reserveCapacity(4)
         skipWhitespace()
         if peek == UInt8(ascii: "]") {
             pos += 1
@@ -99,11 +111,12 @@ extension JSONScanner {
     private mutating func closes(_ closer: UInt8, _ container: String,
                                  after what: @autoclosure () -> String) throws(JSONStop) -> Bool {
         if peek == UInt8(ascii: ",") {
-            let comma = location(pos)
+            let comma = pos
+            let commaLine = (line: line, start: lineStart)
             pos += 1
             skipWhitespace()
             guard peek == closer else { return false }
-            trailingComma(at: comma, container: container)
+            trailingComma(at: location(comma, line: commaLine.line, lineStart: commaLine.start), container: container)
         } else if peek != closer {
             throw fail("expected ',' or '\(Character(Unicode.Scalar(closer)))' after \(what()), found \(describe(byteAt: pos))",
                        at: pos)

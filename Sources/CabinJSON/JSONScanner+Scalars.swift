@@ -6,13 +6,16 @@ extension JSONScanner {
         var buffer: [UInt8] = []
         var segmentStart = pos
         var escaped = false
+        var ascii = true
         while true {
             guard pos < bytes.count else {
                 throw fail("unterminated string", at: start, value: token(at: start))
             }
             let b = bytes[pos]
             if b == UInt8(ascii: "\"") { break }
-            if b < 0x20 {
+            if b >= 0x80 {
+                ascii = false
+            } else if b < 0x20 {
                 let hint = (b == 0x0A || b == 0x0D) ? "; strings cannot span lines (unterminated string?)" : ""
                 throw fail("unescaped control character U+\(hex4(UInt32(b))) in a string\(hint)", at: pos,
                            value: .some(nil))
@@ -31,6 +34,8 @@ extension JSONScanner {
         if escaped {
             buffer.append(contentsOf: bytes[segmentStart..<pos])
             text = String(validating: buffer, as: UTF8.self)
+        } else if ascii {  // nothing to validate
+            text = String(decoding: bytes[segmentStart..<pos], as: UTF8.self)
         } else {
             text = String(validating: bytes[segmentStart..<pos], as: UTF8.self)
         }
@@ -151,12 +156,79 @@ extension JSONScanner {
             guard isDigit(pos) else { throw fail("expected a digit in the exponent", at: start) }
             while isDigit(pos) { pos += 1 }
         }
-        let text = String(decoding: bytes[start..<pos], as: UTF8.self)
-        guard let value = Double(text), value.isFinite else {
-            throw fail("number \(text.count > 24 ? String(text.prefix(24)) + "…" : text) is out of range "
-                       + "for a 64-bit float", at: start, rule: "json.number-range")
+        let value: Double
+        if let fast = fastDecimal(from: start, to: pos) {
+            value = fast
+        } else {
+            let text = String(decoding: bytes[start..<pos], as: UTF8.self)
+            guard let parsed = Double(text), parsed.isFinite else {
+                throw fail("number \(text.count > 24 ? String(text.prefix(24)) + "…" : text) is out of range "
+                           + "for a 64-bit float", at: start, rule: "json.number-range")
+            }
+            value = parsed
         }
-        return JSONValue(.number(JSONNumber(value, text: text)), at: location(start))
+        return JSONValue(.number(JSONNumber(value, source: bytes[start..<pos])), at: location(start))
+    }
+
+    /// Powers of ten exactly representable as a `Double`.
+    private static let exactPowersOfTen: [Double] = (0...22).map { k in
+        var p = 1.0
+        for _ in 0..<k { p *= 10 }
+        return p
+    }
+
+    /// The value of the number text at `start..<end` (already checked against the grammar)
+    /// when it can be computed exactly and correctly rounded without a general parser:
+    /// digits forming an integer ≤ 2^53 and a decimal exponent within ±22 (one exact
+    /// multiplication or division by an exact power of ten, Clinger's fast path). `nil`
+    /// otherwise; the caller then uses the full parser.
+    private func fastDecimal(from start: Int, to end: Int) -> Double? {
+        var i = start
+        var negative = false
+        if bytes[i] == UInt8(ascii: "-") {
+            negative = true
+            i += 1
+        }
+        var mantissa: UInt64 = 0
+        var digits = 0
+        var scale = 0
+        var inFraction = false
+        while i < end {
+            let b = bytes[i]
+            if b == UInt8(ascii: ".") {
+                inFraction = true
+            } else if b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9") {
+                if mantissa > 0 || b != UInt8(ascii: "0") { digits += 1 }
+                guard digits <= 18 else { return nil }
+                mantissa = mantissa * 10 + UInt64(b - UInt8(ascii: "0"))
+                if inFraction { scale -= 1 }
+            } else {
+                break  // an exponent
+            }
+            i += 1
+        }
+        if i < end {  // e or E, then an optional sign and digits
+            i += 1
+            var exponentNegative = false
+            if bytes[i] == UInt8(ascii: "+") || bytes[i] == UInt8(ascii: "-") {
+                exponentNegative = bytes[i] == UInt8(ascii: "-")
+                i += 1
+            }
+            var exponent = 0
+            while i < end {
+                exponent = exponent * 10 + Int(bytes[i] - UInt8(ascii: "0"))
+                guard exponent < 1000 else { return nil }
+                i += 1
+            }
+            scale += exponentNegative ? -exponent : exponent
+        }
+        guard mantissa <= 1 << 53 else { return nil }
+        var value = Double(mantissa)
+        if mantissa != 0 {
+            guard scale >= -22 && scale <= 22 else { return nil }
+            value = scale < 0 ? value / Self.exactPowersOfTen[-scale] : value * Self.exactPowersOfTen[scale]
+        }
+        return negative ? -value : value
     }
 
     /// Parses `true`, `false` or `null`; names `NaN` and `Infinity` as non-finite numbers.

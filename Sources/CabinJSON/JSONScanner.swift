@@ -12,8 +12,8 @@ struct JSONScanner {
     var pos = 0
     var depth = 0
     var path: [JSONPath.Component] = []
-    private var line = 1
-    private var lineStart = 0
+    private(set) var line = 1
+    private(set) var lineStart = 0
     private var columnCache = (offset: 0, column: 1)
 
     init(bytes: [UInt8], options: JSONParseOptions, file: String) {
@@ -37,6 +37,13 @@ struct JSONScanner {
             i += 1
         }
         columnCache = (target, column)
+        return SourceLocation(offset: offset, line: line, column: column)
+    }
+
+    /// The location of `offset` on an earlier line (`line`, starting at `lineStart`).
+    func location(_ offset: Int, line: Int, lineStart: Int) -> SourceLocation {
+        var column = 1
+        for i in lineStart..<min(offset, bytes.count) where bytes[i] & 0xC0 != 0x80 { column += 1 }
         return SourceLocation(offset: offset, line: line, column: column)
     }
 

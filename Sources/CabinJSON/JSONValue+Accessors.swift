@@ -7,50 +7,50 @@
 /// Thread: pure; any thread except the render thread.
 extension JSONValue {
     /// The value as a `Double`, or an error if it is not a number.
-    public func number(at path: JSONPath, in diagnostics: inout Diagnostics) -> Double? {
+    public func number(at path: @autoclosure () -> JSONPath, in diagnostics: inout Diagnostics) -> Double? {
         if case .number(let n) = kind { return n.value }
-        mismatch("a number", at: path, in: &diagnostics)
+        mismatch("a number", at: path(), in: &diagnostics)
         return nil
     }
 
     /// The value as an `Int`, or an error if it is not a number with an integral value
     /// (`3` and `3.0` are accepted) that fits in an `Int`.
-    public func integer(at path: JSONPath, in diagnostics: inout Diagnostics) -> Int? {
+    public func integer(at path: @autoclosure () -> JSONPath, in diagnostics: inout Diagnostics) -> Int? {
         if case .number(let n) = kind {
             if n.value.rounded() == n.value, abs(n.value) < 9.0e15 { return Int(n.value) }
-            diagnostics.error("expected an integer, found \(n.text)", at: location, path: path,
+            diagnostics.error("expected an integer, found \(n.text)", at: location, path: path(),
                               value: n.text, rule: "json.type")
             return nil
         }
-        mismatch("an integer", at: path, in: &diagnostics)
+        mismatch("an integer", at: path(), in: &diagnostics)
         return nil
     }
 
     /// The value as a `String`, or an error if it is not a string.
-    public func string(at path: JSONPath, in diagnostics: inout Diagnostics) -> String? {
+    public func string(at path: @autoclosure () -> JSONPath, in diagnostics: inout Diagnostics) -> String? {
         if case .string(let s) = kind { return s }
-        mismatch("a string", at: path, in: &diagnostics)
+        mismatch("a string", at: path(), in: &diagnostics)
         return nil
     }
 
     /// The value as a `Bool`, or an error if it is not `true` or `false`.
-    public func bool(at path: JSONPath, in diagnostics: inout Diagnostics) -> Bool? {
+    public func bool(at path: @autoclosure () -> JSONPath, in diagnostics: inout Diagnostics) -> Bool? {
         if case .bool(let b) = kind { return b }
-        mismatch("true or false", at: path, in: &diagnostics)
+        mismatch("true or false", at: path(), in: &diagnostics)
         return nil
     }
 
     /// The value's elements, or an error if it is not an array.
-    public func array(at path: JSONPath, in diagnostics: inout Diagnostics) -> [JSONValue]? {
+    public func array(at path: @autoclosure () -> JSONPath, in diagnostics: inout Diagnostics) -> [JSONValue]? {
         if case .array(let items) = kind { return items }
-        mismatch("an array", at: path, in: &diagnostics)
+        mismatch("an array", at: path(), in: &diagnostics)
         return nil
     }
 
     /// The value as an object, or an error if it is not an object.
-    public func object(at path: JSONPath, in diagnostics: inout Diagnostics) -> JSONObject? {
+    public func object(at path: @autoclosure () -> JSONPath, in diagnostics: inout Diagnostics) -> JSONObject? {
         if case .object(let object) = kind { return object }
-        mismatch("an object", at: path, in: &diagnostics)
+        mismatch("an object", at: path(), in: &diagnostics)
         return nil
     }
 
@@ -109,16 +109,17 @@ extension JSONObject {
     /// Records a warning for every member whose key is not in `known`, naming the key and,
     /// when one is close (same letters ignoring case, or one edit away), the key meant.
     public func warnUnknownKeys(
-        known: Set<String>, at path: JSONPath, rule: String, in diagnostics: inout Diagnostics,
+        known: Set<String>, at path: @autoclosure () -> JSONPath, rule: String, in diagnostics: inout Diagnostics,
         note: String = "ignored"
     ) {
-        for member in unknownMembers(known: known) {
+        for i in members.indices where !known.contains(members[i].key) {
+            let member = members[i]
             let shown = KeySuggestion.shortened(member.key)
             var message = "unknown key \"\(shown)\" \(note)"
             if let guess = KeySuggestion.closest(to: member.key, in: known) {
                 message += " (did you mean \"\(guess)\"?)"
             }
-            diagnostics.warning(message, at: member.keyLocation, path: path.key(shown),
+            diagnostics.warning(message, at: member.keyLocation, path: path().key(shown),
                                 value: "\"\(shown)\"", rule: rule)
         }
     }

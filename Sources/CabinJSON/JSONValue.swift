@@ -57,22 +57,58 @@ public struct JSONValue: Sendable, Hashable {
 
 /// A JSON number: its value as a `Double` and its text exactly as written.
 ///
+/// The parser keeps the text as a slice of the document's bytes (no string is made per
+/// number); ``text`` makes the string when it is asked for. Two numbers are equal when
+/// their values and texts are.
+///
 /// Thread: a value type; any thread.
 public struct JSONNumber: Sendable, Hashable {
     /// The value (always finite: the parser rejects numbers that overflow a `Double`).
     public var value: Double
+    /// The source text: a string when it is short (held inline, no allocation), else a slice
+    /// of the document's bytes.
+    private enum Source: Sendable {
+        case string(String)
+        case bytes(ArraySlice<UInt8>)
+    }
+    private var source: Source
+
     /// The source text, e.g. `1.0`, `-2e3`.
-    public var text: String
+    public var text: String {
+        get {
+            switch source {
+            case .string(let s): s
+            case .bytes(let b): String(decoding: b, as: UTF8.self)
+            }
+        }
+        set { source = .string(newValue) }
+    }
 
     /// Creates a number.
     public init(_ value: Double, text: String? = nil) {
         self.value = value
-        self.text = text ?? "\(value)"
+        self.source = .string(text ?? "\(value)")
+    }
+
+    /// A number whose text is `bytes` (a slice of the parsed document).
+    init(_ value: Double, source bytes: ArraySlice<UInt8>) {
+        self.value = value
+        // Up to 15 UTF-8 bytes a String is stored inline: cheaper than holding the document.
+        self.source = bytes.count <= 15 ? .string(String(decoding: bytes, as: UTF8.self)) : .bytes(bytes)
     }
 
     /// Whether the source text has no fraction and no exponent (`1`, not `1.0` or `1e0`).
     public var isIntegerLiteral: Bool {
-        !text.contains(where: { $0 == "." || $0 == "e" || $0 == "E" })
+        !text.utf8.contains(where: { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E") })
+    }
+
+    public static func == (a: JSONNumber, b: JSONNumber) -> Bool {
+        a.value == b.value && a.text == b.text
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(value)
+        hasher.combine(text)
     }
 }
 
@@ -103,7 +139,12 @@ public struct JSONObject: Sendable, Hashable {
 
     /// The value of the last member named `key` (last wins, as in most JSON libraries).
     public subscript(key: String) -> JSONValue? {
-        member(key)?.value
+        var i = members.count - 1
+        while i >= 0 {
+            if members[i].key == key { return members[i].value }
+            i -= 1
+        }
+        return nil
     }
 
     /// The last member named `key`.

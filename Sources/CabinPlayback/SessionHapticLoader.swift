@@ -41,7 +41,7 @@ public enum SessionHapticLoader {
                             library: HapticPatternLibrary?) -> ResolvedHaptics {
         var resolved = ResolvedHaptics()
         for text in document.hapticPatternsToLoad {
-            switch load(text, documentFolder: documentFolder, library: library) {
+            switch load(text, documentFolder: documentFolder, library: library, strength: document.hapticStrength) {
             case .success(let compiled): resolved.patterns[text] = compiled
             case .failure(let problem): resolved.failures[text] = problem.message
             }
@@ -51,7 +51,8 @@ public enum SessionHapticLoader {
 
     struct Problem: Error { var message: String }
 
-    static func load(_ text: String, documentFolder: URL, library: HapticPatternLibrary?) -> Result<CompiledHaptics, Problem> {
+    static func load(_ text: String, documentFolder: URL, library: HapticPatternLibrary?,
+                     strength: HapticStrength = .strong) -> Result<CompiledHaptics, Problem> {
         let url: URL
         switch HapticReference.parse(text) {
         case .failure(let problem): return .failure(Problem(message: problem.message))
@@ -74,6 +75,6 @@ public enum SessionHapticLoader {
             let first = result.diagnostics.errors.first.map(\.description) ?? "\(url.path): not a haptic pattern"
             return .failure(Problem(message: first))
         }
-        return .success(HapticCompiler.compile(pattern))
+        return .success(HapticCompiler.compile(pattern, options: HapticCompileOptions(strength: strength)))
     }
 }

@@ -28,6 +28,7 @@ extension SessionDocument {
         }
         if !layers.isEmpty { members.append(("layers", .object(layers.map { ($0.name, Self.layerJSON($0)) }))) }
         if !cues.isEmpty { members.append(("cues", .array(cues.map(Self.cueJSON)))) }
+        if hapticStrength != .strong { members.append(("hapticStrength", .string(hapticStrength.rawValue))) }
         return .object(members)
     }
 

@@ -1,4 +1,5 @@
 import CabinAudio
+import CabinHaptics
 
 /// A valid session document (SESSION-FORMAT.md, version 1): what to play, on which bus,
 /// and when. Only `SessionReader` makes one, so every reference in it resolves.
@@ -22,6 +23,9 @@ public struct SessionDocument: Sendable, Equatable {
     public var layers: [Layer]
     /// Cues sorted by time (stable: document order for equal times).
     public var cues: [Cue]
+    /// The strength its haptic cues play at (`hapticStrength`; default `strong`, the
+    /// patterns as designed): a scale on intensity, see ``HapticStrength``.
+    public var hapticStrength: HapticStrength = .strong
 
     /// The default buses and gains: the mixer's (`MixerConfig.defaultBuses`, defined there
     /// once).

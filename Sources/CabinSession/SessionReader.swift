@@ -1,3 +1,4 @@
+import CabinHaptics
 import CabinJSON
 
 /// Reads and validates session documents: every problem at once, each with file,
@@ -43,7 +44,7 @@ struct DocumentReader {
     var references: SessionReferences? = nil
 
     static let topLevelKeys: Set<String> = ["cabin", "title", "duration", "buses", "ducking", "parameters",
-                                            "layers", "cues", "description"]
+                                            "layers", "cues", "description", "hapticStrength"]
 
     mutating func read(_ root: JSONValue) -> SessionDocument? {
         guard let object = root.object(at: .root, in: &diagnostics) else { return nil }
@@ -67,10 +68,24 @@ struct DocumentReader {
                                   path: path, value: SessionTime.format(cue.time), rule: "session.cue-after-end")
             }
         }
-        return SessionDocument(
+        var document = SessionDocument(
             title: title, duration: duration ?? lastCue, durationIsExplicit: duration != nil,
             buses: buses, ducking: ducking, parameters: parameters, layers: layers,
             cues: cues.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }.map { $0.element })
+        if let value = object["hapticStrength"] { document.hapticStrength = readHapticStrength(value) }
+        return document
+    }
+
+    /// `hapticStrength`: `off`, `light`, `medium` or `strong`.
+    private mutating func readHapticStrength(_ value: JSONValue) -> HapticStrength {
+        let path = JSONPath.root.key("hapticStrength")
+        guard let text = value.string(at: path, in: &diagnostics) else { return .strong }
+        guard let strength = HapticStrength(rawValue: text) else {
+            diagnostics.error("unknown haptic strength \(value.excerpt): use off, light, medium or strong",
+                              at: value.location, path: path, value: value.excerpt, rule: "session.haptic-strength")
+            return .strong
+        }
+        return strength
     }
 
     private mutating func readVersion(_ object: JSONObject, root: JSONValue) {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CabinHaptics
 import CabinIO
 import CabinPlayback
 import CabinSession
@@ -9,13 +10,15 @@ struct Bench: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Measure render speed, live playback per period size, memory and launch time.",
         discussion: """
-            Offline: seconds of session rendered per CPU second at several block sizes, and the share of one core that real-time playback needs. With --live: plays the session on a device at each period size, with and without SCHED_FIFO, and counts underruns (on a machine with no sound card, a paced sink such as the tests' cabintest plugin); each run is followed by its floor — the same poll/write loop on the same device writing silence without mixing — so the difference is what mixing costs and the floor is the kernel's and ALSA's per-wake-up cost. With --launch: the time from starting 'cabin play' to its first audio. With --mix: the mixer against a plain loop summing the same voices with a gain ramp each and hard-clipping (the reference), on a loud mix of 8, 16, 32 and 64 looping layers with the limiter on, as a ratio of speeds, with the limiter's share of the render time. With --radio FILE: the CPU a station's thread needs to decode that stream (format detection, codec, soxr to 48 kHz).
+            Offline: seconds of session rendered per CPU second at several block sizes, and the share of one core that real-time playback needs. With --live: plays the session on a device at each period size, with and without SCHED_FIFO, and counts underruns (on a machine with no sound card, a paced sink such as the tests' cabintest plugin); each run is followed by its floor — the same poll/write loop on the same device writing silence without mixing — so the difference is what mixing costs and the floor is the kernel's and ALSA's per-wake-up cost. With --launch: the time from starting 'cabin play' to its first audio. With --mix: the mixer against a plain loop summing the same voices with a gain ramp each and hard-clipping (the reference), on a loud mix of 8, 16, 32 and 64 looping layers with the limiter on, as a ratio of speeds, with the limiter's share of the render time. With --radio FILE: the CPU a station's thread needs to decode that stream (format detection, codec, soxr to 48 kHz). With --haptics: haptic compile speed (read and compile, best of 21 runs and the median) for a 160 KB Meta Haptics Studio export and a 10,000-event AHAP, both generated, or for the files given with --haptics-file; the JSON parse alone is printed as the floor.
 
             Examples:
               cabin bench Patterns/sessions/example.json
               cabin bench --mix --mix-seconds 60
               cabin bench Patterns/sessions/example.json --live --seconds 60 --periods 64,128,256
               cabin bench --seconds 5 --radio station.opus --radio station.mp3 --radio station.ogg
+              cabin bench --haptics
+              cabin bench --haptics --haptics-file export.haptic
             """)
 
     @Argument(help: "The session to measure (default: Patterns/sessions/example.json).")
@@ -39,6 +42,12 @@ struct Bench: ParsableCommand {
     @Option(help: "Voice counts for --mix, comma-separated.")
     var mixVoices = "8,16,32,64"
 
+    @Flag(help: "Measure haptic compile speed instead of a session.")
+    var haptics = false
+
+    @Option(help: "With --haptics: a pattern file to measure (repeatable) instead of the generated ones.")
+    var hapticsFile: [String] = []
+
     @Option(name: [.customShort("D"), .long], help: "ALSA device for --live and --launch.")
     var device = "default"
 
@@ -56,6 +65,7 @@ struct Bench: ParsableCommand {
     var radio: [String] = []
 
     func run() throws {
+        if haptics { return try benchHaptics() }
         let path = session ?? CLIPaths.packageFile("Patterns/sessions/example.json")
         let loaded = try CLISession.load(path, sampleRate: 48000, maxBlockFrames: 512)
         print("session: \(path) (\(CLIOutput.clock(loaded.compiled.duration).dropLast(4)), \(loaded.compiled.config.layers.count) layers)")
@@ -132,6 +142,37 @@ struct Bench: ParsableCommand {
         print(String(cFormat: "  8 voices repitched ×1.26 (cubic Hermite), limiter off: %.0f× against %.0f× at rate 1 = %.2f×",
                      pitched.speedWithoutLimiter, plain.speedWithoutLimiter,
                      pitched.speedWithoutLimiter / plain.speedWithoutLimiter))
+    }
+
+    /// `--haptics`: read and compile times, with the JSON parse as the floor and the
+    /// issue's targets (160 KB export ≤ 2 ms, 10,000 events ≤ 30 ms) beside the figures.
+    private func benchHaptics() throws {
+        var inputs: [(name: String, bytes: [UInt8], target: Double?)] = []
+        if hapticsFile.isEmpty {
+            let studio = HapticBenchmark.studioExport(bytes: 160_000)
+            inputs.append(("studio-export.haptic", studio, 2))
+            inputs.append(("10000-events.ahap", HapticBenchmark.manyEvents(10_000), 30))
+        } else {
+            for path in hapticsFile {
+                guard let bytes = CLIInput.readDocument(path) else { throw ExitCode.failure }
+                inputs.append((path, bytes, nil))
+            }
+        }
+        print("haptics: read + compile, best of 21 runs (median in brackets)" + (hapticsFile.isEmpty ? " (inputs generated, seeded)" : ""))
+        for input in inputs {
+            let result = HapticBenchmark.measure(input.bytes, file: input.name)
+            guard let f = result.figures else {
+                for d in result.diagnostics.all where d.severity == .error { CLIOutput.error("\(d)") }
+                throw ExitCode.failure
+            }
+            let target = input.target.map {
+                String(cFormat: "  (target ≤ %.0f ms: ", $0) + (f.totalMilliseconds <= $0 ? "met)" : "not met)")
+            } ?? ""
+            print("  \(input.name): \(f.bytes / 1000) KB, \(f.events) events → \(f.breakpoints) breakpoints, \(f.transients) transients")
+            print(String(cFormat: "    total %.3f ms [%.3f] = read %.3f ms (JSON parse alone %.3f ms) + compile %.3f ms",
+                         f.totalMilliseconds, f.medianTotalMilliseconds, f.readMilliseconds, f.parseMilliseconds,
+                         f.compileMilliseconds) + target)
+        }
     }
 
     private func padded(_ text: String, _ width: Int = 36) -> String {

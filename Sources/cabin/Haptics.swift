@@ -21,21 +21,22 @@ struct HapticsCommand: ParsableCommand {
               cabin haptics convert shot.haptic -o shot.ahap
               cabin haptics play seatbelt.ahap --device /dev/input/event5
             """,
-        subcommands: [Check.self, Compile.self, RenderAudio.self, Plot.self, Show.self, Convert.self, Play.self])
+        subcommands: [Check.self, Compile.self, RenderAudio.self, Plot.self, Show.self, Convert.self, Play.self, Doctor.self])
 }
 
 /// Loading patterns for the haptics commands.
 enum CLIHaptics {
     /// Reads and compiles `path`. Warnings go to stderr (one line each); on errors, or a
     /// file that cannot be read, prints them and throws exit status 1.
-    static func load(_ path: String, strict: Bool = false) throws -> (pattern: HapticPattern, compiled: CompiledHaptics) {
+    static func load(_ path: String, strict: Bool = false,
+                     strength: HapticStrength = .strong) throws -> (pattern: HapticPattern, compiled: CompiledHaptics) {
         guard let bytes = CLIInput.readDocument(path) else { throw ExitCode.failure }
         let result = HapticReader.read(bytes, file: path, options: strict ? .strict : .lenient)
         for diagnostic in result.diagnostics.sortedByLocation {
             StandardStreams.writeError("\(diagnostic)\n")
         }
         guard let pattern = result.pattern else { throw ExitCode.failure }
-        return (pattern, HapticCompiler.compile(pattern))
+        return (pattern, HapticCompiler.compile(pattern, options: HapticCompileOptions(strength: strength)))
     }
 
     /// `0.27 s, 3 events (1 transient), 2 curves`.

@@ -5,13 +5,14 @@ extension HapticsCommand {
     /// `cabin haptics convert FILE -o OUT.ahap` / `--android`.
     struct Convert: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Convert a pattern to normalized AHAP, or to an Android vibration waveform.",
+            abstract: "Convert a pattern to normalized AHAP, or to an Android waveform or composition.",
             discussion: """
-                AHAP: .haptic files become AHAP (curves as Lofelt's converter wrote them); AHAP files come back normalized (sorted events, relative curve times, at most 16 points per curve). The result passes 'cabin haptics check --strict'. --android: VibrationEffect.createWaveform timings (ms) and amplitudes (0-255) as JSON; Android has no sharpness, so it is dropped. Without -o the result goes to standard output.
+                AHAP: .haptic files become AHAP (curves as Lofelt's converter wrote them); AHAP files come back normalized (sorted events, relative curve times, at most 16 points per curve). The result passes 'cabin haptics check --strict'. --android: VibrationEffect.createWaveform timings (ms) and amplitudes (0-255) as JSON; Android has no sharpness, so it is dropped. --android-composition: VibrationEffect composition primitives as JSON (transients → CLICK/TICK/THUD/LOW_TICK by sharpness and intensity, continuous ramps → QUICK_RISE/SLOW_RISE/QUICK_FALL), with the primitives a device must support (check them with Vibrator.arePrimitivesSupported: an unsupported primitive plays nothing). Without -o the result goes to standard output.
 
                 Examples:
                   cabin haptics convert shot.haptic -o shot.ahap
                   cabin haptics convert Boing.ahap --android -o boing.json
+                  cabin haptics convert Boing.ahap --android-composition -o boing-composition.json
                 """)
 
         @Argument(help: "A haptic pattern (.ahap, .haptic).")
@@ -23,16 +24,27 @@ extension HapticsCommand {
         @Flag(help: "Write an Android VibrationEffect waveform (JSON) instead of AHAP.")
         var android = false
 
+        @Flag(help: "Write Android composition primitives (JSON) instead of AHAP.")
+        var androidComposition = false
+
+        func validate() throws {
+            if android && androidComposition {
+                throw ValidationError("--android and --android-composition are two exports; choose one")
+            }
+        }
+
         func run() throws {
             if let output { try CLIOutput.refuseSame(output, inputs: [file]) }
             let (pattern, compiled) = try CLIHaptics.load(file)
-            let text = android ? AndroidWaveform(compiled).json + "\n" : AHAPWriter.write(pattern)
+            let text = android ? AndroidWaveform(compiled).json + "\n"
+                : androidComposition ? AndroidComposition(compiled).jsonDocument.serialized()
+                : AHAPWriter.write(pattern)
             guard let output else {
                 print(text, terminator: "")
                 return
             }
             try CLIHaptics.write(text, to: output, input: file)
-            CLIOutput.summary("\(output): \(android ? "Android waveform" : "AHAP") of \(file) (\(CLIHaptics.summary(pattern, compiled)))", output: output)
+            CLIOutput.summary("\(output): \(android ? "Android waveform" : androidComposition ? "Android composition" : "AHAP") of \(file) (\(CLIHaptics.summary(pattern, compiled)))", output: output)
         }
     }
 }

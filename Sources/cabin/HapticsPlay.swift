@@ -15,6 +15,7 @@ extension HapticsCommand {
                 Examples:
                   cabin haptics play Boing.ahap --device /dev/input/event5
                   cabin haptics play Boing.ahap --device /dev/input/event5 --gain 0.5
+                  cabin haptics play Boing.ahap --device /dev/input/event5 --strength light
                   cabin haptics play Boing.ahap --device /dev/input/event5 --mapping intensity-only
                   cabin haptics play Boing.ahap --audio
                   cabin haptics play Boing.ahap --audio -D plughw:1 --channels 4
@@ -26,8 +27,11 @@ extension HapticsCommand {
         @Option(help: "Rumble device (evdev node), e.g. /dev/input/event5.")
         var device: String?
 
-        @Option(help: "Rumble gain 0…1 (FF_GAIN).")
+        @Option(help: "Rumble gain 0…1 (FF_GAIN): the device's own gain.")
         var gain: Double = 1
+
+        @Option(help: "Haptic strength: off, light (intensity × 0.4), medium (× 0.7) or strong (× 1, as designed).")
+        var strength: HapticStrength = .strong
 
         @Option(help: "Rumble mapping: equal-power-split or intensity-only.")
         var mapping: RumbleMapping = .equalPowerSplit
@@ -48,7 +52,7 @@ extension HapticsCommand {
         }
 
         func run() throws {
-            let (_, compiled) = try CLIHaptics.load(file)
+            let (_, compiled) = try CLIHaptics.load(file, strength: strength)
             Interrupt.install()
             if let device {
                 do {
@@ -80,3 +84,4 @@ extension HapticsCommand {
 }
 
 extension RumbleMapping: ExpressibleByArgument {}
+extension HapticStrength: ExpressibleByArgument {}

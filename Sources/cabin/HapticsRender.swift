@@ -29,9 +29,12 @@ extension HapticsCommand {
         @Flag(help: "Treat every warning as an error.")
         var strict = false
 
+        @Option(help: "Haptic strength: off, light (intensity × 0.4), medium (× 0.7) or strong (× 1, as designed).")
+        var strength: HapticStrength = .strong
+
         func run() throws {
             let destination = try CLIOutput.open(output, inputs: [file])
-            let (_, compiled) = try CLIHaptics.load(file, strict: strict)
+            let (_, compiled) = try CLIHaptics.load(file, strict: strict, strength: strength)
             let rendered = HapticAudioRenderer.synthesize(compiled, options: audio.options)
             let buffer = AudioBuffer(samples: rendered.samples, channelCount: rendered.channelCount,
                                      sampleRate: rendered.sampleRate)

@@ -21,6 +21,39 @@ struct JSONParserTests {
         #expect(items[5].stringValue == "x\nyé😀")
     }
 
+    /// The parser's exact fast path (small mantissas, exponents within ±22) and its general
+    /// fallback give the value Swift's own `Double(String)` gives, bit for bit.
+    @Test func numbersParseToTheCorrectlyRoundedDouble() throws {
+        var state: UInt64 = 0x1234_5678
+        func next() -> UInt64 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return state >> 11
+        }
+        var texts = ["0", "-0", "0.0", "1e22", "1e23", "9007199254740992", "9007199254740993", "0.1", "-2.5e-3",
+                     "0.4776227631578947", "123456789012345678901234567890", "1.7976931348623157e308", "5e-324",
+                     "4.9406564584124654e-324", "0.30000000000000004", "1E+2", "12e-30", "100000000000000000000"]
+        for _ in 0..<5000 {
+            let digits = String(next() % 10_000_000_000_000_000)
+            let point = Int(next() % UInt64(digits.count + 1))
+            var text = String(digits.prefix(point)) + "." + String(digits.dropFirst(point))
+            if text.hasPrefix(".") { text = "0" + text }
+            if text.hasSuffix(".") { text += "0" }
+            while text.hasPrefix("0"), text.count > 1, !text.hasPrefix("0.") { text.removeFirst() }
+            if next() % 3 == 0 { text += "e\(Int(next() % 60) - 30)" }
+            texts.append(next() % 2 == 0 ? "-" + text : text)
+        }
+        let (value, diagnostics) = parse("[" + texts.joined(separator: ",") + "]")
+        #expect(diagnostics.isEmpty)
+        let items = try #require(value?.arrayValue)
+        #expect(items.count == texts.count)
+        for (item, text) in zip(items, texts) {
+            let parsed = try #require(item.numberValue)
+            let expected = try #require(Double(text))
+            #expect(parsed.bitPattern == expected.bitPattern, "\(text): \(parsed) ≠ \(expected)")
+            if case .number(let n) = item.kind { #expect(n.text == text) }
+        }
+    }
+
     @Test func numbersKeepTheirSourceText() throws {
         let (value, _) = parse("[1.0, 1, 1e0, -0.50]")
         let texts = try #require(value?.arrayValue).compactMap { v -> String? in

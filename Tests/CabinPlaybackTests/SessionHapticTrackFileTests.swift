@@ -28,6 +28,33 @@ import Testing
         }
     }
 
+    /// A session's `hapticStrength` scales its cues' intensities as documented; a wrong value
+    /// is a located error; the document writes it back.
+    @Test func sessionHapticStrengthScalesItsPatterns() throws {
+        let dir = try TestEnvironment.temporaryDirectory("cabin-haptic-strength")
+        func loaded(_ strength: String?) throws -> CompiledHaptics {
+            let session = dir.appendingPathComponent("s-\(strength ?? "default").json").path
+            let field = strength.map { #", "hapticStrength": "\#($0)""# } ?? ""
+            try Data(#"{ "cabin": 1, "duration": "2s"\#(field), "cues": [ { "at": "0.5s", "haptic": "breath-hold" } ] }"#.utf8)
+                .write(to: URL(fileURLWithPath: session))
+            let l = try SessionLoader.load(path: session, sampleRate: 48000, patterns: Self.library)
+            if let strength {
+                #expect(l.document.hapticStrength.rawValue == strength)
+                #expect(l.document.json().contains(#""hapticStrength": "\#(strength)""#) == (strength != "strong"))
+            }
+            return try #require(l.compiled.hapticPatterns["breath-hold"])
+        }
+        let full = try loaded(nil)
+        for (strength, factor) in [("off", 0.0), ("light", 0.4), ("medium", 0.7), ("strong", 1.0)] {
+            let scaled = try loaded(strength)
+            #expect(zip(full.breakpoints, scaled.breakpoints).allSatisfy { abs($1.intensity - $0.intensity * factor) < 1e-12 })
+            #expect(full.breakpoints.map(\.time) == scaled.breakpoints.map(\.time))
+        }
+        let bad = SessionReader.read(#"{ "cabin": 1,\#n  "hapticStrength": "loud" }"#, file: "b.json")
+        #expect(bad.diagnostics.errors.map(\.description)
+                == [#"b.json:2:21: error: hapticStrength: unknown haptic strength "loud": use off, light, medium or strong"#])
+    }
+
     @Test func renderWritesAHapticTrackAlignedWithTheMix() throws {
         let dir = try TestEnvironment.temporaryDirectory("cabin-haptic-track")
         let click = AudioBuffer(samples: [Float](repeating: 0.5, count: 100), channelCount: 1, sampleRate: 48000)
