@@ -52,7 +52,8 @@ extension LivePlayer {
     /// Control thread only; call it a few times a second.
     public func poll() -> [PlayerEvent] {
         RunnerSlot.release(shared.retired.exchange(0, ordering: .acquiringAndReleasing))
-        return monitorEvents()
+        defer { controlEvents.removeAll() }
+        return controlEvents + monitorEvents()
     }
 }
 
