@@ -157,7 +157,7 @@ struct ControlSocketTests {
         #expect((try client.command("fly")["error"] as? String)?.hasPrefix("unknown command 'fly'") == true)
         #expect((try client.command("pause", 3)["error"] as? String)?.contains("takes no arguments") == true)
         let help = try #require(try client.command("help")["data"] as? [String: Any])
-        #expect((help["buses"] as? [String]) == ["engine", "radio"])
+        #expect(Set(help["buses"] as? [String] ?? []).isSuperset(of: ["engine", "radio"]))
 
         #expect(Self.succeeded(try client.command("stop")))
         #expect(session.finish() == 0)

@@ -11,7 +11,7 @@ import Testing
         let json = """
             { "cabin": 1, "title": "silent", "duration": "\(seconds)s",
               "layers": { "rain": { "bus": "ambient", "sound": "synth:pink-noise", "loop": true } },
-              "cues": [ { "at": 0, "start": "rain", "mark": "drive" }, { "at": "5s", "mark": "rest" } ] }
+              "cues": [ { "at": 0, "start": "rain", "mark": "drive" }, { "at": "\(seconds / 2)s", "mark": "rest" } ] }
             """
         try Data(json.utf8).write(to: URL(fileURLWithPath: path))
         return path
@@ -42,7 +42,7 @@ import Testing
         #expect(result.stderr.split(separator: "\n").count == 1)
         let events = result.stdout.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
         #expect(events.first?["device"] as? String == "none")
-        #expect(events.compactMap { $0["name"] as? String } == ["drive"])
+        #expect(events.compactMap { $0["name"] as? String } == ["drive", "rest"])
         #expect(events.last?["reason"] as? String == "finished")
         #expect(result.seconds > 1.8 && result.seconds < 3, "took \(result.seconds) s")
     }
