@@ -9,6 +9,8 @@ public struct PlayerVolumes: Sendable, Equatable {
     public var muted = false
     /// Buses set away from 0 dB, by name.
     public var buses: [String: Decibels] = [:]
+    /// A fade on the master on top of its volume (the sleep timer's, `SleepTimer`).
+    public var fade: Decibels = 0
 
     public init() {}
 }
@@ -75,9 +77,16 @@ extension LivePlayer {
         controlEvents.append(.volumeChanged(bus: nil, decibels: volumes.master.value, muted: muted))
     }
 
+    /// Sets the fade on the master (on top of its volume; no event). For `SleepTimer`.
+    public func setFade(_ level: Decibels) {
+        guard level != volumes.fade else { return }
+        volumes.fade = level
+        applyVolumes(on: currentSlot.runner.handle)
+    }
+
     /// Sends the volumes to a runner's mixer (the current one, or a seek's new one).
     func applyVolumes(on handle: MixerHandle) {
-        handle.setVolume(volumes.muted ? .silence : volumes.master, bus: nil)
+        handle.setVolume(volumes.muted ? .silence : Decibels(volumes.master.value + volumes.fade.value), bus: nil)
         for (name, level) in volumes.buses {
             if let id = session.config.bus(named: name) { handle.setVolume(level, bus: id) }
         }

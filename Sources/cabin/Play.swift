@@ -29,6 +29,8 @@ struct Play: ParsableCommand {
               cabin play drive.json --from 24m50s
               cabin play drive.json --json | jq -c 'select(.event == "mark")'
               cabin play --volume 60% --volume radio=-6dB
+              cabin play --preset ambient --minutes 480 --stop-after 45m --fade-out 60s
+              cabin play --preset pomodoro --on-mark 'notify-send "Cabin: $CABIN_MARK"'
               cabin play --ipc /tmp/cabin.sock    then: cabin ctl --ipc /tmp/cabin.sock pause
             """)
 
@@ -67,6 +69,18 @@ struct Play: ParsableCommand {
     @Option(help: ArgumentHelp("Volume: of the master (80, 80%: mpv's percent; -6dB), or of a bus (radio=-6dB). Repeatable.", valueName: "[bus=]level"))
     var volume: [String] = []
 
+    @Option(help: ArgumentHelp("A sleep timer: end the session this long after it starts (e.g. 45m; pauses count).", valueName: "time"))
+    var stopAfter: String?
+
+    @Option(help: ArgumentHelp("With --stop-after: fade out over this long before the end (e.g. 60s).", valueName: "time"))
+    var fadeOut: String?
+
+    @Option(help: ArgumentHelp("After the session ends by itself, by --stop-after or 'cabin ctl stop': quit (the default) or run this shell command.", valueName: "quit|command"))
+    var then: String?
+
+    @Option(help: ArgumentHelp("Run this shell command at each mark, with CABIN_MARK, CABIN_TIME and CABIN_SESSION set.", valueName: "command"))
+    var onMark: String?
+
     @Option(help: ArgumentHelp("The control socket ('cabin ctl'): a path, or off (default: $XDG_RUNTIME_DIR/cabin/control).", valueName: "path"))
     var ipc: String?
 
@@ -80,6 +94,14 @@ struct Play: ParsableCommand {
         if let from { try CLIInput.validateTime(from, option: "--from") }
         try presets.validateUsage(hasSession: session != nil)
         _ = try volumeSettings()
+        if let stopAfter { try CLIInput.validateTime(stopAfter, option: "--stop-after") }
+        if let fadeOut {
+            try CLIInput.validateTime(fadeOut, option: "--fade-out")
+            guard let stopAfter else { throw ValidationError("--fade-out goes with --stop-after (a sleep timer that fades out)") }
+            if (SessionTime.parse(fadeOut) ?? 0) > (SessionTime.parse(stopAfter) ?? 0) {
+                throw ValidationError("--fade-out '\(fadeOut)' is longer than --stop-after '\(stopAfter)'")
+            }
+        }
     }
 
     /// `--volume` values as (bus or nil for the master, level).
@@ -131,7 +153,11 @@ struct Play: ParsableCommand {
             }
         }
         let control = try openControl(player: player, title: view.title)
-        let status = try PlaySession(player: player, view: view, rumble: sessionRumble, decoding: decoding, control: control).run()
+        var session = PlaySession(player: player, view: view, rumble: sessionRumble, decoding: decoding, control: control)
+        session.timer = stopAfter.flatMap(SessionTime.parse).map { SleepTimer(stopAfter: $0, fadeOut: fadeOut.flatMap(SessionTime.parse) ?? 0) }
+        session.hooks = onMark.map { MarkHooks(command: $0, session: view.title, outputToStandardError: json) }
+        session.then = then
+        let status = try session.run()
         control?.close()
         throw ExitCode(status)
     }

@@ -14,8 +14,13 @@ struct PlaySession {
     let decoding: SoundDecoding
     /// The control socket, served from this loop (its clients act on the player here).
     let control: ControlServer?
+    /// `--stop-after` / `--fade-out`, `--on-mark` and `--then`.
+    var timer: SleepTimer? = nil
+    var hooks: MarkHooks? = nil
+    var then: String? = nil
 
     func run() throws -> Int32 {
+        var timer = self.timer
         let terminal = TerminalInput()
         Interrupt.install()
         // Keys work in every mode (--json and --quiet too) when stdin is a terminal.
@@ -31,10 +36,14 @@ struct PlaySession {
         }
         var quitting = false
         var lastDraw = Date.distantPast
+        let started = Date()
         while true {
             let events = player.poll()
             for event in events { view.show(event) }
             control?.publish(events)
+            hooks?.handle(events)
+            for line in hooks?.takeProblems() ?? [] { CLIOutput.warning(line) }
+            timer?.update(player, elapsed: Date().timeIntervalSince(started))
             for line in decoding.takeFailures() { CLIOutput.warning(line) }
             if player.isFinished { break }
             if Interrupt.isRequested && !quitting { quitting = true; player.stop() }
@@ -66,7 +75,19 @@ struct PlaySession {
         for event in events { view.show(event) }
         control?.publish(events)
         control?.serve(timeoutMilliseconds: 0)   // the last events on their way
-        return player.status.state == .failed ? 1 : 0
+        hooks?.handle(events)
+        hooks?.waitForAll()
+        if player.status.state == .failed { return 1 }
+        // What follows the end: not after the user quit (q, Ctrl-C, 'cabin ctl quit').
+        if let then, then != "quit", !quitting, control?.quitRequested != true {
+            do {
+                let child = try ChildProcess(shell: then, environment: ["CABIN_SESSION": view.title], outputToStandardError: view.mode == .json)
+                if let status = child.exitStatus(waiting: true), status != 0 { CLIOutput.warning("--then: '\(then)' exited with status \(status)") }
+            } catch {
+                CLIOutput.warning("--then: \(error)")
+            }
+        }
+        return 0
     }
 
     /// The master volume by `delta` dB (−60 dB at the least; unmutes).
