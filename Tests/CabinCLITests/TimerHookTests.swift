@@ -61,7 +61,7 @@ import Testing
             return 20 * log10(SignalAnalysis.rms(heard.samples[range]))
         }
         let full = level(0.5, 1.4)
-        #expect(full > -30, "\(full) dB")
+        #expect(full > -40, "\(full) dB")
         // Linear in dB from 1.5 s (0 dB) to 3 s (-60 dB): about -30 dB at 2.25 s.
         let middle = level(2.2, 2.3) - full
         #expect(middle > -37 && middle < -23, "mid-fade \(middle) dB")
