@@ -19,7 +19,7 @@ public final class LocalSocketListener {
     /// Binds and listens on `path` (non-blocking), then makes the socket file mode 0600. A
     /// socket file left by a process that is gone is replaced; a live one (something
     /// accepts connections there) or a file that is not a socket is an error, never
-    /// removed. The corresponding C functions are `socket`, `bind`, `chmod` and `listen`.
+    /// removed. The corresponding C functions are `socket`, `bind`, `chmod`, `listen` and `rename`.
     public init(path: String) throws(SystemError) {
         var info = stat()
         if lstat(path, &info) == 0 {
@@ -32,14 +32,20 @@ public final class LocalSocketListener {
             }
             unlink(path)
         }
-        var address = try LocalSocketAddress(path)
+        // Bound and listening under a temporary name, then renamed into place: a client
+        // that sees the file can connect (between bind and listen it would be refused).
+        let temporary = path + ".\(getpid())"
+        var address = try LocalSocketAddress(temporary)
         let fd = try checkedCall("socket") { socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0) }
         do {
-            try checkedCall("bind \(path)") { address.withSockaddr { bind(fd, $0, $1) } }
-            try checkedCall("chmod \(path)") { chmod(path, 0o600) }
-            try checkedCall("listen \(path)") { listen(fd, 16) }
+            unlink(temporary)
+            try checkedCall("bind \(temporary)") { address.withSockaddr { bind(fd, $0, $1) } }
+            try checkedCall("chmod \(temporary)") { chmod(temporary, 0o600) }
+            try checkedCall("listen \(temporary)") { listen(fd, 16) }
+            try checkedCall("rename \(temporary)") { rename(temporary, path) }
         } catch {
             Glibc.close(fd)
+            unlink(temporary)
             throw error
         }
         lstat(path, &info)

@@ -249,6 +249,7 @@ struct ControlSocketTests {
         #expect(try ExternalTool.cabin(["ctl"] + ipc + ["pause"]).status == 0)
         #expect(try ExternalTool.cabin(["ctl"] + ipc + ["speed", "40"]).status == 0)
         #expect(try ExternalTool.cabin(["ctl"] + ipc + ["seek", "-5"]).status == 0)
+        Thread.sleep(forTimeInterval: 0.5)   // the pause's 200 ms fade
         let json = try ExternalTool.cabin(["ctl"] + ipc + ["status", "--json"])
         #expect(json.status == 0)
         let status = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
