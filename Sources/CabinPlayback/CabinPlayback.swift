@@ -10,7 +10,7 @@
 //                    SilentClockBackend (no sound, the system clock: `-D none`),
 //                    FakeAudioBackend (a virtual clock, for tests and embedders' tests)
 //   control          LivePlayer+Control (volumes, mute, live events, stations), ControlServer
-//                    and ControlCommands (the control socket), PlayerEvent.json, SleepTimer,
+//                    and ControlCommands (the control socket), SleepTimer,
 //                    MarkHooks
 //   offline          OfflineRenderer (to WAV/FLAC/Opus, bit-identical at any block size)
 //   haptics          RumblePlayer, SessionRumble (evdev, on the audio clock)

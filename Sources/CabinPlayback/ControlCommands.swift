@@ -180,3 +180,12 @@ struct ControlCommands {
         ])
     }
 }
+
+extension JSONValue {
+    /// A number of seconds (or dB): whole values without a fraction (`1500`, not `1500.0`);
+    /// −∞ and other non-finite values as `null`.
+    static func seconds(_ x: Double) -> JSONValue {
+        guard x.isFinite else { return .null }
+        return x == x.rounded() && abs(x) < 1e15 ? .number(Int(x)) : .number(x)
+    }
+}

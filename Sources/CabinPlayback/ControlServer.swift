@@ -5,8 +5,9 @@ import Glibc
 /// The control socket of a playing session, in mpv's style: a Unix socket (mode 0600)
 /// speaking newline-delimited JSON. A request `{"command": ["pause"], "request_id": 7}` gets
 /// the reply `{"request_id": 7, "error": "success", "data": …}` (`error` is the one-line
-/// reason otherwise); `["observe"]` makes the connection also receive every event as
-/// `cabin play --json` prints it. The commands are `ControlCommands`'.
+/// reason otherwise); `["observe"]` makes the connection also receive every event, one
+/// JSON object a line, as `eventLine` writes it (`cabin play` gives the one its `--json`
+/// prints). The commands are `ControlCommands`'.
 ///
 /// It never blocks the player or the control loop: it runs on the control thread from the
 /// caller's loop (`serve` waits at most its timeout), every socket is non-blocking, replies
@@ -15,7 +16,9 @@ import Glibc
 /// connection stays usable. Any number of clients at once.
 ///
 /// ```swift
-/// let server = try ControlServer(path: ControlServer.defaultPath()!, player: player, title: "Drive")
+/// let server = try ControlServer(path: ControlServer.defaultPath()!, player: player, title: "Drive") { event in
+///     "{\"event\": \"\(event)\"}"   // your JSON for each event
+/// }
 /// while !player.isFinished {
 ///     server.publish(player.poll())
 ///     server.serve(timeoutMilliseconds: 50)
@@ -33,6 +36,8 @@ public final class ControlServer {
     public static let maximumQueuedBytes = 256 * 1024
     /// A request line longer than this is answered with an error and skipped.
     public static let maximumLineBytes = 64 * 1024
+    /// One JSON object (one line) for an event, for `observe`.
+    public let eventLine: (PlayerEvent) -> String
     /// Set by the `quit` command (`stop` ends the session the same way without it).
     public private(set) var quitRequested = false
     private let listener: LocalSocketListener
@@ -40,11 +45,13 @@ public final class ControlServer {
 
     /// Listens on `path` (see `LocalSocketListener`: socket mode 0600; a stale socket is
     /// replaced, a live one is an error).
-    public init(path: String, player: LivePlayer, title: String) throws(SystemError) {
+    public init(path: String, player: LivePlayer, title: String,
+                eventLine: @escaping (PlayerEvent) -> String) throws(SystemError) {
         listener = try LocalSocketListener(path: path)
         self.path = path
         self.player = player
         self.title = title
+        self.eventLine = eventLine
     }
 
     deinit { close() }
@@ -99,7 +106,7 @@ public final class ControlServer {
     public func publish(_ events: [PlayerEvent]) {
         guard !events.isEmpty else { return }
         for client in clients where client.isObserving {
-            for event in events { queue(event.json(title: title).serialized(pretty: false), to: client) }
+            for event in events { queue(eventLine(event), to: client) }
             flush(client)
         }
     }

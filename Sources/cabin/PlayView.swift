@@ -127,10 +127,55 @@ final class PlayView {
 }
 
 /// `--json` lines: `{"event":"mark","name":"rest","time":1500}` (the control socket's
-/// `observe` streams the same, `PlayerEvent.json`).
+/// `observe` streams the same lines).
 enum PlayEventJSON {
     static func line(_ event: PlayerEvent, title: String) -> String {
-        event.json(title: title).serialized(pretty: false)
+        var o: Line
+        switch event {
+        case .started(let i):
+            o = Line(event: "start")
+            (o.title, o.device, o.sampleRate, o.period, o.buffer) = (title, i.device, i.sampleRate, i.periodFrames, i.bufferFrames)
+            (o.format, o.realtime, o.scheduling) = (i.format.rawValue, i.isRealtime, i.scheduling)
+        case .mark(let name, let time): o = Line(event: "mark", time: time, name: name)
+        case .xrun(let count, let time, let lost): o = Line(event: "xrun", time: time, count: count, lost: lost)
+        case .deviceError(let message): o = Line(event: "device-error", message: message)
+        case .deviceRestored(let time): o = Line(event: "device-restored", time: time)
+        case .paused(let time): o = Line(event: "pause", time: time)
+        case .resumed(let time): o = Line(event: "resume", time: time)
+        case .seeked(let time): o = Line(event: "seek", time: time)
+        case .triggered(let name, let time): o = Line(event: "trigger", time: time, name: name)
+        case .volumeChanged(let bus, let decibels, let muted):
+            o = Line(event: "volume")
+            (o.bus, o.decibels, o.muted) = (bus, decibels.isFinite ? decibels : nil, muted)
+        case .ended(let reason, let time, let xruns): o = Line(event: "end", time: time, reason: reason.rawValue, xruns: xruns)
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: (try? encoder.encode(o)) ?? Data(), as: UTF8.self)
+    }
+
+    /// One event; members left `nil` are not written.
+    struct Line: Encodable {
+        var event: String
+        var time: Double?
+        var name: String?
+        var count: Int?
+        var lost: Double?
+        var message: String?
+        var reason: String?
+        var xruns: Int?
+        var title: String?
+        var device: String?
+        var sampleRate: Int?
+        var period: Int?
+        var buffer: Int?
+        var format: String?
+        var realtime: Bool?
+        var scheduling: String?
+        var bus: String?
+        /// dB; absent for silence (−∞).
+        var decibels: Double?
+        var muted: Bool?
     }
 }
 
