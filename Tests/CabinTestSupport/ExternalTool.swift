@@ -28,7 +28,7 @@ public enum ExternalTool {
         _ = PacedSink.problem   // the sink's ALSA configuration is in place before any child starts
         var env = ProcessInfo.processInfo.environment
         env[PacedSink.captureVariable] = ""
-        env["XDG_RUNTIME_DIR"] = nil""
+        env["XDG_RUNTIME_DIR"] = nil
         for (k, v) in extra { env[k] = v }
         return env
     }
