@@ -1,3 +1,4 @@
+import Glibc
 import CabinAudio
 import CabinIO
 
@@ -74,9 +75,16 @@ public final class MarkHooks {
         running.removeAll { $0.exitStatus(waiting: false) != nil }
     }
 
-    /// Waits for the commands still running (at the end of the session).
-    public func waitForAll() {
-        for child in running { _ = child.exitStatus(waiting: true) }
+    /// Waits up to `timeout` seconds for the commands still running (at the end of the
+    /// session); any still running then go on by themselves (the session never hangs on a
+    /// hook).
+    public func waitForAll(timeout: Double = 2) {
+        let deadline = monotonicSeconds() + timeout
+        while true {
+            running.removeAll { $0.exitStatus(waiting: false) != nil }
+            if running.isEmpty || monotonicSeconds() >= deadline { break }
+            usleep(10_000)
+        }
         running.removeAll()
     }
 

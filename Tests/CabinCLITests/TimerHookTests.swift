@@ -40,6 +40,10 @@ import Testing
         #expect(result.stdout.split(separator: "\n").last?.hasSuffix("stopped (0 underruns)") == true, "\(result.stdout)")
         #expect(result.seconds > 1.9 && result.seconds < 3, "took \(result.seconds) s")
         #expect(try String(contentsOfFile: marker, encoding: .utf8) == "after hooks\n")
+        // A hook that never ends does not keep the session from ending.
+        let hung = try ExternalTool.cabin(["play", path, "-D", "none", "--stop-after", "1s", "--on-mark", "exec sleep 30 > /dev/null 2>&1"])
+        #expect(hung.status == 0)
+        #expect(hung.seconds < 4.5, "took \(hung.seconds) s")
         // A fade needs a timer.
         let bad = try ExternalTool.cabin(["play", path, "--fade-out", "2s"])
         #expect(bad.status == 64)
