@@ -8,6 +8,8 @@
 //   speech                   SpeechSynthesizer (espeak-ng, opened with dlopen)
 //   rumble                   EvdevDevice, ForceFeedbackDevice, RumbleDevices (evdev force feedback)
 //   threads, fds, signals    RealtimeThread (SCHED_FIFO), EventFD, Signals, TerminalInput
+//   sockets, processes       LocalSocketListener, LocalSocketConnection, DescriptorPoll (Unix
+//                            sockets, poll), ChildProcess (posix_spawn of the user's commands)
 //   files that ship          ResourceLocator, StandardStreams, SystemError
 //   files written            OutputFile (temporary + fsync + rename; devices, FIFOs, stdout
 //                            streamed to), OutputError, OutputTemporaries

@@ -26,8 +26,14 @@ public final class EventFD: @unchecked Sendable {
 
     /// Whether `descriptor` is readable now (a zero-timeout `poll`).
     public static func isReadable(_ descriptor: Int32) -> Bool {
+        waitReadable(descriptor, timeoutMilliseconds: 0)
+    }
+
+    /// Waits up to `timeoutMilliseconds` for `descriptor` to be readable; whether it is.
+    /// Render thread: safe (one `poll` syscall). The corresponding C function is `poll`.
+    public static func waitReadable(_ descriptor: Int32, timeoutMilliseconds: Int32) -> Bool {
         var pfd = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-        return poll(&pfd, 1, 0) > 0 && pfd.revents & Int16(POLLIN) != 0
+        return poll(&pfd, 1, timeoutMilliseconds) > 0 && pfd.revents & Int16(POLLIN) != 0
     }
 
     /// Clears pending signals. The corresponding C function is `eventfd_read`.

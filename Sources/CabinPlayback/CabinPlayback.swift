@@ -7,7 +7,11 @@
 //                    (open the device, then load at its rate), PlaybackTransport (the state
 //                    machine), RenderLoop (the push driver), SessionRumble
 //   outputs          AudioOutput / AudioOutputBackend (the seam), ALSABackend (PCMOutput),
+//                    SilentClockBackend (no sound, the system clock: `-D none`),
 //                    FakeAudioBackend (a virtual clock, for tests and embedders' tests)
+//   control          LivePlayer+Control (volumes, mute, live events, stations), ControlServer
+//                    and ControlCommands (the control socket), SleepTimer,
+//                    MarkHooks
 //   offline          OfflineRenderer (to WAV/FLAC/Opus, bit-identical at any block size)
 //   haptics          RumblePlayer, SessionRumble (evdev, on the audio clock)
 //   library          SoundLibraryGenerator (the built-in sounds from their recipes)

@@ -55,7 +55,8 @@ extension LivePlayer {
     /// Control thread only; call it a few times a second.
     public func poll() -> [PlayerEvent] {
         RunnerSlot.release(shared.retired.exchange(0, ordering: .acquiringAndReleasing))
-        return monitorEvents() + (radio?.poll().map(PlayerEvent.radio) ?? [])
+        defer { controlEvents.removeAll() }
+        return controlEvents + monitorEvents() + (radio?.poll().map(PlayerEvent.radio) ?? [])
     }
 }
 

@@ -61,9 +61,17 @@ public final class LivePlayer: @unchecked Sendable {
     public let negotiated: PCMNegotiated
     private var thread: RealtimeThread?
     /// The runner the control side last handed over, and its timeline offset.
-    private var currentSlot: RunnerSlot
+    var currentSlot: RunnerSlot
     var monitorState = PlayerMonitor()
     private var userParameters: [String: Double] = [:]
+    /// The listener's volumes (see `LivePlayer+Control`): master, per bus, mute.
+    var volumes = PlayerVolumes()
+    /// Live events by name (`trigger`), registered by whoever knows how to perform them.
+    var liveEvents: [String: LiveEvent] = [:]
+    /// What switches radio stations, when the session has a radio (`nextStation`).
+    public var stations: (any StationSwitching)?
+    /// Events the control side made (a trigger, a volume change), for the next `poll`.
+    var controlEvents: [PlayerEvent] = []
     /// Where the last seek goes (for `seek(by:)` while it is still pending).
     private var lastSeekTarget = 0.0
 
@@ -161,6 +169,7 @@ public final class LivePlayer: @unchecked Sendable {
         lastSeekTarget = min(max(0, seconds), session.duration)
         let slot = LivePlayer.slot(session, at: seconds)
         for (name, value) in userParameters { setParameter(name, to: value, on: slot) }
+        applyVolumes(on: slot.runner.handle)
         RunnerSlot.release(shared.pending.exchange(slot.retainedBits(), ordering: .acquiringAndReleasing))
         currentSlot = slot
         wakeup.signal()

@@ -14,6 +14,11 @@ public enum PlayerEvent: Sendable, Equatable {
     case paused(time: Double)
     case resumed(time: Double)
     case seeked(time: Double)
+    /// A live event was triggered (`LivePlayer.trigger`).
+    case triggered(name: String, time: Double)
+    /// The listener's volume changed: the master's (`bus` nil) or a bus's, in dB (−∞:
+    /// silence), and whether the master is muted.
+    case volumeChanged(bus: String?, decibels: Double, muted: Bool)
     /// The session ended: `finished` (its end), `stopped` (asked to), or `failed` (the device
     /// never came back).
     case ended(reason: EndReason, time: Double, xruns: Int)

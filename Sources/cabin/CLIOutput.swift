@@ -17,6 +17,11 @@ enum CLIOutput {
         StandardStreams.writeError("cabin: warning: \(message)\n")
     }
 
+    /// Prints `cabin: MESSAGE` on stderr (a note, not a problem).
+    static func note(_ message: String) {
+        StandardStreams.writeError("cabin: \(message)\n")
+    }
+
     /// Pretty, key-sorted JSON on stdout.
     static func json<T: Encodable>(_ value: T) throws {
         let encoder = JSONEncoder()

@@ -15,10 +15,11 @@ struct Cabin: ParsableCommand {
               cabin session validate drive.json      every problem in a document
               cabin haptics show Boing.ahap          a haptic pattern in the terminal
               cabin info rain.flac engine.wav        format, length and loudness
+              cabin ctl pause                        control a playing session from outside
               cabin devices                          where Cabin can play (-D)
             """,
         version: CabinVersion.string,
-        subcommands: [Play.self, Render.self, SessionCommand.self, HapticsCommand.self, SoundsCommand.self, Info.self, Devices.self, Bench.self]
+        subcommands: [Play.self, Ctl.self, Render.self, SessionCommand.self, HapticsCommand.self, SoundsCommand.self, Info.self, Devices.self, Bench.self]
     )
 }
 

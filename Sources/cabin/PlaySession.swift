@@ -1,3 +1,4 @@
+import CabinAudio
 import CabinIO
 import CabinPlayback
 import CabinSession
@@ -11,8 +12,15 @@ struct PlaySession {
     let rumble: SessionRumble?
     /// Sounds still decoding in the background: a late failure is reported as a warning.
     let decoding: SoundDecoding
+    /// The control socket, served from this loop (its clients act on the player here).
+    let control: ControlServer?
+    /// `--stop-after` / `--fade-out`, `--on-mark` and `--then`.
+    var timer: SleepTimer? = nil
+    var hooks: MarkHooks? = nil
+    var then: String? = nil
 
     func run() throws -> Int32 {
+        var timer = self.timer
         let terminal = TerminalInput()
         Interrupt.install()
         // Keys work in every mode (--json and --quiet too) when stdin is a terminal.
@@ -28,12 +36,20 @@ struct PlaySession {
         }
         var quitting = false
         var lastDraw = Date.distantPast
+        let started = Date()
         while true {
-            for event in player.poll() { view.show(event) }
+            let events = player.poll()
+            for event in events { view.show(event) }
+            control?.publish(events)
+            hooks?.handle(events)
+            for line in hooks?.takeProblems() ?? [] { CLIOutput.warning(line) }
+            timer?.update(player, elapsed: Date().timeIntervalSince(started))
             for line in decoding.takeFailures() { CLIOutput.warning(line) }
             if player.isFinished { break }
             if Interrupt.isRequested && !quitting { quitting = true; player.stop() }
-            for key in terminal.readKeys(timeoutMilliseconds: 50) {
+            // One wait for keys and the control socket's clients.
+            let keysWaiting = control?.serve(timeoutMilliseconds: 50, extraDescriptor: terminal.isInteractive ? STDIN_FILENO : nil)
+            for key in terminal.readKeys(timeoutMilliseconds: keysWaiting == nil ? 50 : keysWaiting! ? 1 : 0) {
                 switch key {
                 case .space: player.togglePause()
                 case .left: player.seek(by: -30)
@@ -41,19 +57,45 @@ struct PlaySession {
                 case .plus, .up: nudge("speed", by: 5)
                 case .minus, .down: nudge("speed", by: -5)
                 case .quit: if !quitting { quitting = true; player.stop() }
+                case .other(UInt8(ascii: "9")), .other(UInt8(ascii: "/")): stepVolume(by: -2)
+                case .other(UInt8(ascii: "0")), .other(UInt8(ascii: "*")): stepVolume(by: 2)
+                case .other(UInt8(ascii: "m")), .other(UInt8(ascii: "M")): player.setMuted(!player.volume.muted)
                 case .other: break
                 }
             }
             // Redraw at once after a resize or a return from Ctrl-Z.
             if TerminalInput.resized.exchange(false, ordering: .relaxed) { lastDraw = .distantPast }
             if Date().timeIntervalSince(lastDraw) >= 0.1 {
-                view.draw(player.status, speed: player.parameterValue("speed"), peaks: player.takeBusPeaks())
+                view.draw(player.status, speed: player.parameterValue("speed"), peaks: player.takeBusPeaks(), volume: player.volume)
                 lastDraw = Date()
             }
         }
         player.waitUntilFinished()
-        for event in player.poll() { view.show(event) }
-        return player.status.state == .failed ? 1 : 0
+        let events = player.poll()
+        for event in events { view.show(event) }
+        control?.publish(events)
+        control?.serve(timeoutMilliseconds: 0)   // the last events on their way
+        hooks?.handle(events)
+        hooks?.waitForAll()
+        if player.status.state == .failed { return 1 }
+        // What follows the end: not after the user quit (q, Ctrl-C, 'cabin ctl quit').
+        if let then, then != "quit", !quitting, control?.quitRequested != true {
+            do {
+                let child = try ChildProcess(shell: then, environment: ["CABIN_SESSION": view.title], outputToStandardError: view.mode == .json)
+                if let status = child.exitStatus(waiting: true), status != 0 { CLIOutput.warning("--then: '\(then)' exited with status \(status)") }
+            } catch {
+                CLIOutput.warning("--then: \(error)")
+            }
+        }
+        return 0
+    }
+
+    /// The master volume by `delta` dB (−60 dB at the least; unmutes).
+    private func stepVolume(by delta: Double) {
+        let now = player.volume.master.value
+        let next = min(VolumeLevel.maximum.value, max(-60, (now.isFinite ? now : -60) + delta))
+        if player.volume.muted { player.setMuted(false) }
+        try? player.setVolume(Decibels(next))
     }
 
     private func nudge(_ name: String, by delta: Double) {

@@ -41,7 +41,7 @@ final class PlayView {
     }
 
     /// Redraws the status block (terminal mode only).
-    func draw(_ status: PlayerStatus, speed: Double?, peaks: [(bus: String, level: Double)]) {
+    func draw(_ status: PlayerStatus, speed: Double?, peaks: [(bus: String, level: Double)], volume: PlayerVolumes = PlayerVolumes()) {
         guard mode == .terminal else { return }
         for (bus, level) in peaks {
             if let i = meters.firstIndex(where: { $0.0 == bus }) {
@@ -56,18 +56,27 @@ final class PlayView {
             "\(icon) \(title)  \(CLIOutput.clock(status.position).dropLast(4)) / \(CLIOutput.clock(status.duration).dropLast(4))  (\(CLIOutput.clock(status.remaining).dropLast(4)) left)",
             "  " + (status.mark.map { "segment: \($0)  " } ?? "") + (speed.map { String(cFormat: "speed %.0f", $0) } ?? "")
                 + String(cFormat: "  xruns %d  latency %.1f ms", status.xruns, status.latencyMilliseconds)
-                + (info.map { "  \($0.isRealtime ? $0.scheduling : "normal priority")" } ?? ""),
+                + (info.map { "  \($0.isRealtime ? $0.scheduling : "normal priority")" } ?? "")
+                + (volume.muted ? "  muted" : volume.master.value != 0 ? "  volume " + PlayView.decibels(volume.master) : ""),
         ]
-        for (bus, level) in meters { lines.append("  " + PlayView.meter(bus, level)) }
+        for (bus, level) in meters {
+            let trim = volume.buses[bus].map { $0.value != 0 ? "  (volume \(PlayView.decibels($0)))" : "" } ?? ""
+            lines.append("  " + PlayView.meter(bus, level) + trim)
+        }
         if let problem = status.deviceProblem { lines.append("  device lost, retrying: \(problem)") }
         for station in status.radio { lines.append("  " + RadioLine.status(station)) }
-        lines.append("  [space] pull over  [←/→] ±30 s  [+/−] speed  [q] quit")
+        lines.append("  [space] pull over  [←/→] ±30 s  [+/−] speed  [9/0] volume  [m] mute  [q] quit")
         // Each line fits the width (one column to spare, so no terminal wraps it).
         let width = max(10, (TerminalInput.columns ?? 80) - 1)
         lines = lines.map { $0.count > width ? String($0.prefix(width - 1)) + "…" : $0 }
         for line in lines { print("\u{1B}[2K" + line) }
         drawnLengths = lines.map(\.count)
         CLIOutput.flush()
+    }
+
+    /// `-6 dB`, `+3 dB`, `-∞ dB`.
+    static func decibels(_ level: Decibels) -> String {
+        level.value == -.infinity ? "-∞ dB" : String(cFormat: "%+.0f dB", level.value)
     }
 
     /// `engine   ██████████░░░░░░░░░░  -18 dB` (−60…0 dBFS).
@@ -109,6 +118,9 @@ final class PlayView {
         case .paused(let time): return "\(t(time))  pulled over (space to resume)"
         case .resumed(let time): return "\(t(time))  back on the road"
         case .seeked(let time): return "\(t(time))  seek"
+        case .triggered(let name, let time): return "\(t(time))  \(name)"
+        case .volumeChanged(let bus, let decibels, let muted):
+            return (bus.map { "volume \($0): " } ?? "volume: ") + (muted ? "muted" : PlayView.decibels(Decibels(decibels)))
         case .ended(let reason, let time, let xruns):
             let how = reason == .finished ? "finished" : reason == .stopped ? "stopped" : "failed: the device did not come back"
             return "\(t(time))  \(how) (\(xruns) underrun\(xruns == 1 ? "" : "s"))"
@@ -117,7 +129,8 @@ final class PlayView {
     }
 }
 
-/// `--json` lines: `{"event":"mark","name":"rest","time":1500}`.
+/// `--json` lines: `{"event":"mark","name":"rest","time":1500}` (the control socket's
+/// `observe` streams the same lines).
 enum PlayEventJSON {
     static func line(_ event: PlayerEvent, title: String) -> String {
         var o: Line
@@ -133,6 +146,10 @@ enum PlayEventJSON {
         case .paused(let time): o = Line(event: "pause", time: time)
         case .resumed(let time): o = Line(event: "resume", time: time)
         case .seeked(let time): o = Line(event: "seek", time: time)
+        case .triggered(let name, let time): o = Line(event: "trigger", time: time, name: name)
+        case .volumeChanged(let bus, let decibels, let muted):
+            o = Line(event: "volume")
+            (o.bus, o.decibels, o.muted) = (bus, decibels.isFinite ? decibels : nil, muted)
         case .ended(let reason, let time, let xruns): o = Line(event: "end", time: time, reason: reason.rawValue, xruns: xruns)
         case .radio(let event): o = RadioLine.json(event)
         }
@@ -164,6 +181,10 @@ enum PlayEventJSON {
         var seconds: Double?
         var attempt: Int?
         var delay: Double?
+        var bus: String?
+        /// dB; absent for silence (−∞).
+        var decibels: Double?
+        var muted: Bool?
     }
 }
 

@@ -21,11 +21,14 @@ public enum ExternalTool {
 
     /// The environment for a child process: ours, with `extra` on top — except that a
     /// child never records into another test's sink capture (`CABIN_SINK_FILE`, which an
-    /// in-process test may have set for itself) unless `extra` says so.
+    /// in-process test may have set for itself) and never listens on the user's default
+    /// control socket (no `XDG_RUNTIME_DIR`: `cabin play` children running at once would
+    /// contend for it, and a user's own session may hold it) unless `extra` says so.
     public static func childEnvironment(_ extra: [String: String] = [:]) -> [String: String] {
         _ = PacedSink.problem   // the sink's ALSA configuration is in place before any child starts
         var env = ProcessInfo.processInfo.environment
         env[PacedSink.captureVariable] = ""
+        env["XDG_RUNTIME_DIR"] = nil
         for (k, v) in extra { env[k] = v }
         return env
     }

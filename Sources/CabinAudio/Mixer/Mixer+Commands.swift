@@ -1,6 +1,7 @@
 /// Receiving commands and live parameters on the audio thread, and acting on them.
 extension Mixer {
-    /// Reads the live parameters if their generation moved, ramping each changed one.
+    /// Reads the live parameters and the listener's volumes if their generation moved,
+    /// ramping each changed one.
     ///
     /// Render thread: safe.
     #if !DEBUG  // checked by the optimizer; debug code calls unspecialised generics
@@ -16,6 +17,12 @@ extension Mixer {
                 parameters[p].ramp.start(to: value, frames: liveRampFrames)
             }
         }
+        for b in 0..<busCount {
+            let volume = max(cells.volume(b), DecibelRamp.floor)
+            if volume != buses[b].volume.targetDecibels { buses[b].volume.start(to: volume, frames: liveRampFrames) }
+        }
+        let volume = max(cells.volume(busCount), DecibelRamp.floor)
+        if volume != masterVolume.targetDecibels { masterVolume.start(to: volume, frames: liveRampFrames) }
     }
 
     /// Moves commands from the ring into the pending queue while it has room.

@@ -3,7 +3,7 @@ extension Mixer {
     /// Renders `n` frames (≤ `maxBlockFrames`) of interleaved stereo into `out`.
     ///
     /// Order per segment: parameter rows, stream snapshots, voices into bus buffers, streams
-    /// moved on, bus effects, duck gains, buses into the mix with their gains, master gain and
+    /// moved on, bus effects, duck gains, buses into the mix with their gains and volumes, master gain and volume and
     /// limiter into `out`. Every stage evolves
     /// per sample, so where the segment starts and ends does not change any sample.
     ///
@@ -112,6 +112,7 @@ extension Mixer {
         for b in 0..<busCount {
             if buses[b].soundingFrames == 0, !buses[b].isEffectRendered {
                 buses[b].gain.advance(by: n)
+                buses[b].volume.advance(by: n)
                 continue
             }
             let buffer = busBuffers + b * 2 * maxBlockFrames
@@ -121,15 +122,18 @@ extension Mixer {
                 if duckMoving[r] { duckMoves = true }
             }
             var peak: Float = 0
-            if !buses[b].gain.isActive && !duckMoves {
-                var g = Float(buses[b].gain.gain)
+            // The volume is 1 unless the listener set one: multiplying by it changes no bit.
+            // (No `&&` with `self` on its right: its autoclosure would retain `self`.)
+            let bus = buses[b]
+            if !bus.gain.isActive && !bus.volume.isActive && !duckMoves {
+                var g = Float(buses[b].gain.gain * buses[b].volume.gain)
                 if ducked {
                     for r in 0..<duckCount where duckAffects[r * busCount + b] { g *= duckGains[r * maxBlockFrames] }
                 }
                 peak = BlockMath.accumulate(buffer, scaledBy: g, into: mixBuffer, count: 2 * n)
             } else {
                 for i in 0..<n {
-                    var g = Float(buses[b].gain.next())
+                    var g = Float(buses[b].gain.next() * buses[b].volume.next())
                     if ducked {
                         for r in 0..<duckCount where duckAffects[r * busCount + b] {
                             g *= duckGains[r * maxBlockFrames + (duckMoving[r] ? i : 0)]
@@ -145,12 +149,13 @@ extension Mixer {
         }
     }
 
-    /// Applies the master gain, then the limiter (or copies the plain sum).
+    /// Applies the master gain and volume, then the limiter (or copies the plain sum).
     private func renderMaster(into out: UnsafeMutablePointer<Float>, frameCount n: Int) {
-        let masterActive = master.isActive, masterGain = master.gain
+        let gain = master, volume = masterVolume
+        let masterActive = gain.isActive || volume.isActive, masterGain = gain.gain * volume.gain
         if masterActive || masterGain != 1 {
             for i in 0..<n {
-                let g = Float(master.next())
+                let g = Float(master.next() * masterVolume.next())
                 mixBuffer[2 * i] *= g
                 mixBuffer[2 * i + 1] *= g
             }

@@ -71,6 +71,9 @@ public final class Mixer: @unchecked Sendable {
     var pending: PendingQueue
     var limiter: TruePeakLimiter
     var master: DecibelRamp
+    /// The listener's master volume (`MixerHandle.setVolume`), on top of `master`, which
+    /// the timeline and the transport's fades move.
+    var masterVolume = DecibelRamp(0)
     /// The engine clock: the frame the next rendered sample belongs to.
     var clock: FrameTime = 0
     var nextVoiceSerial: Int64 = 0

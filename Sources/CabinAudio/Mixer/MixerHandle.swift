@@ -56,6 +56,16 @@ public final class MixerHandle: Sendable {
         shared.cells.view.storeParameter(index, min(max(value, range.lowerBound), range.upperBound))
     }
 
+    /// Sets the listener's volume of `bus` (or of the master, `nil`) in dB, on top of the
+    /// gains the session sets (its cues never move it); −∞ (or anything at or below −120)
+    /// is silence. The newest value wins; the audio thread ramps to it at its next block,
+    /// as it does live parameters.
+    public func setVolume(_ decibels: Decibels, bus: BusID?) {
+        let index = bus.map { Int($0.index) } ?? names.buses.count
+        precondition(index >= 0 && index <= names.buses.count, "unknown \(String(describing: bus))")
+        shared.cells.view.storeVolume(index, max(decibels.value, -1000))
+    }
+
     /// Queues a move of parameter `parameter` of effect number `effect` (its position in the
     /// bus's `BusConfig.effects`) on `bus` to `value` over `overFrames`, due at frame `time`
     /// (the `setEffectParameter` command); false if the ring is full.

@@ -30,7 +30,8 @@ final class AtomicCells: @unchecked Sendable {
     let view: MixerCells
 
     init(parameters: [Double], busCount: Int) {
-        let count = MixerCells.firstParameterCell + parameters.count + busCount
+        // Counters, generation, parameters, bus meters, bus volumes and the master volume.
+        let count = MixerCells.firstParameterCell + parameters.count + 2 * busCount + 1
         let cells = UnsafeMutablePointer<Atomic<UInt64>>.allocate(capacity: count)
         for i in 0..<count { (cells + i).initialize(to: Atomic(0)) }
         view = MixerCells(cells: cells, count: count, parameterCount: parameters.count, busCount: busCount)
@@ -46,8 +47,8 @@ final class AtomicCells: @unchecked Sendable {
     }
 }
 
-/// Raw view of the shared atomics: counters, then the parameter generation, then one cell
-/// per parameter.
+/// Raw view of the shared atomics: counters, then the generation, then one cell per
+/// parameter, per bus meter, per bus volume, and the master volume.
 ///
 /// Thread: counters — render thread writes, any thread reads; parameters — control thread
 /// writes (`setParameter`), render thread reads once per block after the generation moved.
@@ -91,6 +92,25 @@ struct MixerCells: @unchecked Sendable {
     /// the control thread reads and clears it.
     @inline(__always) func busMeterCell(_ index: Int) -> UnsafeMutablePointer<Atomic<UInt64>> {
         cells + MixerCells.firstParameterCell + parameterCount + index
+    }
+
+    /// The listener's volume cell (a `Double`'s bits, dB) of bus `index`, or of the master
+    /// when `index == busCount`: the control thread writes (`storeVolume`), the render
+    /// thread reads once per block after the generation moved. 0 (0 dB) until set.
+    @inline(__always) func volumeCell(_ index: Int) -> UnsafeMutablePointer<Atomic<UInt64>> {
+        cells + MixerCells.firstParameterCell + parameterCount + busCount + index
+    }
+
+    /// Stores a volume (bus `index`, or the master at `busCount`) and bumps the generation.
+    /// Control thread.
+    func storeVolume(_ index: Int, _ decibels: Double) {
+        volumeCell(index).pointee.store(decibels.bitPattern, ordering: .relaxed)
+        generationCell.pointee.add(1, ordering: .releasing)
+    }
+
+    /// A volume in dB. Render thread: safe.
+    @inline(__always) func volume(_ index: Int) -> Double {
+        Double(bitPattern: volumeCell(index).pointee.load(ordering: .relaxed))
     }
 
     /// Stores a live parameter value and bumps the generation. Control thread.

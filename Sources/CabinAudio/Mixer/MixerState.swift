@@ -9,6 +9,9 @@ struct BusState: BitwiseCopyable {
     var slotCount: Int
     var polyphony: Int
     var gain: DecibelRamp
+    /// The listener's volume for the bus (`MixerHandle.setVolume`), on top of `gain`: the
+    /// timeline moves `gain`, never this.
+    var volume = DecibelRamp(0)
     /// Frames of the current segment during which some voice on the bus sounded.
     var soundingFrames = 0
     /// Whether the bus buffer has been cleared for the current segment.

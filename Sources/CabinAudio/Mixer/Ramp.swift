@@ -115,6 +115,8 @@ struct DecibelRamp: BitwiseCopyable {
 
     @inline(__always) var isActive: Bool { ramp.isActive }
     var decibels: Double { ramp.value }
+    /// Where the ramp is going (the value itself when it is not moving).
+    var targetDecibels: Double { ramp.target }
 
     mutating func start(to decibels: Double, frames: Int64) {
         ramp.start(to: max(decibels, DecibelRamp.floor), frames: frames)

@@ -1,0 +1,76 @@
+import Glibc
+
+/// Commands the user gave Cabin to run (`cabin play --on-mark`, `--then`): `/bin/sh -c
+/// COMMAND` with extra environment variables, started without waiting (the caller reaps
+/// it), or waited for.
+///
+/// ```swift
+/// let child = try ChildProcess(shell: "notify-send \"$CABIN_MARK\"", environment: ["CABIN_MARK": "rest"])
+/// _ = child.exitStatus(waiting: true)
+/// ```
+///
+/// Thread: control thread.
+public final class ChildProcess {
+    public let pid: pid_t
+    private var status: Int32?
+
+    /// Starts `/bin/sh -c command` with this process's environment plus `environment`;
+    /// its standard output goes to this process's stderr when `outputToStandardError` (so
+    /// it cannot mix into JSON on stdout); no other descriptor is passed on. The
+    /// corresponding C function is `posix_spawn`.
+    public init(shell command: String, environment: [String: String] = [:], outputToStandardError: Bool = false) throws(SystemError) {
+        var names = Set(environment.keys)
+        var entries: [String] = environment.map { "\($0.key)=\($0.value)" }
+        var p = environ
+        while let entry = p.pointee {
+            let text = String(cString: entry)
+            let name = String(text.prefix { $0 != "=" })
+            if !names.contains(name) { entries.append(text); names.insert(name) }
+            p += 1
+        }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        if outputToStandardError { posix_spawn_file_actions_adddup2(&actions, STDERR_FILENO, STDOUT_FILENO) }
+        // Only stdin, stdout and stderr go to the command: a descriptor inherited by
+        // mistake (another program's pipe) would otherwise outlive us in a long command.
+        for fd in ChildProcess.openDescriptors() where fd > 2 { posix_spawn_file_actions_addclose(&actions, fd) }
+        let arguments = ["/bin/sh", "-c", command]
+        let argv = arguments.map { strdup($0) } + [nil]
+        let envp = entries.map { strdup($0) } + [nil]
+        defer { for s in argv + envp { free(s) } }
+        var child: pid_t = 0
+        let result = posix_spawn(&child, "/bin/sh", &actions, nil, argv, envp)
+        guard result == 0 else { throw SystemError(operation: "posix_spawn /bin/sh -c \(command)", code: result) }
+        pid = child
+    }
+
+    /// The open descriptors of this process (from /proc/self/fd). The corresponding C
+    /// functions are `opendir`, `readdir` and `fcntl`.
+    static func openDescriptors() -> [Int32] {
+        guard let dir = opendir("/proc/self/fd") else { return [] }
+        var fds: [Int32] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            if let fd = Int32(name) { fds.append(fd) }
+        }
+        closedir(dir)
+        return fds.filter { fcntl($0, F_GETFD) != -1 }   // the listing's own descriptor is closed now
+    }
+
+    /// The exit status (128 + signal when killed), or nil while it runs (unless `waiting`).
+    /// The corresponding C function is `waitpid`.
+    public func exitStatus(waiting: Bool) -> Int32? {
+        if let status { return status }
+        var raw: Int32 = 0
+        while true {
+            let r = waitpid(pid, &raw, waiting ? 0 : WNOHANG)
+            if r == -1 && errno == EINTR { continue }
+            guard r == pid else { return nil }
+            break
+        }
+        let signal = raw & 0x7f
+        status = signal == 0 ? (raw >> 8) & 0xff : 128 + signal
+        return status
+    }
+}

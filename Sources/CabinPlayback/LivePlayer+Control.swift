@@ -1,0 +1,165 @@
+import Glibc
+import CabinAudio
+import CabinSession
+
+/// The listener's volumes: the master and each bus, in dB on top of what the session sets
+/// (its cues and the transport's fades never move them), and a mute of the master.
+public struct PlayerVolumes: Sendable, Equatable {
+    public var master: Decibels = 0
+    public var muted = false
+    /// Buses set away from 0 dB, by name.
+    public var buses: [String: Decibels] = [:]
+    /// A fade on the master on top of its volume (the sleep timer's, `SleepTimer`).
+    public var fade: Decibels = 0
+
+    public init() {}
+}
+
+/// A named thing an embedder, a key or the control socket makes happen while a session
+/// plays (`player.trigger("leave-focus")`). Whoever knows how to perform it registers it
+/// (`LivePlayer.register`); a name nobody registered is an error, never silently nothing.
+///
+/// Thread: `perform` runs on the control thread, inside `trigger`.
+public struct LiveEvent {
+    public var name: String
+    /// One line for listings (`cabin ctl help`).
+    public var summary: String
+    public var perform: (LivePlayer) -> Void
+
+    public init(name: String, summary: String, perform: @escaping (LivePlayer) -> Void) {
+        self.name = name
+        self.summary = summary
+        self.perform = perform
+    }
+}
+
+/// Switches the radio's stations or tracks (the radio of a session registers itself as
+/// `LivePlayer.stations`). Errors print as one line.
+///
+/// Thread: control thread.
+public protocol StationSwitching: AnyObject {
+    func nextStation() throws
+    func previousStation() throws
+}
+
+/// A control request the player cannot carry out, as one line (`cabin ctl` prints it; the
+/// control socket returns it as the reply's `error`).
+public struct PlayerControlError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var description: String
+    public init(_ description: String) { self.description = description }
+}
+
+extension LivePlayer {
+    /// The listener's volumes now.
+    public var volume: PlayerVolumes { volumes }
+
+    /// Sets the master volume (`bus` nil) or a bus's, in dB (at most `VolumeLevel.maximum`;
+    /// −∞ is silence). The mixer ramps to it over 50 ms. Throws for a bus the session
+    /// does not have.
+    public func setVolume(_ decibels: Decibels, bus: String? = nil) throws(PlayerControlError) {
+        let level = Decibels(min(decibels.value, VolumeLevel.maximum.value))
+        if let bus {
+            guard session.config.bus(named: bus) != nil else {
+                throw PlayerControlError("no bus named '\(bus)' (buses: \(session.config.buses.map(\.name).joined(separator: ", ")))")
+            }
+            volumes.buses[bus] = level
+        } else {
+            volumes.master = level
+        }
+        applyVolumes(on: currentSlot.runner.handle)
+        controlEvents.append(.volumeChanged(bus: bus, decibels: level.value, muted: volumes.muted))
+    }
+
+    /// Mutes or unmutes the master (the volume is kept for unmuting).
+    public func setMuted(_ muted: Bool) {
+        volumes.muted = muted
+        applyVolumes(on: currentSlot.runner.handle)
+        controlEvents.append(.volumeChanged(bus: nil, decibels: volumes.master.value, muted: muted))
+    }
+
+    /// Sets the fade on the master (on top of its volume; no event). For `SleepTimer`.
+    public func setFade(_ level: Decibels) {
+        guard level != volumes.fade else { return }
+        volumes.fade = level
+        applyVolumes(on: currentSlot.runner.handle)
+    }
+
+    /// Sends the volumes to a runner's mixer (the current one, or a seek's new one).
+    func applyVolumes(on handle: MixerHandle) {
+        handle.setVolume(volumes.muted ? .silence : Decibels(volumes.master.value + volumes.fade.value), bus: nil)
+        for (name, level) in volumes.buses {
+            if let id = session.config.bus(named: name) { handle.setVolume(level, bus: id) }
+        }
+    }
+
+    /// Makes `event` triggerable by its name (replacing one of the same name).
+    public func register(_ event: LiveEvent) {
+        liveEvents[event.name] = event
+    }
+
+    /// The live events this session answers to, sorted by name.
+    public var liveEventList: [LiveEvent] { liveEvents.values.sorted { $0.name < $1.name } }
+
+    /// Performs the live event `name` and reports it (`PlayerEvent.triggered`); a name no
+    /// one registered is an error naming those that are.
+    public func trigger(_ name: String) throws(PlayerControlError) {
+        guard let event = liveEvents[name] else {
+            let known = liveEventList.map(\.name)
+            throw PlayerControlError("no live event '\(name)' in this session"
+                + (known.isEmpty ? " (it has none)" : " (it has: \(known.joined(separator: ", ")))"))
+        }
+        event.perform(self)
+        controlEvents.append(.triggered(name: name, time: position))
+    }
+
+    /// The radio's next station or track; an error when the session has no radio.
+    public func nextStation() throws(PlayerControlError) {
+        guard let stations else { throw PlayerControlError("no radio in this session") }
+        do { try stations.nextStation() } catch { throw PlayerControlError("\(error)") }
+    }
+
+    /// The radio's previous station or track; an error when the session has no radio.
+    public func previousStation() throws(PlayerControlError) {
+        guard let stations else { throw PlayerControlError("no radio in this session") }
+        do { try stations.previousStation() } catch { throw PlayerControlError("\(error)") }
+    }
+
+    /// The names and values of the session's parameters now (`speed` …), in its order.
+    public var parameterValues: [(name: String, value: Double)] {
+        session.config.parameters.compactMap { p in parameterValue(p.name).map { (p.name, $0) } }
+    }
+}
+
+/// Volume as people type it, as mpv takes it: a percentage (`80`, `80%`; mpv's cubic
+/// curve, so 50 % is −18 dB and 100 % is 0 dB) or decibels (`-6dB`); `mute`/`0` is silence.
+public enum VolumeLevel {
+    /// The most: 130 % (mpv's `volume-max`), +6.8 dB.
+    public static let maximum = Decibels(60 * log10(1.3))
+
+    /// The level `text` means, or nil when it is not a volume.
+    public static func parse(_ text: String) -> Decibels? {
+        let t = text.trimmingWhitespace().lowercased()
+        if t.hasSuffix("db") {
+            guard let db = Double(t.dropLast(2).trimmingWhitespace()), db.isFinite || db == -.infinity,
+                  db <= maximum.value + 1e-9 else { return nil }
+            return Decibels(db)
+        }
+        let number = t.hasSuffix("%") ? String(t.dropLast()) : t
+        guard let percent = Double(number.trimmingWhitespace()) else { return nil }
+        return fromPercent(percent)
+    }
+
+    /// mpv's curve: gain = (percent / 100)³. Nil outside 0…130.
+    public static func fromPercent(_ percent: Double) -> Decibels? {
+        guard percent.isFinite, percent >= 0, percent <= 130 + 1e-9 else { return nil }
+        return percent == 0 ? .silence : Decibels(60 * log10(percent / 100))
+    }
+
+    /// The percentage of a level (mpv's curve).
+    public static func percent(_ level: Decibels) -> Double {
+        level.value == -.infinity ? 0 : 100 * pow(10, level.value / 60)
+    }
+
+    /// The rule, for messages.
+    public static let rule = "a volume is a percentage 0–130 (80 or 80%) or decibels up to +6.8 (-6dB)"
+}

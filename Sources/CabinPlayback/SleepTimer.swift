@@ -1,0 +1,104 @@
+import Glibc
+import CabinAudio
+import CabinIO
+
+/// A sleep timer for any session (`cabin play --stop-after 45m --fade-out 60s`): after
+/// `stopAfter` seconds of wall-clock time from the start (pauses included, as a bedside
+/// timer counts), the session ends; over the last `fadeOut` seconds the master fades down
+/// linearly in dB to −60 dB, then the transport's own fade takes it to silence.
+///
+/// The control loop calls `update` a few times a second; each call sets the fade's level
+/// (the mixer ramps between calls over 50 ms, so the fade is smooth).
+///
+/// Thread: control thread.
+public struct SleepTimer: Sendable {
+    public let stopAfter: Double
+    public let fadeOut: Double
+    /// Whether the timer has ended the session.
+    public private(set) var hasFired = false
+    /// The level the fade reaches just before the stop.
+    public static let fadeFloor = Decibels(-60)
+
+    public init(stopAfter: Double, fadeOut: Double) {
+        self.stopAfter = max(0, stopAfter)
+        self.fadeOut = min(max(0, fadeOut), self.stopAfter)
+    }
+
+    /// The fade's level `elapsed` seconds after the start.
+    public func level(at elapsed: Double) -> Decibels {
+        let fadeStart = stopAfter - fadeOut
+        guard fadeOut > 0, elapsed > fadeStart else { return 0 }
+        return Decibels(SleepTimer.fadeFloor.value * min(1, (elapsed - fadeStart) / fadeOut))
+    }
+
+    /// Sets the player's fade for `elapsed` and ends the session when the time is up.
+    public mutating func update(_ player: LivePlayer, elapsed: Double) {
+        guard !hasFired else { return }
+        player.setFade(level(at: elapsed))
+        if elapsed >= stopAfter {
+            hasFired = true
+            player.stop()
+        }
+    }
+}
+
+/// `--on-mark COMMAND`: a shell command run at each mark the session passes, with the mark,
+/// the time and the session in its environment (`CABIN_MARK=rest`, `CABIN_TIME=1500`,
+/// `CABIN_SESSION=Drive to Yosemite`), as Pomodoro users script their breaks. Commands run
+/// in the background (the session never waits for them); a command that cannot start is
+/// reported once per mark as a warning line.
+///
+/// Thread: control thread.
+public final class MarkHooks {
+    public let command: String
+    public let session: String
+    public let outputToStandardError: Bool
+    private var running: [ChildProcess] = []
+    /// Problems starting commands since the last call (one line each).
+    private var problems: [String] = []
+
+    public init(command: String, session: String, outputToStandardError: Bool) {
+        self.command = command
+        self.session = session
+        self.outputToStandardError = outputToStandardError
+    }
+
+    /// Runs the command for each mark among `events`; reaps those that ended.
+    public func handle(_ events: [PlayerEvent]) {
+        for event in events {
+            guard case .mark(let name, let time) = event else { continue }
+            let environment = ["CABIN_MARK": name, "CABIN_TIME": NumberTextSeconds.text(time), "CABIN_SESSION": session]
+            do { running.append(try ChildProcess(shell: command, environment: environment, outputToStandardError: outputToStandardError)) } catch {
+                problems.append("--on-mark: \(error)")
+            }
+        }
+        running.removeAll { $0.exitStatus(waiting: false) != nil }
+    }
+
+    /// Waits up to `timeout` seconds for the commands still running (at the end of the
+    /// session); any still running then go on by themselves (the session never hangs on a
+    /// hook).
+    public func waitForAll(timeout: Double = 2) {
+        let deadline = monotonicSeconds() + timeout
+        while true {
+            running.removeAll { $0.exitStatus(waiting: false) != nil }
+            if running.isEmpty || monotonicSeconds() >= deadline { break }
+            usleep(10_000)
+        }
+        running.removeAll()
+    }
+
+    /// Problems since the last call.
+    public func takeProblems() -> [String] {
+        defer { problems.removeAll() }
+        return problems
+    }
+}
+
+/// Seconds for an environment variable: `1500`, `12.5`.
+enum NumberTextSeconds {
+    static func text(_ seconds: Double) -> String {
+        let ms = (seconds * 1000).rounded() / 1000
+        return ms == ms.rounded() ? String(Int(ms)) : String(ms)
+    }
+}
