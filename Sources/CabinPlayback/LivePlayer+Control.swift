@@ -115,7 +115,7 @@ extension LivePlayer {
     /// The radio's next station or track; an error when the session has no radio.
     public func nextStation() throws(PlayerControlError) {
         guard let stations else {
-            throw PlayerControlError(radio == nil ? "no radio in this session"
+            throw PlayerControlError(radio?.isEmpty ?? true ? "no radio in this session"
                                      : "this session's station has no next or previous (playlists are not supported yet)")
         }
         do { try stations.nextStation() } catch { throw PlayerControlError("\(error)") }
@@ -124,7 +124,7 @@ extension LivePlayer {
     /// The radio's previous station or track; an error when the session has no radio.
     public func previousStation() throws(PlayerControlError) {
         guard let stations else {
-            throw PlayerControlError(radio == nil ? "no radio in this session"
+            throw PlayerControlError(radio?.isEmpty ?? true ? "no radio in this session"
                                      : "this session's station has no next or previous (playlists are not supported yet)")
         }
         do { try stations.previousStation() } catch { throw PlayerControlError("\(error)") }

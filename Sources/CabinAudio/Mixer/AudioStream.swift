@@ -44,8 +44,7 @@ public final class AudioStream: @unchecked Sendable {
     public init(capacityFrames: Int) {
         precondition(capacityFrames > 0, "a stream holds at least one frame")
         self.capacityFrames = capacityFrames
-        samples = .allocate(capacity: 2 * capacityFrames)
-        samples.initialize(repeating: 0, count: 2 * capacityFrames)
+        samples = .zeroed(2 * capacityFrames)
         counters = .allocate(capacity: 24)
         for i in 0..<24 { (counters + i).initialize(to: Atomic(0)) }
     }

@@ -73,3 +73,12 @@ enum BlockMath {
         unsafeBitCast(unsafeBitCast(v, to: SIMD8<UInt32>.self) & 0x7FFF_FFFF, to: SIMD8<Float>.self)
     }
 }
+
+extension UnsafeMutablePointer where Pointee: Numeric {
+    /// `count` elements allocated and set to zero (control thread: it allocates).
+    static func zeroed(_ count: Int) -> UnsafeMutablePointer<Pointee> {
+        let p = allocate(capacity: count)
+        p.initialize(repeating: 0, count: count)
+        return p
+    }
+}

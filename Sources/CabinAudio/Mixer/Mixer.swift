@@ -119,20 +119,16 @@ public final class Mixer: @unchecked Sendable {
         duckAffects = setup.duckAffects
 
         let block = maxBlockFrames
-        parameterValues = .allocate(capacity: max(1, parameterCount * block))
-        parameterValues.initialize(repeating: 0, count: max(1, parameterCount * block))
+        parameterValues = .zeroed(max(1, parameterCount * block))
         parameterMoving = .allocate(capacity: max(1, parameterCount))
         parameterMoving.initialize(repeating: false, count: max(1, parameterCount))
         duckGains = .allocate(capacity: max(1, duckCount * block))
         duckGains.initialize(repeating: 1, count: max(1, duckCount * block))
         duckMoving = .allocate(capacity: max(1, duckCount))
         duckMoving.initialize(repeating: false, count: max(1, duckCount))
-        busPeaks = .allocate(capacity: max(1, busCount))
-        busPeaks.initialize(repeating: 0, count: max(1, busCount))
-        busBuffers = .allocate(capacity: max(1, busCount * 2 * block))
-        busBuffers.initialize(repeating: 0, count: max(1, busCount * 2 * block))
-        mixBuffer = .allocate(capacity: 2 * block)
-        mixBuffer.initialize(repeating: 0, count: 2 * block)
+        busPeaks = .zeroed(max(1, busCount))
+        busBuffers = .zeroed(max(1, busCount * 2 * block))
+        mixBuffer = .zeroed(2 * block)
 
         context = VoiceRenderContext(
             assets: shared.assets.slots.baseAddress!, assetCount: shared.assets.count,

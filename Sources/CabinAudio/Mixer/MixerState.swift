@@ -87,8 +87,7 @@ struct MixerSetup {
                 flat += map.flattened
             }
         }
-        mapPoints = .allocate(capacity: max(1, flat.count))
-        mapPoints.initialize(repeating: 0, count: max(1, flat.count))
+        mapPoints = .zeroed(max(1, flat.count))
         for (i, v) in flat.enumerated() { mapPoints[i] = v }
 
         parameters = .allocate(capacity: max(1, config.parameters.count))

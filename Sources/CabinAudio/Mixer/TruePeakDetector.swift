@@ -64,12 +64,9 @@ struct TruePeakDetector {
         // The bound must hold for the worst phase: use the smallest threshold.
         quietSample = Float(quietLevel) * 0.999 / Float(gainBound)
         let capacity = TruePeakDetector.history + TruePeakDetector.chunkFrames + 8
-        left = .allocate(capacity: capacity)
-        left.initialize(repeating: 0, count: capacity)
-        right = .allocate(capacity: capacity)
-        right.initialize(repeating: 0, count: capacity)
-        magnitudes = .allocate(capacity: capacity)
-        magnitudes.initialize(repeating: 0, count: capacity)
+        left = .zeroed(capacity)
+        right = .zeroed(capacity)
+        magnitudes = .zeroed(capacity)
     }
 
     func deallocate() {
@@ -261,10 +258,8 @@ struct SlidingMinimum {
         var capacity = 1
         while capacity < window + 1 { capacity *= 2 }
         mask = capacity - 1
-        values = .allocate(capacity: capacity)
-        values.initialize(repeating: 0, count: capacity)
-        stamps = .allocate(capacity: capacity)
-        stamps.initialize(repeating: 0, count: capacity)
+        values = .zeroed(capacity)
+        stamps = .zeroed(capacity)
     }
 
     func deallocate() {

@@ -62,12 +62,10 @@ struct TruePeakLimiter {
         held.initialize(repeating: 1, count: window)
         heldSum = Double(window)
         delayLength = window - 1 + TruePeakDetector.delay
-        peaks = .allocate(capacity: TruePeakDetector.chunkFrames)
-        peaks.initialize(repeating: 0, count: TruePeakDetector.chunkFrames)
+        peaks = .zeroed(TruePeakDetector.chunkFrames)
         gains = .allocate(capacity: TruePeakDetector.chunkFrames)
         gains.initialize(repeating: 1, count: TruePeakDetector.chunkFrames)
-        delay = .allocate(capacity: 2 * max(1, delayLength))
-        delay.initialize(repeating: 0, count: 2 * max(1, delayLength))
+        delay = .zeroed(2 * max(1, delayLength))
     }
 
     func deallocate() {

@@ -92,25 +92,29 @@ extension Voice {
         var m = Modulation(pitchPoints: c.mapPoints, gainPoints: c.mapPoints)
         guard mapLayer >= 0 else { return m }
         let maps = c.layerMaps[Int(mapLayer)]
-        if maps.pitchParameter >= 0 {
-            let p = Int(maps.pitchParameter)
-            m.pitchPoints = c.mapPoints + Int(maps.pitchOffset)
-            m.pitchCount = Int(maps.pitchCount)
-            let row = c.parameterValues + p * c.stride
-            if c.parameterMoving[p] { m.pitchRow = row } else {
-                m.pitchConstant = ParameterMap.evaluate(m.pitchPoints, count: m.pitchCount, at: row[0])
-            }
+        if let r = Self.read(maps.pitchParameter, offset: maps.pitchOffset, count: maps.pitchCount, c) {
+            (m.pitchPoints, m.pitchCount) = (r.points, r.count)
+            if let row = r.row { m.pitchRow = row } else { m.pitchConstant = r.value }
         }
-        if maps.gainParameter >= 0 {
-            let p = Int(maps.gainParameter)
-            m.gainPoints = c.mapPoints + Int(maps.gainOffset)
-            m.gainCount = Int(maps.gainCount)
-            let row = c.parameterValues + p * c.stride
-            if c.parameterMoving[p] { m.gainRow = row } else {
-                m.gainConstant = DecibelRamp.linear(ParameterMap.evaluate(m.gainPoints, count: m.gainCount, at: row[0]))
-            }
+        if let r = Self.read(maps.gainParameter, offset: maps.gainOffset, count: maps.gainCount, c) {
+            (m.gainPoints, m.gainCount) = (r.points, r.count)
+            if let row = r.row { m.gainRow = row } else { m.gainConstant = DecibelRamp.linear(r.value) }
         }
         return m
+    }
+
+    /// Where a map reads its parameter in this segment: its points, and the parameter's row
+    /// when it moves, else the map's one value (`nil`: the layer has no such map).
+    @inline(__always)
+    private static func read(_ parameter: Int32, offset: Int32, count: Int32, _ c: VoiceRenderContext)
+        -> (points: UnsafeMutablePointer<Double>, count: Int, row: UnsafeMutablePointer<Double>?, value: Double)?
+    {
+        guard parameter >= 0 else { return nil }
+        let p = Int(parameter)
+        let points = c.mapPoints + Int(offset), n = Int(count)
+        let row = c.parameterValues + p * c.stride
+        if c.parameterMoving[p] { return (points, n, row, 0) }
+        return (points, n, nil, ParameterMap.evaluate(points, count: n, at: row[0]))
     }
 
     /// Frees the voice and reports how many frames it sounded.
