@@ -47,12 +47,6 @@ public struct RumblePlan: Sendable, Hashable {
     public var voiceCount: Int
     /// When the last effect has ended, in milliseconds.
     public var durationMilliseconds: Int
-
-    public init(steps: [Step], voiceCount: Int, durationMilliseconds: Int) {
-        self.steps = steps
-        self.voiceCount = voiceCount
-        self.durationMilliseconds = durationMilliseconds
-    }
 }
 
 /// Options for ``RumblePlan``.

@@ -53,10 +53,6 @@ public struct CompiledSession: Sendable {
     public struct HapticCue: Sendable, Equatable {
         public var frame: FrameTime
         public var pattern: String
-        public init(frame: FrameTime, pattern: String) {
-            self.frame = frame
-            self.pattern = pattern
-        }
     }
 
     /// Seconds of the session.
