@@ -30,6 +30,8 @@ struct Play: ParsableCommand {
 
     @OptionGroup(title: "Presets") var presets: PresetArguments
 
+    @OptionGroup var mix: MixArguments
+
     @Option(name: [.customShort("D"), .long], help: "ALSA device: default, pulse, hw:0,0, plughw:…, jack (see 'cabin devices').")
     var device = "default"
 
@@ -70,6 +72,7 @@ struct Play: ParsableCommand {
 
     func run() throws {
         let source = try CLISession.Source(file: session, presets: presets)
+        let compileOptions = try mix.options()
         var options = LivePlayer.Options(device: device, configuration: PCMConfiguration(
             sampleRate: sampleRate, channelCount: 2, periodFrames: period, periodCount: periods))
         options.realtime = !noRealtime
@@ -82,7 +85,8 @@ struct Play: ParsableCommand {
             // decodes while it plays.
             let loaded: SessionLoader.Loaded
             (player, loaded) = try LivePlayer.open(options: options) { rate, _ in
-                try CLISession.load(source, sampleRate: rate, maxBlockFrames: period, progressive: true)
+                try CLISession.load(source, sampleRate: rate, maxBlockFrames: period, options: compileOptions,
+                                   progressive: true)
             }
             decoding = loaded.decoding
         } catch let error as AudioDeviceError {

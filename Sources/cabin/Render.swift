@@ -27,6 +27,8 @@ struct Render: ParsableCommand {
 
     @OptionGroup(title: "Presets") var presets: PresetArguments
 
+    @OptionGroup var mix: MixArguments
+
     @Option(name: .shortAndLong, help: "Output file: .wav, .flac, or .opus (Ogg Opus, 48 kHz only); - for WAV on standard output.")
     var output: String
 
@@ -85,7 +87,7 @@ struct Render: ParsableCommand {
         let destination = try CLIOutput.open(output, inputs: inputs)
         let hapticDestination = try haptics.map { try CLIOutput.open($0, inputs: inputs + [output]) }
         let source = try CLISession.Source(file: session, presets: presets)
-        let options = SessionCompileOptions(hapticsBusGain: hapticsInMix ? SessionCompileOptions.defaultHapticsBusGain : nil)
+        let options = try mix.options(hapticsBusGain: hapticsInMix ? SessionCompileOptions.defaultHapticsBusGain : nil)
         let loaded = try CLISession.load(source, sampleRate: Double(sampleRate), maxBlockFrames: blockSize, options: options)
         let inputFiles = CLISession.inputFiles(loaded.document, session: session)
         try CLIOutput.refuseSame(output, inputs: inputFiles)

@@ -35,6 +35,14 @@ struct DriveTimeline {
     /// The start haptic: an electric car has no starter to crank and no rumble to catch.
     var engineStartHaptic: String { s.vehicle == "electric" ? "engine-start-electric" : "engine-start" }
     var engineLayers: [String] { hasIdleLoop ? ["idle", "engine"] : ["engine"] }
+    /// The route's ambience, pieces of it scattered over it while the car moves, and the
+    /// odd horn of passing traffic.
+    var ambientLayers: [String] { hasAmbientVariation ? ["ambient", "ambient-variation", "traffic"] : ["ambient", "traffic"] }
+    /// A `synth:` ambience has no pieces to scatter (and needs none: it never repeats).
+    var hasAmbientVariation: Bool {
+        if case .synth = ambientSound { return false }
+        return true
+    }
     var arrivalStart: Double { total - 90 }
 
     mutating func build() -> SessionDocument {
@@ -61,7 +69,12 @@ struct DriveTimeline {
 
     mutating func setUpMix() {
         b.document.parameters = [Parameter(name: "speed", value: 0, min: 0, max: 80)]
-        b.document.ducking = [Ducking(when: "voice", duck: ["radio", "ambient", "engine"], by: -12, attack: 0.04, release: 0.6)]
+        b.document.ducking = [Ducking(when: "voice", duck: ["radio", "ambient", "engine"])]
+        // The spec's mix (engine −12, ambient −18, radio −3) with the cues a designed margin
+        // over it: UI sounds +2…+6 LU momentary, the voice +5…+7 LU. Without the radio the
+        // bed is about 6 dB quieter, and so are the cues.
+        b.setBus("ui", gain: s.radio == nil ? -8 : -2)
+        b.setBus("voice", gain: s.radio == nil ? -7 : 0)
         let onSpeed = { (points: [(Double, Double)]) in LayerMap(parameter: "speed", points: points) }
         if hasIdleLoop {
             b.document.layers.append(Layer(name: "idle", bus: "engine", sound: .library("engine/\(s.vehicle)-idle"), isLooping: true,
@@ -72,7 +85,16 @@ struct DriveTimeline {
                                        pitch: onSpeed([(0, 0.7), (20, 0.8), (65, 1.0), (80, 1.12)]),
                                        gainMap: onSpeed(hasIdleLoop ? [(0, -40), (8, -10), (20, 0)] : [(0, -14), (20, 0)])))
         b.document.layers.append(Layer(name: "ambient", bus: "ambient", sound: ambientSound, isLooping: true,
+                                       gain: hasAmbientVariation ? SessionBuilder.variationLoopGain : 0,
                                        gainMap: onSpeed([(0, -6), (60, 0)])))
+        if hasAmbientVariation {
+            _ = b.addVariation(of: ambientSound, on: "ambient", named: "ambient")
+            b.document.layers[b.document.layers.count - 1].gainMap = onSpeed([(0, -40), (30, 0)])
+        }
+        b.document.layers.append(Layer(name: "traffic", bus: "ambient", sound: .library("ui/horn"),
+                                       gainMap: onSpeed([(0, -40), (30, 0)]),
+                                       scatter: Scatter(sounds: [.library("ui/horn")], rate: 0.2...0.8, gain: -20...(-10),
+                                                        pan: -0.9...0.9, pitch: -4...1)))
         if let radio = s.radio {
             let isNoise = radio.hasSuffix("-noise")
             b.document.layers.append(Layer(name: "radio", bus: "radio",
@@ -91,7 +113,7 @@ struct DriveTimeline {
         b.play(0.5, "ui/seatbelt", haptic: "seatbelt")
         b.play(2.5, "ui/ignition", haptic: engineStartHaptic)
         b.start(3, engineLayers, fadeIn: 0.8)
-        b.start(5, ["ambient"], fadeIn: 6)
+        b.start(5, ambientLayers, fadeIn: 6)
         b.play(7.5, "ui/gear-shift", haptic: "gear-shift")
         b.mark(8, "drive")
         if s.radio != nil { b.start(10, ["radio"], fadeIn: 8) }
@@ -151,7 +173,7 @@ struct DriveTimeline {
         b.play(total - 28, "ui/gear-shift", haptic: "gear-shift")
         b.stop(total - 26, engineLayers, fadeOut: 3)
         engineOff(total - 26)
-        b.stop(total - 24, ["ambient"], fadeOut: 20)
+        b.stop(total - 24, ambientLayers, fadeOut: 20)
         b.play(total - 22, "ui/session-end", haptic: "arrival")
         let welcome = s.destination == "your destination" ? "Journey complete" : "Journey complete. Welcome to \(s.destination)"
         say(total - 18, welcome, fallback: "voice/journey-complete")
