@@ -82,6 +82,19 @@ enum AllocationScene {
         return stream
     }
 
+    /// Adds a scatter layer on the ambient bus — clicks and a harmonic burst at 120–300
+    /// events a minute, ±6 dB, full pan, ±5 semitones, so sounds overlap — started with the
+    /// others and stopped with them.
+    static func addScatter(to session: inout CompiledSession) {
+        let a = session.config.addAsset(click())
+        let b = session.config.addAsset(harmonicLoop(frames: 9_000, fundamental: 330), trim: -3)
+        let scatter = session.config.addScatter(ScatterConfig(sounds: [a, b], eventsPerMinute: 120...300, gain: -6...0,
+                                                              pan: -1...1, pitch: -5...5, seed: 11))
+        let layer = session.config.addLayer(LayerConfig(name: "scatter", bus: session.config.bus(named: "ambient")!,
+                                                        source: .scatter(scatter), isLooping: true))
+        session.commands.insert(MixerCommand(at: 0, .startLayer(layer, fadeInFrames: 4_800)), at: 0)
+    }
+
     static func harmonicLoop(frames: Int, fundamental: Double) -> AudioBuffer {
         var samples = [Float](repeating: 0, count: frames)
         for i in 0..<frames {

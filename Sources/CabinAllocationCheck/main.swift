@@ -46,6 +46,7 @@ do {
     } else {
         var scene = try AllocationScene.compile(seconds: seconds, blockFrames: blockFrames)
         feeder = StreamFeeder(stream: AllocationScene.addStream(to: &scene))
+        AllocationScene.addScatter(to: &scene)
         try feeder?.start()
         compiled = scene
         label = "built-in scene"

@@ -69,6 +69,8 @@ public enum SessionSoundLoader {
         }
         speaking.wait()
         var resolved = spoken.withLock { $0 }
+        resolved.referenceLoudness = library?.manifest.referenceLoudness ?? -23
+        resolved.synthLoudness = SynthLoudness.measure(document, sampleRate: sampleRate)
         var jobs: [SoundDecodeJob] = []
         for (reference, result) in zip(references, results.withLock { $0 }) {
             switch result {
@@ -105,7 +107,8 @@ public enum SessionSoundLoader {
                 let raw = try synthesizer.speak(speech.text, sampleRate: sampleRate)
                 let buffer = VoiceRecipes.polish(raw.map(Double.init), sampleRate: sampleRate)
                 let loudness = try LoudnessMeter.measure(buffer).integrated ?? referenceLoudness
-                resolved.sounds[speech.soundKey] = LoadedSound(buffer: buffer, trim: referenceLoudness - loudness)
+                resolved.sounds[speech.soundKey] = LoadedSound(buffer: buffer, trim: referenceLoudness - loudness,
+                                                               loudness: loudness)
             } catch {
                 resolved.failures[speech.soundKey] = "speech synthesis failed for \"\(speech.text)\": \(error)"
             }
@@ -135,7 +138,7 @@ public enum SessionSoundLoader {
                 throw LoadError(description: library.problem(with: name) ?? "\(name): not in the sound library")
             }
             let job = try SoundDecodeJob(path: library.url(for: entry).path, sampleRate: sampleRate)
-            var sound = LoadedSound(samples: job.storage, trim: entry.trim)
+            var sound = LoadedSound(samples: job.storage, trim: entry.trim, loudness: entry.loudness)
             if let start = entry.loopStart, let end = entry.loopEnd {
                 // Loop points are in the file's frames; move them to the session's rate.
                 let ratio = sampleRate / job.fileSampleRate

@@ -39,6 +39,18 @@ public struct CompiledSession: Sendable {
         public var stream: AudioStream
     }
 
+    /// The loudness target and how it is met (nil when the session has none).
+    public var loudness: LoudnessPlan?
+
+    /// How a loudness target is met: the session's estimated loudness before the master
+    /// gain (`SessionLoudness.estimate`) and the master gain that brings it to the target.
+    public struct LoudnessPlan: Sendable, Equatable {
+        public var target: Double
+        /// LUFS before the master gain; nil when the session plays nothing.
+        public var estimate: Double?
+        public var masterGain: Double
+    }
+
     /// A named point on the timeline.
     public struct Mark: Sendable, Equatable {
         public var frame: FrameTime

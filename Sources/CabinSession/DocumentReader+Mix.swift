@@ -34,7 +34,7 @@ extension DocumentReader {
         return out
     }
 
-    static let layerKeys: Set<String> = ["bus", "sound", "loop", "gain", "normalize", "pitch", "gainMap"]
+    static let layerKeys: Set<String> = ["bus", "sound", "loop", "gain", "normalize", "pitch", "gainMap", "scatter"]
 
     mutating func readLayers(_ value: JSONValue?, buses: [Bus], parameters: [Parameter]) -> [Layer] {
         guard let value else { return [] }
@@ -54,8 +54,19 @@ extension DocumentReader {
                 diagnostics.error("layer \"\(member.key)\" needs a \"bus\" (no bus has its name); buses: \(buses.map(\.name).joined(separator: ", "))",
                                   at: member.value.location, path: p, rule: "json.missing-key")
             }
-            let soundValue = spec.required("sound", at: p.key("sound"), objectLocation: member.value.location, in: &diagnostics)
-            let sound = soundValue.flatMap { self.sound($0, at: p.key("sound")) }
+            var scatter: Scatter?
+            var sound: SoundReference?
+            if let scatterValue = spec["scatter"] {
+                scatter = readScatter(scatterValue, at: p.key("scatter"))
+                sound = scatter?.sounds.first
+                if let extra = spec["sound"] {
+                    diagnostics.error("a layer plays a \"sound\" or a \"scatter\", not both", at: extra.location,
+                                      path: p.key("sound"), value: extra.excerpt, rule: "session.scatter")
+                }
+            } else {
+                let soundValue = spec.required("sound", at: p.key("sound"), objectLocation: member.value.location, in: &diagnostics)
+                sound = soundValue.flatMap { self.sound($0, at: p.key("sound")) }
+            }
             let loop = spec["loop"]?.bool(at: p.key("loop"), in: &diagnostics) ?? false
             let gain = spec["gain"].flatMap { decibels($0, at: p.key("gain")) } ?? 0
             let normalize = spec["normalize"]?.bool(at: p.key("normalize"), in: &diagnostics) ?? true
@@ -63,10 +74,63 @@ extension DocumentReader {
             let gainMap = spec["gainMap"].flatMap { parameterMap($0, at: p.key("gainMap"), parameters: parameters, output: .decibels) }
             if let sound {
                 out.append(Layer(name: member.key, bus: bus, sound: sound, isLooping: loop, gain: gain,
-                                 normalize: normalize, pitch: pitch, gainMap: gainMap))
+                                 normalize: normalize, pitch: pitch, gainMap: gainMap, scatter: scatter))
             }
         }
         return out
+    }
+
+    /// `{ "sounds": ["ui/horn", …], "rate": [1, 4], "gain": [-12, 0], "pan": [-0.8, 0.8], "pitch": [-2, 2] }`:
+    /// library names or files (not `synth:`), events a minute, dB, pan and semitones, each
+    /// a `[low, high]` pair (or one number for both).
+    mutating func readScatter(_ value: JSONValue, at path: JSONPath) -> Scatter? {
+        guard let object = value.object(at: path, in: &diagnostics) else { return nil }
+        object.warnUnknownKeysAsErrors(known: ["sounds", "rate", "gain", "pan", "pitch"], at: path, in: &diagnostics)
+        var sounds: [SoundReference] = []
+        if let list = object.required("sounds", at: path.key("sounds"), objectLocation: value.location, in: &diagnostics),
+           let rows = list.array(at: path.key("sounds"), in: &diagnostics) {
+            if rows.isEmpty || rows.count > Scatter.maximumSounds {
+                diagnostics.error("a scatter needs 1 to \(Scatter.maximumSounds) sounds, found \(rows.count)", at: list.location,
+                                  path: path.key("sounds"), value: list.excerpt, rule: "session.scatter")
+            }
+            for (i, row) in rows.enumerated() {
+                guard let r = sound(row, at: path.key("sounds").index(i)) else { continue }
+                if case .synth = r {
+                    diagnostics.error("a scatter plays sound files, not synth: sources", at: row.location,
+                                      path: path.key("sounds").index(i), value: row.excerpt, rule: "session.scatter")
+                    continue
+                }
+                sounds.append(r)
+            }
+        }
+        let rate = object.required("rate", at: path.key("rate"), objectLocation: value.location, in: &diagnostics)
+            .flatMap { range($0, at: path.key("rate"), in: Scatter.rateRange, what: "a rate (events a minute)") }
+        let gain = object["gain"].map { range($0, at: path.key("gain"), in: -120...24, what: "a gain (dB)") } ?? (0...0)
+        let pan = object["pan"].map { range($0, at: path.key("pan"), in: Scatter.panRange, what: "a pan") } ?? (0...0)
+        let pitch = object["pitch"].map { range($0, at: path.key("pitch"), in: Scatter.pitchRange, what: "a pitch (semitones)") } ?? (0...0)
+        guard let rate, let gain, let pan, let pitch, !sounds.isEmpty else { return nil }
+        return Scatter(sounds: sounds, rate: rate, gain: gain, pan: pan, pitch: pitch)
+    }
+
+    /// `[low, high]` (low ≤ high) or one number, each within `bounds`.
+    mutating func range(_ value: JSONValue, at path: JSONPath, in bounds: ClosedRange<Double>, what: String) -> ClosedRange<Double>? {
+        if case .number = value.kind {
+            return number(value, at: path, in: bounds, what: what, rule: "session.scatter").map { $0...$0 }
+        }
+        guard let pair = value.array(at: path, in: &diagnostics) else { return nil }
+        guard pair.count == 2 else {
+            diagnostics.error("a range is [low, high], found \(pair.count) numbers", at: value.location, path: path,
+                              value: value.excerpt, rule: "session.scatter")
+            return nil
+        }
+        guard let lo = number(pair[0], at: path.index(0), in: bounds, what: what, rule: "session.scatter"),
+              let hi = number(pair[1], at: path.index(1), in: bounds, what: what, rule: "session.scatter") else { return nil }
+        guard lo <= hi else {
+            diagnostics.error("a range's low end (\(NumberText.plain(lo))) must not be above its high end (\(NumberText.plain(hi)))",
+                              at: value.location, path: path, value: value.excerpt, rule: "session.scatter")
+            return nil
+        }
+        return lo...hi
     }
 
     enum MapOutput { case ratio, decibels }
@@ -135,7 +199,7 @@ extension DocumentReader {
                 for (name, v, np) in names(d, at: p.key("duck"))
                 where reference(name, v, at: np, kind: "bus", known: busNames) { ducked.append(name) }
             }
-            let by = rule["by"].flatMap { decibels($0, at: p.key("by")) } ?? -12
+            let by = rule["by"].flatMap { decibels($0, at: p.key("by")) } ?? Ducking.defaultDepth
             if by > 0, let v = rule["by"] {
                 diagnostics.error("ducking lowers buses: \"by\" must be 0 dB or less, found \(v.excerpt)",
                                   at: v.location, path: p.key("by"), value: v.excerpt, rule: "session.ducking")

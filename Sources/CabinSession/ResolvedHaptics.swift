@@ -44,8 +44,27 @@ public struct SessionCompileOptions: Sendable, Equatable {
     /// none: −12 dB, the engine bus's level, so the rumble sits under UI sounds.
     public static let defaultHapticsBusGain = -12.0
 
-    public init(hapticsBusGain: Double? = nil, hapticAudio: HapticAudioOptions = .init()) {
+    /// The loudness target: the document's `"loudness"` (the default), another (`cabin
+    /// play --loudness -18`), or none (`--loudness off`: gains exactly as written).
+    public var loudness: LoudnessChoice = .document
+    /// A master gain in dB that replaces the loudness target's (to play parts of a session
+    /// at the gain the whole would have).
+    public var masterGain: Double?
+    /// A seed that replaces the document's `seed` (`cabin play --seed 7`).
+    public var seed: UInt64?
+
+    public enum LoudnessChoice: Sendable, Equatable {
+        case document
+        case target(Double)
+        case off
+    }
+
+    public init(hapticsBusGain: Double? = nil, hapticAudio: HapticAudioOptions = .init(),
+                loudness: LoudnessChoice = .document, masterGain: Double? = nil, seed: UInt64? = nil) {
+        self.seed = seed
         self.hapticsBusGain = hapticsBusGain
         self.hapticAudio = hapticAudio
+        self.loudness = loudness
+        self.masterGain = masterGain
     }
 }

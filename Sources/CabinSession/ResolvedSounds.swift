@@ -8,20 +8,24 @@ public struct LoadedSound: Sendable, Equatable {
     /// Loudness trim in dB (0 when the layer says `normalize: false` or the sound is not
     /// from the library).
     public var trim: Double
+    /// The sound's integrated loudness in LUFS as measured, before `trim` (nil: unknown).
+    public var loudness: Double?
     /// Loop region in frames of `samples`, if the library gives one.
     public var loopStart: Int?
     public var loopEnd: Int?
 
-    public init(samples: SampleStorage, trim: Double = 0, loopStart: Int? = nil, loopEnd: Int? = nil) {
+    public init(samples: SampleStorage, trim: Double = 0, loopStart: Int? = nil, loopEnd: Int? = nil,
+                loudness: Double? = nil) {
         self.samples = samples
         self.trim = trim
+        self.loudness = loudness
         self.loopStart = loopStart
         self.loopEnd = loopEnd
     }
 
     /// A sound holding a copy of `buffer` (as floats).
-    public init(buffer: AudioBuffer, trim: Double = 0, loopStart: Int? = nil, loopEnd: Int? = nil) {
-        self.init(samples: SampleStorage(buffer), trim: trim, loopStart: loopStart, loopEnd: loopEnd)
+    public init(buffer: AudioBuffer, trim: Double = 0, loopStart: Int? = nil, loopEnd: Int? = nil, loudness: Double? = nil) {
+        self.init(samples: SampleStorage(buffer), trim: trim, loopStart: loopStart, loopEnd: loopEnd, loudness: loudness)
     }
 
     /// The samples loaded so far, as a buffer (a copy; for analysis and tests).
@@ -31,7 +35,7 @@ public struct LoadedSound: Sendable, Equatable {
     public var frameCount: Int { samples.frameCount }
 
     public static func == (a: LoadedSound, b: LoadedSound) -> Bool {
-        a.samples === b.samples && a.trim == b.trim && a.loopStart == b.loopStart && a.loopEnd == b.loopEnd
+        a.samples === b.samples && a.trim == b.trim && a.loudness == b.loudness && a.loopStart == b.loopStart && a.loopEnd == b.loopEnd
     }
 }
 
@@ -43,6 +47,12 @@ public struct ResolvedSounds: Sendable {
     public var sounds: [String: LoadedSound] = [:]
     /// One line per sound that could not be loaded, keyed by reference.
     public var failures: [String: String] = [:]
+    /// Loudness (LUFS) of the synthesized sources the session plays, by their document
+    /// text (`synth:pink-noise`), as the loader measured them; the loudness estimate uses
+    /// `SessionLoudness.nominalSynthLoudness` for any not listed.
+    public var synthLoudness: [String: Double] = [:]
+    /// The loudness library sounds are trimmed to (the manifest's `referenceLoudness`).
+    public var referenceLoudness = -23.0
 
     public init(sounds: [String: LoadedSound] = [:], failures: [String: String] = [:]) {
         self.sounds = sounds
@@ -65,7 +75,10 @@ extension SessionDocument {
             }
             if seen.insert(r.description).inserted { out.append(r) }
         }
-        for layer in layers { add(layer.sound) }
+        for layer in layers {
+            add(layer.sound)
+            for s in layer.scatter?.sounds ?? [] { add(s) }
+        }
         for cue in cues {
             if let play = cue.play { add(play.sound) }
             if let crossfade = cue.crossfade { add(crossfade.to) }

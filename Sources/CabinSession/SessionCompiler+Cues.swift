@@ -111,8 +111,10 @@ extension SessionCompiler.Builder {
         // Stable sort by frame keeps document order for commands at the same frame.
         let sorted = commands.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }
             .map { $0.element }
-        return CompiledSession(title: document.title, sampleRate: config.sampleRate, config: config, commands: sorted,
-                               marks: marks, haptics: haptics, hapticPatterns: hapticPatterns,
-                               durationFrames: end, warnings: warnings, stations: stations)
+        var compiled = CompiledSession(title: document.title, sampleRate: config.sampleRate, config: config, commands: sorted,
+                                       marks: marks, haptics: haptics, hapticPatterns: hapticPatterns,
+                                       durationFrames: end, warnings: warnings, stations: stations)
+        compiled.loudness = loudness
+        return compiled
     }
 }

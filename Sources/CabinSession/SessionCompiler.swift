@@ -4,8 +4,9 @@ import CabinHaptics
 /// Turns a valid `SessionDocument` plus its loaded sounds into a `CompiledSession`: every
 /// time becomes a frame index at the session's rate, every name an ID.
 ///
-/// Synthesized noises are seeded from the layer's position (or the cue's), so the same
-/// document always renders the same samples.
+/// Synthesized noises and scatters are seeded from the layer's position (or the cue's),
+/// mixed with the document's `seed` (or the options'), so the same document and seed always
+/// render the same samples, and another seed other ones.
 ///
 /// The end: at `duration` everything that still sounds is faded out over the last
 /// `endFadeDuration` (20 ms), so an explicit duration never ends in a click.
@@ -29,6 +30,7 @@ public enum SessionCompiler {
         builder.resolvedHaptics = haptics
         builder.options = options
         builder.declare()
+        builder.planLoudness()
         builder.schedule()
         return builder.finish()
     }
@@ -52,6 +54,7 @@ public enum SessionCompiler {
         var assets: [String: AssetID] = [:]
         var stations: [CompiledSession.Station] = []
         var lastSoundEnd: FrameTime = 0
+        var loudness: CompiledSession.LoudnessPlan?
 
         init(document: SessionDocument, sounds: ResolvedSounds, config: MixerConfig) {
             self.document = document
@@ -87,8 +90,10 @@ public enum SessionCompiler {
                                                   releaseDuration: rule.release))
             }
             for (index, layer) in document.layers.enumerated() {
-                guard let source = source(layer.sound, normalize: layer.normalize, seed: UInt64(index + 1),
-                                          user: "layer \"\(layer.name)\""),
+                let user = "layer \"\(layer.name)\""
+                let made = layer.scatter.map { scatterSource($0, normalize: layer.normalize, seed: 5000 + UInt64(index), user: user) }
+                    ?? source(layer.sound, normalize: layer.normalize, seed: UInt64(index + 1), user: user)
+                guard let source = made,
                       let bus = config.bus(named: layer.bus) else { continue }
                 layers[layer.name] = config.addLayer(LayerConfig(
                     name: layer.name, bus: bus, source: source, gain: Decibels(layer.gain), isLooping: layer.isLooping,
@@ -96,15 +101,67 @@ public enum SessionCompiler {
             }
         }
 
+        /// Sets the master gain from the loudness target (the options', else the
+        /// document's), or from the options' explicit master gain.
+        mutating func planLoudness() {
+            if let gain = options.masterGain {
+                config.masterGain = Decibels(gain)
+                return
+            }
+            let target: Double?
+            switch options.loudness {
+            case .document: target = document.loudness
+            case .target(let lufs): target = lufs
+            case .off: target = nil
+            }
+            guard let target else { return }
+            let sounds = self.sounds, rate = config.sampleRate
+            let estimate = SessionLoudness.estimate(document, referenceLoudness: sounds.referenceLoudness) { reference, normalize in
+                if case .synth(let synth) = reference {
+                    return .init(loudness: sounds.synthLoudness[synth.documentText] ?? SessionLoudness.nominalSynthLoudness,
+                                 duration: 0)
+                }
+                guard let sound = sounds[reference] else { return nil }
+                return .init(loudness: sound.loudness.map { $0 + (normalize ? sound.trim : 0) },
+                             duration: Double(sound.frameCount) / rate)
+            }
+            let gain = SessionLoudness.masterGain(target: target, estimate: estimate)
+            config.masterGain = Decibels(gain)
+            loudness = .init(target: target, estimate: estimate, masterGain: gain)
+        }
+
         func map(_ m: LayerMap?) -> ParameterMap? {
             guard let m, let id = config.parameter(named: m.parameter) else { return nil }
             return ParameterMap(parameter: id, points: m.points)
         }
 
+        /// The session's seed: the options', else the document's (0: seeds by position).
+        var sessionSeed: UInt64 { options.seed ?? document.seed }
+
+        /// `seed` (a position) mixed with the session's seed; the position alone when that is 0.
+        func mixed(_ seed: UInt64) -> UInt64 {
+            guard sessionSeed != 0 else { return seed }
+            var z = sessionSeed &+ seed &* 0x9E37_79B9_7F4A_7C15
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+
+        /// A scatter layer's source: its sounds registered as assets, then the scatter.
+        mutating func scatterSource(_ scatter: Scatter, normalize: Bool, seed: UInt64, user: String) -> SoundSource? {
+            var ids: [AssetID] = []
+            for sound in scatter.sounds {
+                if case .asset(let id)? = source(sound, normalize: normalize, seed: 0, user: user) { ids.append(id) }
+            }
+            guard !ids.isEmpty else { return nil }
+            return .scatter(config.addScatter(ScatterConfig(sounds: ids, eventsPerMinute: scatter.rate, gain: scatter.gain,
+                                                            pan: scatter.pan, pitch: scatter.pitch, seed: mixed(seed))))
+        }
+
         /// The mixer source for a reference, registering its asset once per (sound, trim).
         mutating func source(_ reference: SoundReference, normalize: Bool, seed: UInt64, user: String) -> SoundSource? {
             switch reference {
-            case .synth(let synth): return .synth(synth.seeded(seed))
+            case .synth(let synth): return .synth(synth.seeded(mixed(seed)))
             case .station(let url):
                 // One stream per station, however many layers and cues play it; whoever plays
                 // the session connects a producer to it (CabinPlayback's RadioStations).

@@ -11,6 +11,8 @@ extension SessionDocument {
         var members: [(String, JSONValue)] = [("cabin", .number(version))]
         if let title { members.append(("title", .string(title))) }
         if durationIsExplicit { members.append(("duration", .string(SessionTime.format(duration)))) }
+        if let loudness { members.append(("loudness", num(loudness))) }
+        if seed != 0 { members.append(("seed", .number(Int(seed)))) }
         let defaults = SessionDocument.defaultBuses
         let changed = buses.filter { bus in defaults.first { $0.name == bus.name }?.gain != bus.gain || !bus.effects.isEmpty }
         if !changed.isEmpty { members.append(("buses", .object(changed.map { ($0.name, Self.busJSON($0)) }))) }
@@ -38,7 +40,15 @@ extension SessionDocument {
     }
 
     static func layerJSON(_ layer: Layer) -> JSONValue {
-        var m: [(String, JSONValue)] = [("bus", .string(layer.bus)), ("sound", .string(layer.sound.documentText))]
+        var m: [(String, JSONValue)] = [("bus", .string(layer.bus))]
+        if let s = layer.scatter {
+            func range(_ r: ClosedRange<Double>) -> JSONValue { .array([num(r.lowerBound), num(r.upperBound)]) }
+            m.append(("scatter", .object([("sounds", .array(s.sounds.map { .string($0.documentText) })),
+                                           ("rate", range(s.rate)), ("gain", range(s.gain)), ("pan", range(s.pan)),
+                                           ("pitch", range(s.pitch))])))
+        } else {
+            m.append(("sound", .string(layer.sound.documentText)))
+        }
         if layer.isLooping { m.append(("loop", .bool(true))) }
         if layer.gain != 0 { m.append(("gain", num(layer.gain))) }
         if !layer.normalize { m.append(("normalize", .bool(false))) }

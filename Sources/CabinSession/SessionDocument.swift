@@ -16,6 +16,19 @@ public struct SessionDocument: Sendable, Equatable {
     public var duration: Double
     /// Whether `duration` was written in the document.
     public var durationIsExplicit: Bool
+    /// The integrated loudness (LUFS) the session plays at (`"loudness": -20`): the compiler
+    /// sets the master gain from the session's estimated loudness (`SessionLoudness`).
+    /// `nil`: no target; gains are exactly as written.
+    public var loudness: Double?
+    /// The seed of everything random in the session (noises, scatters): `"seed": 7`; 0
+    /// (the default) keeps the seeds by position.
+    public var seed: UInt64 = 0
+    /// Seeds a document may give.
+    public static let seedRange: ClosedRange<Double> = 0...9_007_199_254_740_991
+    /// Loudness targets a document may ask for, in LUFS.
+    public static let loudnessRange: ClosedRange<Double> = -40 ... -10
+    /// The target the presets write: a bed to leave on for hours (AUDIO.md).
+    public static let defaultLoudness = -20.0
     /// Buses in a stable order (defaults first, then the document's new ones).
     public var buses: [Bus]
     public var ducking: [Ducking]
@@ -83,12 +96,15 @@ public struct Bus: Sendable, Equatable {
 /// While any voice sounds on `when`, the `duck` buses move to `by` dB, reaching it in
 /// `attack` seconds and returning in `release` seconds (ramps linear in dB).
 public struct Ducking: Sendable, Equatable {
+    /// The depth when a rule gives no `by`: −8 dB, enough to clear the way for a voice
+    /// without the bed dropping out (a focus bed wants −6 to −9 dB; AUDIO.md).
+    public static let defaultDepth = -8.0
     public var when: String
     public var duck: [String]
     public var by: Double
     public var attack: Double
     public var release: Double
-    public init(when: String, duck: [String], by: Double = -12, attack: Double = 0.04, release: Double = 0.6) {
+    public init(when: String, duck: [String], by: Double = Ducking.defaultDepth, attack: Double = 0.04, release: Double = 0.6) {
         self.when = when
         self.duck = duck
         self.by = by
@@ -153,8 +169,11 @@ public struct Layer: Sendable, Equatable {
     public var normalize: Bool
     public var pitch: LayerMap?
     public var gainMap: LayerMap?
+    /// A scatter layer's one-shots (`"scatter": { … }`); then `sound` is its first sound.
+    public var scatter: Scatter?
     public init(name: String, bus: String, sound: SoundReference, isLooping: Bool = false, gain: Double = 0,
-                normalize: Bool = true, pitch: LayerMap? = nil, gainMap: LayerMap? = nil) {
+                normalize: Bool = true, pitch: LayerMap? = nil, gainMap: LayerMap? = nil, scatter: Scatter? = nil) {
+        self.scatter = scatter
         self.name = name
         self.bus = bus
         self.sound = sound
@@ -164,4 +183,29 @@ public struct Layer: Sendable, Equatable {
         self.pitch = pitch
         self.gainMap = gainMap
     }
+}
+
+/// A scatter layer: one-shots drawn from `sounds` at random (Poisson) times, `rate` events
+/// a minute (a rate drawn from the range for each gap), each with a gain in dB, a pan
+/// (−1 left … 1 right) and a pitch in semitones drawn from their ranges. Seeded from the
+/// document's `seed` and the layer's position.
+public struct Scatter: Sendable, Equatable {
+    public var sounds: [SoundReference]
+    public var rate: ClosedRange<Double>
+    public var gain: ClosedRange<Double>
+    public var pan: ClosedRange<Double>
+    public var pitch: ClosedRange<Double>
+    public init(sounds: [SoundReference], rate: ClosedRange<Double>, gain: ClosedRange<Double> = 0...0,
+                pan: ClosedRange<Double> = 0...0, pitch: ClosedRange<Double> = 0...0) {
+        self.sounds = sounds
+        self.rate = rate
+        self.gain = gain
+        self.pan = pan
+        self.pitch = pitch
+    }
+
+    public static let rateRange: ClosedRange<Double> = 0.01...600
+    public static let panRange: ClosedRange<Double> = -1...1
+    public static let pitchRange: ClosedRange<Double> = -24...24
+    public static let maximumSounds = 32
 }

@@ -44,7 +44,7 @@ struct DocumentReader {
     var references: SessionReferences? = nil
 
     static let topLevelKeys: Set<String> = ["cabin", "title", "duration", "buses", "ducking", "parameters",
-                                            "layers", "cues", "description", "hapticStrength"]
+                                            "layers", "cues", "description", "hapticStrength", "loudness", "seed"]
 
     mutating func read(_ root: JSONValue) -> SessionDocument? {
         guard let object = root.object(at: .root, in: &diagnostics) else { return nil }
@@ -52,7 +52,21 @@ struct DocumentReader {
         readVersion(object, root: root)
 
         let title = object["title"]?.string(at: JSONPath.root.key("title"), in: &diagnostics)
+        let loudness = object["loudness"].flatMap {
+            number($0, at: JSONPath.root.key("loudness"), in: SessionDocument.loudnessRange,
+                   what: "a loudness target (LUFS)", rule: "session.loudness")
+        }
         let duration = object["duration"].flatMap { time($0, at: JSONPath.root.key("duration")) }
+        let seed = object["seed"].flatMap { v -> Double? in
+            guard let n = number(v, at: JSONPath.root.key("seed"), in: SessionDocument.seedRange, what: "a seed",
+                                 rule: "session.seed") else { return nil }
+            guard n == n.rounded() else {
+                diagnostics.error("a seed is a whole number, found \(v.excerpt)", at: v.location, path: JSONPath.root.key("seed"),
+                                  value: v.excerpt, rule: "session.seed")
+                return nil
+            }
+            return n
+        }
         let buses = readBuses(object["buses"])
         let parameters = readParameters(object["parameters"])
         let layers = readLayers(object["layers"], buses: buses, parameters: parameters)
@@ -72,6 +86,8 @@ struct DocumentReader {
             title: title, duration: duration ?? lastCue, durationIsExplicit: duration != nil,
             buses: buses, ducking: ducking, parameters: parameters, layers: layers,
             cues: cues.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }.map { $0.element })
+        document.loudness = loudness
+        document.seed = UInt64(seed ?? 0)
         if let value = object["hapticStrength"] { document.hapticStrength = readHapticStrength(value) }
         return document
     }

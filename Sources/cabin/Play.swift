@@ -40,6 +40,8 @@ struct Play: ParsableCommand {
 
     @OptionGroup(title: "Presets") var presets: PresetArguments
 
+    @OptionGroup var mix: MixArguments
+
     @Option(name: [.customShort("D"), .long], help: "ALSA device: default, pulse, hw:0,0, plughw:…, jack (see 'cabin devices'); none: no sound, the session on the system clock.")
     var device = "default"
 
@@ -119,6 +121,7 @@ struct Play: ParsableCommand {
 
     func run() throws {
         let source = try CLISession.Source(file: session, presets: presets)
+        let compileOptions = try mix.options()
         var options = LivePlayer.Options(device: device, configuration: PCMConfiguration(
             sampleRate: sampleRate, channelCount: 2, periodFrames: period, periodCount: periods))
         options.realtime = !noRealtime
@@ -127,7 +130,7 @@ struct Play: ParsableCommand {
         let player: LivePlayer
         let decoding: SoundDecoding
         do {
-            (player, decoding) = try open(options, source: source)
+            (player, decoding) = try open(options, source: source, compileOptions: compileOptions)
         } catch let error as AudioDeviceError {
             // No sound device at all: the session on the system clock, with everything but the sound.
             guard device == "default" && !ALSADevices.hasSoundDevice() else {
@@ -135,7 +138,7 @@ struct Play: ParsableCommand {
                 throw ExitCode.failure
             }
             playSilently(&options, source: source, reason: "no sound device (no sound card, no sound server)")
-            (player, decoding) = try open(options, source: source)
+            (player, decoding) = try open(options, source: source, compileOptions: compileOptions)
         }
         for (bus, level) in try volumeSettings() {
             do { try player.setVolume(level, bus: bus) } catch {
@@ -168,9 +171,11 @@ extension Play {
     /// The device first, then the session at the rate it plays (`LivePlayer.open`).
     /// Playback starts once the first second of every sound is decoded; the rest decodes
     /// while it plays.
-    func open(_ options: LivePlayer.Options, source: CLISession.Source) throws -> (LivePlayer, SoundDecoding) {
+    func open(_ options: LivePlayer.Options, source: CLISession.Source, compileOptions: SessionCompileOptions) throws
+        -> (LivePlayer, SoundDecoding)
+    {
         let (player, loaded) = try LivePlayer.open(options: options) { rate, _ in
-            try CLISession.load(source, sampleRate: rate, maxBlockFrames: period, progressive: true)
+            try CLISession.load(source, sampleRate: rate, maxBlockFrames: period, options: compileOptions, progressive: true)
         }
         return (player, loaded.decoding)
     }

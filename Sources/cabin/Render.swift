@@ -28,6 +28,8 @@ struct Render: ParsableCommand {
 
     @OptionGroup(title: "Presets") var presets: PresetArguments
 
+    @OptionGroup var mix: MixArguments
+
     @Option(name: .shortAndLong, help: "Output file: .wav, .flac, or .opus (Ogg Opus, 48 kHz only); - for WAV on standard output.")
     var output: String
 
@@ -90,7 +92,7 @@ struct Render: ParsableCommand {
         let destination = try CLIOutput.open(output, inputs: inputs)
         let hapticDestination = try haptics.map { try CLIOutput.open($0, inputs: inputs + [output]) }
         let source = try CLISession.Source(file: session, presets: presets)
-        let options = SessionCompileOptions(hapticsBusGain: hapticsInMix ? SessionCompileOptions.defaultHapticsBusGain : nil)
+        let options = try mix.options(hapticsBusGain: hapticsInMix ? SessionCompileOptions.defaultHapticsBusGain : nil)
         var loaded = try CLISession.load(source, sampleRate: Double(sampleRate), maxBlockFrames: blockSize, options: options)
         if let url = loaded.document.stations.first {
             // A live stream has no fixed content: render a library bed in its place, if asked.

@@ -160,4 +160,47 @@ import Testing
         #expect(result.status == 0, "\(result.stdout)")
         #expect(result.stdout.split(separator: "\n").allSatisfy { $0.contains(": ok (") })
     }
+
+    /// `--loudness` sets the level a session renders at (a preset's own target, another, or
+    /// none); a bad value is one line.
+    @Test func loudnessOptionSetsTheRenderedLevel() throws {
+        let (dir, session) = try Self.write(Self.session)
+        func render(_ name: String, _ args: [String]) throws -> (path: String, integrated: Double) {
+            let out = dir.appendingPathComponent(name).path
+            let result = try ExternalTool.cabin(["render", "-o", out] + args)
+            #expect(result.status == 0, "\(result.stderr)")
+            let info = try ExternalTool.cabin(["info", "--json", out])
+            let array = try #require(try JSONSerialization.jsonObject(with: Data(info.stdout.utf8)) as? [[String: Any]])
+            let loudness = try #require(array.first?["loudness"] as? [String: Any])
+            return (out, try #require(loudness["integrated"] as? Double))
+        }
+        let preset = try render("p.wav", ["--preset", "ambient", "--minutes", "5"])
+        #expect(abs(preset.integrated - -20) <= 1, "the preset's own target: \(preset.integrated)")
+        let quieter = try render("q.wav", ["--preset", "ambient", "--minutes", "5", "--loudness", "-30"])
+        #expect(abs(quieter.integrated - preset.integrated - -10) <= 0.1, "\(quieter.integrated)")
+        // A document without a target plays its gains as written: `off` changes nothing.
+        let asWritten = try render("w.wav", [session]), off = try render("o.wav", [session, "--loudness", "off"])
+        #expect(try Data(contentsOf: URL(fileURLWithPath: asWritten.path)) == Data(contentsOf: URL(fileURLWithPath: off.path)))
+        let targeted = try render("t.wav", [session, "--loudness", "-26"])
+        // 4 s of repitched noise with fades: the estimate's coarsest case (±1.5 LU).
+        #expect(abs(targeted.integrated - -26) <= 1.5, "\(targeted.integrated)")
+        let bad = try ExternalTool.cabin(["render", "--preset", "ambient", "-o", dir.appendingPathComponent("x.wav").path,
+                                          "--loudness", "-5"])
+        #expect(bad.status == 64)
+        #expect(bad.stderr.contains("--loudness must be a number of LUFS from -40 to -10 or 'off', not '-5'"), "\(bad.stderr)")
+    }
+
+    /// `--seed`: the same seed renders the same bytes, another seed other ones.
+    @Test func seedOptionVariesTheRender() throws {
+        let dir = try TestEnvironment.temporaryDirectory("cabin-render")
+        func render(_ name: String, _ seed: String) throws -> Data {
+            let out = dir.appendingPathComponent(name).path
+            let result = try ExternalTool.cabin(["render", "--preset", "ambient", "--minutes", "1", "-o", out, "--seed", seed])
+            #expect(result.status == 0, "\(result.stderr)")
+            return try Data(contentsOf: URL(fileURLWithPath: out))
+        }
+        let a = try render("a.wav", "7"), b = try render("b.wav", "7"), c = try render("c.wav", "8")
+        #expect(a == b)
+        #expect(a != c)
+    }
 }

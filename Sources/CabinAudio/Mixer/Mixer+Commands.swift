@@ -138,6 +138,7 @@ extension Mixer {
         switch source {
         case .asset(let id): valid = isIndex(Int(id.index), context.assetCount)
         case .stream(let id): valid = isIndex(Int(id.index), context.streamCount)
+        case .scatter(let id): valid = isIndex(Int(id.index), context.scatterCount)
         case .synth(let synth):
             var exists = SynthExists()
             valid = SynthKinds.visit(Int(synth.kindIndex), &exists) != nil

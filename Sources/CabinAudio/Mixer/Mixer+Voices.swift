@@ -73,6 +73,11 @@ extension Mixer {
                 _ = SynthKinds.visit(Int(synth.kindIndex), &start)
             }
         case .stream: break
+        case .scatter(let id):
+            let index = Int(id.index), count = context.scatterCount
+            if index >= 0, index < count {
+                context.scatters[index].processRestart(serial: voice.serial, sampleRate: context.sampleRate)
+            }
         }
         voice.baseGain = DecibelRamp.linear(gain) * trim
         voices[v] = voice

@@ -136,6 +136,9 @@ public final class Mixer: @unchecked Sendable {
             layerMaps: layerMaps, mapPoints: mapPoints,
             brown: BrownCoefficients(sampleRate: config.sampleRate),
             streams: shared.streams.slots.baseAddress!, streamCount: shared.streams.count,
+            scatters: shared.scatters.slots.baseAddress!, scatterCount: shared.scatters.count,
+            scatterFadeRate: 1 / (0.01 * config.sampleRate),
+            sampleRate: config.sampleRate,
             radiansPerHertz: 2 * Double.pi / config.sampleRate)
         pending = PendingQueue(capacity: config.pendingCapacity)
         limiter = TruePeakLimiter(sampleRate: config.sampleRate)

@@ -49,6 +49,8 @@ public struct MixerConfig: Sendable {
     public private(set) var assets: [SoundAsset] = []
     /// Registered streams; `StreamID.index` points here.
     public private(set) var streams: [AudioStream] = []
+    /// Registered scatters; `ScatterID.index` points here.
+    public private(set) var scatters: [ScatterConfig] = []
 
     /// The Focus Drive buses: engine −12, ambient −18, radio −3, ui −6, voice 0 dB.
     public static let defaultBuses: [BusConfig] = [
@@ -128,6 +130,13 @@ public struct MixerConfig: Sendable {
     public mutating func addStream(capacityFrames: Int) -> (id: StreamID, stream: AudioStream) {
         let stream = AudioStream(capacityFrames: capacityFrames)
         return (addStream(stream), stream)
+    }
+
+    /// Registers a scatter (one-shots from registered assets at random times; see
+    /// `ScatterConfig`); play `.scatter(id)` as a layer. One voice plays a scatter at a
+    /// time (its running state lives in the mixer's table, one per scatter).
+    public mutating func addScatter(_ scatter: ScatterConfig) -> ScatterID {
+        ScatterID(index: Self.append(scatter, to: &scatters))
     }
 
     /// Frames in `seconds` at this config's rate (rounded to the nearest frame).

@@ -10,12 +10,14 @@ final class MixerShared: Sendable {
     let ring: CommandRing
     let assets: AssetTable
     let streams: StreamTable
+    let scatters: ScatterTable
     let cells: AtomicCells
 
     init(config: MixerConfig) {
         ring = CommandRing(capacity: config.commandCapacity)
         assets = AssetTable(assets: config.assets, sampleRate: config.sampleRate)
         streams = StreamTable(streams: config.streams)
+        scatters = ScatterTable(scatters: config.scatters, sampleRate: config.sampleRate)
         cells = AtomicCells(parameters: config.parameters.map(\.value), busCount: config.buses.count)
     }
 }

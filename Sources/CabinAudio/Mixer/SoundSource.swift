@@ -17,6 +17,9 @@ public enum SoundSource: Sendable, Equatable, BitwiseCopyable {
     /// Frames a producer thread delivers while they play, registered with
     /// `MixerConfig.addStream` (see `AudioStream`): infinite, at rate 1.
     case stream(StreamID)
+    /// One-shots from a set, at random times with random gain, pan and pitch, registered
+    /// with `MixerConfig.addScatter` (see `ScatterConfig`): infinite, seeded.
+    case scatter(ScatterID)
 
     /// RMS level of every synthesized source, per channel.
     public static let synthReferenceRMS = Decibels(-15)

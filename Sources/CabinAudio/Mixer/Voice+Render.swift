@@ -37,6 +37,8 @@ extension Voice {
             return sounded ?? stop(at: 0)
         case .stream(let id):
             return renderStream(id, into: bus, frameCount: frameCount, m, c)
+        case .scatter(let id):
+            return renderScatter(id, into: bus, frameCount: frameCount, m, c)
         }
     }
 

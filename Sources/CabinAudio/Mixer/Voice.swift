@@ -79,6 +79,12 @@ struct VoiceRenderContext {
     /// The mixer's view of each registered stream, by `StreamID` index.
     var streams: UnsafeMutablePointer<StreamTable.Slot>
     var streamCount: Int
+    /// The mixer's scatters, by `ScatterID` index.
+    var scatters: UnsafeMutablePointer<ScatterTable.Slot>
+    var scatterCount: Int
+    /// 1 / (asset frames in a scatter sound's 10 ms end fades), at the mixer's rate.
+    var scatterFadeRate: Double
+    var sampleRate: Double
     /// 2π / sampleRate.
     var radiansPerHertz: Double
 }

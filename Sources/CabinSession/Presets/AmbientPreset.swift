@@ -25,9 +25,17 @@ enum AmbientPreset {
         let fadeOut = min(120, max(10, total / 5))
         var b = SessionBuilder(title: "Ambient: \(name) for \(minutes) min", duration: total)
         let isTone = name.hasPrefix("synth:binaural") || name.hasPrefix("synth:sine")
+        // One bed and no cues: the bus passes it as it is (the master gain sets the level).
+        b.setBus("ambient", gain: 0)
         b.document.layers = [Layer(name: "ambient", bus: "ambient", sound: sound, isLooping: true, gain: isTone ? -6 : 0)]
-        b.start(0, ["ambient"], fadeIn: min(10, total / 4))
-        b.stop(total - fadeOut, ["ambient"], fadeOut: fadeOut)
+        var layers = ["ambient"]
+        if case .library = sound {
+            // The loop a little under, and pieces of it scattered over it: nothing repeats.
+            b.document.layers[0].gain = SessionBuilder.variationLoopGain
+            layers.append(b.addVariation(of: sound, on: "ambient", named: "ambient"))
+        }
+        b.start(0, layers, fadeIn: min(10, total / 4))
+        b.stop(total - fadeOut, layers, fadeOut: fadeOut)
         b.mark(total - fadeOut, "fade-out")
         return b.build()
     }

@@ -52,13 +52,16 @@ enum BreathingPreset {
     static func quest(_ o: PresetOptions) throws(PresetError) -> SessionDocument {
         let seconds = try o.number("seconds", in: 10...600)
         var b = SessionBuilder(title: "Quest: \(Int(seconds)) s", duration: seconds + 3)
-        b.document.layers = [Layer(name: "pad", bus: "ambient", sound: .library("radio/pad"), isLooping: true, gain: -6)]
+        // The pad against its cues: the chimes about +5 LU over it, the ticks soft.
+        b.setBus("ambient", gain: -6)
+        b.setBus("ui", gain: -3)
+        b.document.layers = [Layer(name: "pad", bus: "ambient", sound: .library("radio/pad"), isLooping: true)]
         b.mark(0, "quest")
         b.play(0, "ui/chime-focus", haptic: "focus-start")
         b.start(0.5, ["pad"], fadeIn: 3)
         var t = 15.0
         while t < seconds - 1 {
-            b.play(t, "ui/toggle", gain: -8)
+            b.play(t, "ui/toggle", gain: -1)
             t += 15
         }
         b.stop(seconds - 2, ["pad"], fadeOut: 2)

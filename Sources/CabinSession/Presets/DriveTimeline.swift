@@ -37,6 +37,14 @@ struct DriveTimeline {
     /// The start haptic: an electric car has no starter to crank and no rumble to catch.
     var engineStartHaptic: String { engine.isElectric ? "engine-start-electric" : "engine-start" }
     var engineLayers: [String] { engine.layerNames }
+    /// The route's ambience, pieces of it scattered over it while the car moves, and the
+    /// odd horn of passing traffic.
+    var ambientLayers: [String] { hasAmbientVariation ? ["ambient", "ambient-variation", "traffic"] : ["ambient", "traffic"] }
+    /// A `synth:` ambience has no pieces to scatter (and needs none: it never repeats).
+    var hasAmbientVariation: Bool {
+        if case .synth = ambientSound { return false }
+        return true
+    }
     var arrivalStart: Double { total - 90 }
 
     mutating func build() -> SessionDocument {
@@ -69,11 +77,25 @@ struct DriveTimeline {
             b.document.buses[i].effects = [.init(key: "lowpass", value: Self.cruiseBrightness)]
         }
         b.document.parameters = [Parameter(name: "speed", value: 0, min: 0, max: 80)]
-        b.document.ducking = [Ducking(when: "voice", duck: ["radio", "ambient", "engine"], by: -12, attack: 0.04, release: 0.6)]
+        b.document.ducking = [Ducking(when: "voice", duck: ["radio", "ambient", "engine"])]
+        // The spec's mix (engine −12, ambient −18, radio −3) with the cues a designed margin
+        // over it: UI sounds +2…+6 LU momentary, the voice +5…+7 LU. Without the radio the
+        // bed is about 6 dB quieter, and so are the cues.
+        b.setBus("ui", gain: s.radio == nil ? -8 : -2)
+        b.setBus("voice", gain: s.radio == nil ? -7 : 0)
         b.document.layers += engine.layers()
         let onSpeed = { (points: [(Double, Double)]) in LayerMap(parameter: "speed", points: points) }
         b.document.layers.append(Layer(name: "ambient", bus: "ambient", sound: ambientSound, isLooping: true,
+                                       gain: hasAmbientVariation ? SessionBuilder.variationLoopGain : 0,
                                        gainMap: onSpeed([(0, -6), (60, 0)])))
+        if hasAmbientVariation {
+            _ = b.addVariation(of: ambientSound, on: "ambient", named: "ambient")
+            b.document.layers[b.document.layers.count - 1].gainMap = onSpeed([(0, -40), (30, 0)])
+        }
+        b.document.layers.append(Layer(name: "traffic", bus: "ambient", sound: .library("ui/horn"),
+                                       gainMap: onSpeed([(0, -40), (30, 0)]),
+                                       scatter: Scatter(sounds: [.library("ui/horn")], rate: 0.2...0.8, gain: -20...(-10),
+                                                        pan: -0.9...0.9, pitch: -4...1)))
         if let radio = s.radio, case .success(.station(let url)) = SoundReferenceParser.parse(radio) {
             // A station is mastered near -14 LUFS, the library's beds near its -23 reference.
             b.document.layers.append(Layer(name: "radio", bus: "radio", sound: .station(url), isLooping: true, gain: -10))
@@ -94,7 +116,7 @@ struct DriveTimeline {
         b.mark(0, "ritual")
         b.play(0.5, "ui/seatbelt", haptic: "seatbelt")
         startEngine(at: 2.5)
-        b.start(5, ["ambient"], fadeIn: 6)
+        b.start(5, ambientLayers, fadeIn: 6)
         b.play(7.5, "ui/gear-shift", haptic: "gear-shift")
         b.mark(8, "drive")
         if s.radio != nil { b.start(10, ["radio"], fadeIn: 8) }
@@ -209,7 +231,7 @@ struct DriveTimeline {
         b.play(total - 28, "ui/gear-shift", haptic: "gear-shift")
         b.stop(total - 26, engineLayers, fadeOut: 3)
         engineOff(total - 26)
-        b.stop(total - 24, ["ambient"], fadeOut: 20)
+        b.stop(total - 24, ambientLayers, fadeOut: 20)
         b.play(total - 22, "ui/session-end", haptic: "arrival")
         let welcome = s.destination == "your destination" ? "Journey complete" : "Journey complete. Welcome to \(s.destination)"
         say(total - 18, welcome, fallback: "voice/journey-complete")

@@ -28,27 +28,38 @@ enum PomodoroPreset {
         }
         let total = Double(cycles) * focus + Double(cycles - 1) * short + long + 8
         var b = SessionBuilder(title: "Pomodoro: \(cycles) × \(Int(focus / 60)) min", duration: total)
-        b.document.ducking = [Ducking(when: "voice", duck: ["ambient"], by: -10, attack: 0.04, release: 0.6)]
+        // The bed against its cues (the master gain brings the whole to the target): chimes
+        // about +5 LU and the voice about +6 LU momentary over the bed's integrated loudness.
+        b.setBus("ambient", gain: -9)
+        b.setBus("ui", gain: -8)
+        b.setBus("voice", gain: -4)
+        b.document.ducking = [Ducking(when: "voice", duck: ["ambient"])]
+        var bed = ["ambient"]
         if let sound {
             b.document.layers = [Layer(name: "ambient", bus: "ambient", sound: sound, isLooping: true)]
-            b.start(0, ["ambient"], fadeIn: 5)
+            if case .library = sound {
+                // The loop a little under, and pieces of it scattered over it: nothing repeats.
+                b.document.layers[0].gain = SessionBuilder.variationLoopGain
+                bed.append(b.addVariation(of: sound, on: "ambient", named: "ambient"))
+            }
+            b.start(0, bed, fadeIn: 5)
         }
         var t = 0.0
         for cycle in 1...cycles {
             transition(&b, at: t, mark: "focus", chime: "ui/chime-focus", haptic: "focus-start", text: "Focus time",
                        fallback: "voice/focus-time")
-            if sound != nil && cycle > 1 { b.fade(t, "ambient", to: 0, over: 4) }
+            if sound != nil && cycle > 1 { for layer in bed { b.fade(t, layer, to: 0, over: 4) } }
             t += focus
             let isLast = cycle == cycles
             transition(&b, at: t, mark: isLast ? "long-break" : "short-break", chime: "ui/chime-break", haptic: "break-start",
                        text: isLast ? "Long break" : "Short break", fallback: isLast ? "voice/long-break" : "voice/short-break")
-            if sound != nil { b.fade(t, "ambient", to: -10, over: 4) }
+            if sound != nil { for layer in bed { b.fade(t, layer, to: -10, over: 4) } }
             t += isLast ? long : short
         }
         b.mark(t, "end")
         b.play(t, "ui/session-end", haptic: "session-end")
         b.say(t + 2.5, "Session complete", fallback: "voice/session-complete")
-        if sound != nil { b.stop(t, ["ambient"], fadeOut: 7) }
+        if sound != nil { b.stop(t, bed, fadeOut: 7) }
         return b.build()
     }
 

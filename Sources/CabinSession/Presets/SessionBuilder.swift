@@ -1,10 +1,41 @@
 /// Builds session documents in code: cues appended in any order, sorted at the end.
+///
+/// Every preset plays at `SessionDocument.defaultLoudness` (−20 LUFS integrated): the
+/// document carries the target and the compiler sets the master gain. The bus gains only
+/// balance the mix (the bed against its cues), so a preset with one bed does not inherit
+/// the drive's −18 dB ambient bus.
 struct SessionBuilder {
     var document: SessionDocument
     private var next = 0
 
     init(title: String, duration: Double) {
         document = SessionDocument(title: title, duration: duration)
+        document.loudness = SessionDocument.defaultLoudness
+    }
+
+    /// A scatter layer of pieces of `sound` (a loop, played whole at random times, pitch
+    /// and pan, about four overlapping) over the loop itself, which the caller plays
+    /// `variationLoopGain` lower: the bed keeps its texture and about its level (the sum
+    /// plays near the loop's own loudness), but no stretch of it comes back the same (the
+    /// loop carries about a quarter of the power). Returns the layer's name.
+    mutating func addVariation(of sound: SoundReference, on bus: String, named name: String) -> String {
+        let layer = name + "-variation"
+        document.layers.append(Layer(name: layer, bus: bus, sound: sound, gain: -1.5,
+                                     scatter: Scatter(sounds: [sound], rate: 8...12, gain: -9...(-3), pan: -0.7...0.7,
+                                                      pitch: -1.5...1.5)))
+        return layer
+    }
+
+    /// The gain of a loop under its variation (`addVariation`).
+    static let variationLoopGain = -6.0
+
+    /// Sets bus `name`'s gain in dB (a default bus, or a new one).
+    mutating func setBus(_ name: String, gain: Double) {
+        if let i = document.buses.firstIndex(where: { $0.name == name }) {
+            document.buses[i].gain = gain
+        } else {
+            document.buses.append(Bus(name: name, gain: gain))
+        }
     }
 
     /// Appends a cue at `time` (seconds), configured by `body`.

@@ -1,0 +1,158 @@
+import Glibc
+
+/// A scatter: one-shots drawn at random from a set of assets, at random (Poisson) times,
+/// each with its own gain, pan and pitch drawn from ranges — passing cars, horns, thunder,
+/// birds, an engine's sputters — so a bed never repeats. Played as a layer's source
+/// (`.scatter(id)`), it sounds until stopped, follows the layer's gain, fades and ducking,
+/// and is seeded: the same seed gives the same events to the sample at any block size.
+///
+/// Events: the gap to the next is exponential (a Poisson process) at a rate drawn for each
+/// gap from `eventsPerMinute`; each event picks a sound (never the one just played when
+/// there are several), a gain in dB, a pan (−1 left … 1 right, equal-power) and a pitch in
+/// semitones (the sound plays faster or slower, cubic-Hermite read). At most
+/// `ScatterConfig.maximumOverlap` sounds overlap; an event that finds them all busy is
+/// skipped (its randomness still drawn, so the rest of the sequence stays the same). Each
+/// sound fades in and out over 10 ms at its ends, so a piece cut from a loop plays without
+/// a step.
+///
+/// Thread: a value; control thread (register with `MixerConfig.addScatter`).
+public struct ScatterConfig: Sendable, Equatable {
+    /// Sounds overlapping at most (a preallocated grain per slot).
+    public static let maximumOverlap = 8
+
+    public var sounds: [AssetID]
+    public var eventsPerMinute: ClosedRange<Double>
+    public var gain: ClosedRange<Double>
+    public var pan: ClosedRange<Double>
+    public var pitch: ClosedRange<Double>
+    public var seed: UInt64
+
+    public init(sounds: [AssetID], eventsPerMinute: ClosedRange<Double>, gain: ClosedRange<Double> = 0...0,
+                pan: ClosedRange<Double> = 0...0, pitch: ClosedRange<Double> = 0...0, seed: UInt64 = 1) {
+        precondition(!sounds.isEmpty && eventsPerMinute.lowerBound > 0, "a scatter needs sounds and a positive rate")
+        self.sounds = sounds
+        self.eventsPerMinute = eventsPerMinute
+        self.gain = gain
+        self.pan = max(-1, pan.lowerBound)...min(1, pan.upperBound)
+        self.pitch = pitch
+        self.seed = seed
+    }
+}
+
+/// A registered scatter (`ScatterConfig`) in a `MixerConfig`.
+public struct ScatterID: Hashable, Sendable, BitwiseCopyable, CustomStringConvertible {
+    public var index: Int32
+    public init(index: Int32) { self.index = index }
+    public var description: String { "scatter#\(index)" }
+}
+
+/// A small, fast, seeded generator (SplitMix64): the scatter's randomness on the render
+/// thread (no allocation, no state beyond one word).
+struct ScatterRandom: BitwiseCopyable {
+    var state: UInt64
+
+    @inline(__always) mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    /// Uniform in [0, 1).
+    @inline(__always) mutating func unit() -> Double { Double(next() >> 11) * 0x1p-53 }
+
+    @inline(__always) mutating func uniform(_ r: Span) -> Double {
+        r.low + (r.high - r.low) * unit()
+    }
+
+    /// A range as the render thread keeps it (`ClosedRange` is not bitwise-copyable).
+    struct Span: BitwiseCopyable {
+        var low: Double
+        var high: Double
+        init(_ r: ClosedRange<Double>) {
+            low = r.lowerBound
+            high = r.upperBound
+        }
+    }
+}
+
+/// The mixer's scatters: each one's settings and running state (random generator, frames to
+/// the next event, the sounds playing), preallocated when the mixer is made.
+///
+/// Thread: built on the control thread; afterwards the slots belong to the render thread.
+final class ScatterTable: @unchecked Sendable {
+    // @unchecked Sendable: written in `init`, then only by the render thread that owns the
+    // mixer; freed in `deinit`, when no thread holds it.
+
+    /// One sound of a scatter while it plays.
+    struct Grain: BitwiseCopyable {
+        var asset: Int32 = -1
+        var position: Double = 0
+        var step: Double = 1
+        var gainLeft: Float = 0
+        var gainRight: Float = 0
+    }
+
+    struct Slot: BitwiseCopyable {
+        var sounds: UnsafeMutablePointer<Int32>
+        var soundCount: Int
+        var rate: ScatterRandom.Span
+        var gain: ScatterRandom.Span
+        var pan: ScatterRandom.Span
+        var pitch: ScatterRandom.Span
+        var seed: UInt64
+        var random = ScatterRandom(state: 0)
+        /// Frames until the next event.
+        var countdown: Int = 0
+        var last: Int = -1
+        var grains: UnsafeMutablePointer<Grain>
+    }
+
+    let slots: UnsafeMutableBufferPointer<Slot>
+    let count: Int
+    let sampleRate: Double
+
+    init(scatters: [ScatterConfig], sampleRate: Double) {
+        count = scatters.count
+        self.sampleRate = sampleRate
+        slots = .allocate(capacity: max(1, scatters.count))
+        for (i, s) in scatters.enumerated() {
+            let sounds = UnsafeMutablePointer<Int32>.allocate(capacity: s.sounds.count)
+            for (k, id) in s.sounds.enumerated() { (sounds + k).initialize(to: id.index) }
+            let grains = UnsafeMutablePointer<Grain>.allocate(capacity: ScatterConfig.maximumOverlap)
+            grains.initialize(repeating: Grain(), count: ScatterConfig.maximumOverlap)
+            slots.baseAddress!.advanced(by: i).initialize(to: Slot(
+                sounds: sounds, soundCount: s.sounds.count, rate: .init(s.eventsPerMinute), gain: .init(s.gain),
+                pan: .init(s.pan), pitch: .init(s.pitch), seed: s.seed, grains: grains))
+        }
+    }
+
+    deinit {
+        for i in 0..<count {
+            slots[i].sounds.deallocate()
+            slots[i].grains.deallocate()
+        }
+        slots.deallocate()
+    }
+}
+
+extension ScatterTable.Slot {
+    /// Starts the scatter afresh for a voice started with serial `serial`: the sequence is
+    /// the seed's, and differs for each start of the layer. Render thread: safe.
+    @inline(__always)
+    mutating func processRestart(serial: Int64, sampleRate: Double) {
+        random = ScatterRandom(state: seed ^ (UInt64(bitPattern: serial) &* 0x2545_F491_4F6C_DD1D))
+        last = -1
+        for g in 0..<ScatterConfig.maximumOverlap { grains[g].asset = -1 }
+        countdown = processGap(sampleRate: sampleRate)
+    }
+
+    /// Frames to the next event: exponential at a rate drawn from the range. Render thread: safe.
+    @inline(__always)
+    mutating func processGap(sampleRate: Double) -> Int {
+        let perMinute = random.uniform(rate)
+        let seconds = -MixerMath.log(1 - random.unit()) * 60 / perMinute
+        return max(1, Int(min(seconds, 86_400) * sampleRate))
+    }
+}

@@ -1,0 +1,70 @@
+import Foundation
+import Testing
+import CabinAudio
+import CabinTestSupport
+
+/// Scatters: one-shots at random (Poisson) times with random gain, pan and pitch —
+/// deterministic for a seed, at any block size; different for another seed.
+@Suite struct MixerScatterTests {
+    /// A scatter of two short clicks (a decaying sine and a stereo burst) at 30–90 events
+    /// a minute, ±6 dB, full pan, ±3 semitones, as a layer that fades in and is stopped.
+    static func scene(seed: UInt64, eventsPerMinute: ClosedRange<Double> = 30...90,
+                      pitch: ClosedRange<Double> = -3...3) -> (MixerConfig, [MixerCommand]) {
+        var config = MixerConfig(sampleRate: 48_000, maxBlockFrames: 512)
+        var tick: [Float] = []
+        for i in 0..<2_000 { tick.append(Float(sin(Double(i) * 0.2) * Double(2_000 - i) / 2_000)) }
+        let a = config.addAsset(AudioBuffer(samples: tick, channelCount: 1, sampleRate: 48_000))
+        var burst: [Float] = []
+        for i in 0..<3_000 { burst += [Float(sin(Double(i) * 0.05)) * 0.5, Float(cos(Double(i) * 0.09)) * 0.5] }
+        let b = config.addAsset(AudioBuffer(samples: burst, channelCount: 2, sampleRate: 44_100), trim: -2)
+        let scatter = config.addScatter(ScatterConfig(sounds: [a, b], eventsPerMinute: eventsPerMinute, gain: -6...0,
+                                                      pan: -1...1, pitch: pitch, seed: seed))
+        let layer = config.addLayer(LayerConfig(name: "birds", bus: config.bus(named: "ambient")!, source: .scatter(scatter),
+                                                isLooping: true))
+        config.isLimiterEnabled = false
+        return (config, [MixerCommand(at: 100, .startLayer(layer, fadeInFrames: 4_800)),
+                         MixerCommand(at: 1_400_000, .stopLayer(layer, fadeOutFrames: 9_600))])
+    }
+
+    static let frames = 1_440_000  // 30 s
+
+    @Test func sameSeedIsBitIdenticalAtEveryBlockSizeAndOtherSeedsDiffer() {
+        let (config, commands) = Self.scene(seed: 7)
+        let reference = Render.scene(config, commands: commands, frameCount: Self.frames, blockSize: 512)
+        #expect(SignalAnalysis.peak(reference) > 0.05)
+        for size in [1, 7, 64] {
+            let out = Render.scene(config, commands: commands, frameCount: Self.frames, blockSize: size)
+            let firstDifference = zip(out, reference).enumerated().first { $0.element.0 != $0.element.1 }?.offset
+            #expect(firstDifference == nil, "block size \(size) differs at sample \(firstDifference ?? -1)")
+        }
+        let again = Render.scene(config, commands: commands, frameCount: Self.frames, blockSize: 512)
+        #expect(again == reference)
+        let (other, otherCommands) = Self.scene(seed: 8)
+        let different = Render.scene(other, commands: otherCommands, frameCount: Self.frames, blockSize: 512)
+        #expect(different != reference)
+    }
+
+    /// Onsets (one click sound, no pitch change, rate fixed at 120 a minute): about 60 in
+    /// 30 s, with exponential gaps (coefficient of variation near 1, as in real traffic),
+    /// both channels used (pan), and nothing after the stop's fade.
+    @Test func eventsArePoissonAndPanned() {
+        let (config, commands) = Self.scene(seed: 3, eventsPerMinute: 120...120, pitch: 0...0)
+        let out = Render.scene(config, commands: commands, frameCount: Self.frames + 48_000, blockSize: 256)
+        // An onset: a frame with sound after at least 1,000 silent frames.
+        var onsets: [Int] = []
+        var silent = 1_000
+        for i in 0..<(out.count / 2) {
+            let loud = abs(out[2 * i]) + abs(out[2 * i + 1]) > 1e-6
+            if loud && silent >= 1_000 { onsets.append(i) }
+            silent = loud ? 0 : silent + 1
+        }
+        let gaps = zip(onsets.dropFirst(), onsets).map { Double($0 - $1) }
+        let mean = gaps.reduce(0, +) / Double(gaps.count)
+        let sd = (gaps.map { ($0 - mean) * ($0 - mean) }.reduce(0, +) / Double(gaps.count)).squareRoot()
+        #expect((35...85).contains(onsets.count), "\(onsets.count) events in 30 s at 120 a minute")
+        #expect((0.6...1.4).contains(sd / mean), "gap CV \(sd / mean)")
+        let left = Render.left(out), right = Render.right(out)
+        #expect(SignalAnalysis.peak(left) > 0.05 && SignalAnalysis.peak(right) > 0.05)
+        #expect(Array(out[(2 * (1_400_000 + 9_700))...]).allSatisfy { $0 == 0 }, "silent after the stop")
+    }
+}

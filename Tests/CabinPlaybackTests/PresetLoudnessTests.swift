@@ -1,0 +1,128 @@
+import CabinAudio
+import CabinIO
+import CabinPlayback
+import CabinSession
+import CabinTestSupport
+import Foundation
+import Testing
+
+/// Every preset at its loudness target (rendered with the committed library and measured
+/// with libebur128), true peak under −1 dBTP, and its cues a designed margin above the bed.
+@Suite struct PresetLoudnessTests {
+    static let library: SoundLibrary? = try? SoundLibrary(root: TestEnvironment.packageRoot.appendingPathComponent("Sounds"))
+    static let patterns = HapticPatternLibrary(root: TestEnvironment.packageRoot.appendingPathComponent("Patterns/haptics"))
+    static let rate = 48000.0
+    static let chimes: Set<String> = ["ui/chime-focus", "ui/chime-break", "ui/chime-milestone", "ui/session-end",
+                                      "ui/unlock", "ui/ignition"]
+
+    /// Presets with options that keep the render short but representative: the drive whole
+    /// (25 minutes: ritual, cruise, arrival), the Pomodoro with two 5-minute focus periods
+    /// and both kinds of break, the ambience for 10 minutes (fade-in and fade-out included).
+    static let cases: [(String, [String: String])] = [
+        ("drive", [:]), ("drive", ["radio": "off", "vehicle": "electric"]), ("drive", ["radio": "pink-noise", "route": "backroads"]),
+        ("ambient", ["minutes": "10"]), ("ambient", ["minutes": "2", "sound": "synth:binaural"]),
+        ("pomodoro", ["focus": "5m", "short": "1m", "long": "2m", "cycles": "2"]),
+        ("breathing", [:]), ("quest", [:]), ("ui", [:]),
+    ]
+
+    static func compile(_ document: SessionDocument, options: SessionCompileOptions = .init()) throws -> CompiledSession {
+        let library = try #require(Self.library, "Sounds/manifest.json must be readable")
+        let loaded = try SessionLoader.load(bytes: Array(document.json().utf8), name: "preset.json",
+                                            folder: TestEnvironment.packageRoot, sampleRate: rate, library: library,
+                                            patterns: patterns, options: options)
+        return loaded.compiled
+    }
+
+    /// Renders `compiled` (its first `seconds` when given) through a running meter.
+    static func measure(_ compiled: CompiledSession, seconds: Double? = nil) throws -> LoudnessMeter.Running {
+        let meter = try LoudnessMeter.Running(channelCount: 2, sampleRate: rate)
+        let runner = SessionRunner(compiled)
+        let total = Int(min(Double(compiled.durationFrames), (seconds ?? .infinity) * rate))
+        let block = 4800
+        var buffer = [Float](repeating: 0, count: 2 * block)
+        var done = 0
+        while done < total {
+            let n = min(block, total - done)
+            try buffer.withUnsafeMutableBufferPointer { p in
+                _ = runner.render(into: p, frameCount: n)
+                try meter.add(UnsafeBufferPointer(rebasing: p[0..<(2 * n)]))
+            }
+            done += n
+        }
+        return meter
+    }
+
+    @Test(arguments: cases.indices)
+    func presetPlaysAtItsTargetWithTruePeakUnderMinusOne(_ i: Int) throws {
+        let (name, options) = Self.cases[i]
+        let document = try SessionPresets.make(name, options: options)
+        #expect(document.loudness == -20)
+        let compiled = try Self.compile(document)
+        let plan = try #require(compiled.loudness)
+        let measured = try Self.measure(compiled).loudness
+        let integrated = try #require(measured.integrated), peak = try #require(measured.truePeak)
+        let label = "\(name) \(options): estimate \(plan.estimate ?? .nan) LUFS, master \(plan.masterGain) dB → \(integrated) LUFS, \(peak) dBTP"
+        print(label)
+        #expect(abs(integrated - -20) <= 1, "\(label)")
+        #expect(peak <= -1, "\(label)")
+    }
+
+    /// The document's target and `--loudness` move the level; `off` leaves the gains as written.
+    @Test func theTargetMovesTheLevelAndOffLeavesTheGainsAsWritten() throws {
+        var document = try SessionPresets.make("ambient", options: ["minutes": "2"])
+        document.loudness = -26
+        let quiet = try #require(try Self.measure(Self.compile(document)).loudness.integrated)
+        #expect(abs(quiet - -26) <= 1, "\(quiet)")
+        let louder = try #require(try Self.measure(Self.compile(document, options: .init(loudness: .target(-16)))).loudness.integrated)
+        #expect(abs(louder - -16) <= 1, "\(louder)")
+        let off = try Self.compile(document, options: .init(loudness: .off))
+        #expect(off.loudness == nil && off.config.masterGain == 0)
+    }
+
+    /// Cue margins: each cue rendered alone (at the whole session's master gain) reaches a
+    /// momentary loudness at most 8 LU above the bed's integrated loudness; speech at least
+    /// 4 LU above it, chimes (and the ignition, the unlock) at least 2. Clicks and ticks
+    /// (seatbelt, turn signal, toggle) only have the upper bound: their 400 ms momentary
+    /// loudness says little of how clearly a transient is heard, and the limiter holds
+    /// their peaks.
+    @Test(arguments: [("pomodoro", ["focus": "5m", "short": "1m", "long": "2m", "cycles": "2"]), ("drive", [:]),
+                      ("drive", ["radio": "off"]), ("quest", [:])])
+    func cuesStandOutByTheDesignedMargin(_ name: String, _ options: [String: String]) throws {
+        let document = try SessionPresets.make(name, options: options)
+        let gain = try #require(try Self.compile(document).loudness?.masterGain)
+        let fixed = SessionCompileOptions(masterGain: gain)
+        var bed = document
+        bed.cues = document.cues.filter { $0.play == nil && $0.say == nil }
+        let bedLoudness = try #require(try Self.measure(Self.compile(bed, options: fixed), seconds: 600).loudness.integrated)
+        var seen = Set<String>()
+        var report: [String] = []
+        for cue in document.cues where cue.play != nil || cue.say != nil {
+            let key = cue.play.map { "\($0.sound)|\($0.bus)|\($0.gain)" } ?? "say:\(cue.say!.text)"
+            guard seen.insert(key).inserted else { continue }
+            var alone = document
+            alone.layers = []
+            var only = cue
+            only.time = 0
+            only.index = 0
+            only.haptic = nil
+            only.start = []
+            only.stop = []
+            only.fade = nil
+            only.crossfade = nil
+            only.set = nil
+            only.mark = nil
+            alone.cues = [only]
+            alone.duration = 12
+            let momentary = try #require(try Self.measure(Self.compile(alone, options: fixed)).maximumMomentary, "\(key)")
+            let margin = momentary - bedLoudness
+            report.append("\(key): +\(String(format: "%.1f", margin)) LU")
+            #expect(margin <= 8, "\(name) \(key): \(margin) LU over the bed")
+            if cue.say != nil {
+                #expect(margin >= 4, "\(name) \(key): \(margin) LU over the bed")
+            } else if let sound = cue.play?.sound.description, Self.chimes.contains(sound) {
+                #expect(margin >= 2, "\(name) \(key): \(margin) LU over the bed")
+            }
+        }
+        print("\(name): bed \(bedLoudness) LUFS; " + report.joined(separator: ", "))
+    }
+}
