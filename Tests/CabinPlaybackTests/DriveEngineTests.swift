@@ -19,6 +19,9 @@ import Testing
         let engine = Set(doc.layers.filter { $0.bus == "engine" }.map(\.name))
         doc.layers = doc.layers.filter { engine.contains($0.name) }
         doc.ducking = []
+        // The gains as the preset writes them: the loudness target would bring each engine
+        // alone to -20 LUFS (in the whole mix it sets the listening level, not the balance).
+        doc.loudness = nil
         doc.cues = doc.cues.compactMap { cue in
             var c = cue
             c.play = nil
