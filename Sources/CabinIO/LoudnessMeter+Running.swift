@@ -44,17 +44,6 @@ extension LoudnessMeter {
 
         /// Integrated loudness and true peak so far (no loudness range). The corresponding C
         /// functions are `ebur128_loudness_global` and `ebur128_true_peak`.
-        public var loudness: Loudness {
-            var result = Loudness()
-            var value = 0.0
-            if ebur128_loudness_global(state, &value) == 0, value.isFinite { result.integrated = value }
-            var peak = 0.0
-            for c in 0..<channelCount {
-                var p = 0.0
-                if ebur128_true_peak(state, UInt32(c), &p) == 0 { peak = max(peak, p) }
-            }
-            if peak > 0 { result.truePeak = 20 * log10(peak) }
-            return result
-        }
+        public var loudness: Loudness { LoudnessMeter.loudness(of: state, channels: channelCount) }
     }
 }

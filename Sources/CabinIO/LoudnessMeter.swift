@@ -39,6 +39,15 @@ public enum LoudnessMeter {
             ebur128_add_frames_float(state, $0.baseAddress, buffer.frameCount)
         }
         try check(status, "ebur128_add_frames_float")
+        var result = loudness(of: state, channels: channels)
+        var value = 0.0
+        if ebur128_loudness_range(state, &value) == 0, value.isFinite { result.range = value }
+        return result
+    }
+
+    /// Integrated loudness and true peak of what `state` has measured (no range). The
+    /// corresponding C functions are `ebur128_loudness_global` and `ebur128_true_peak`.
+    static func loudness(of state: UnsafeMutablePointer<ebur128_state>, channels: Int) -> Loudness {
         var result = Loudness()
         var value = 0.0
         if ebur128_loudness_global(state, &value) == 0, value.isFinite { result.integrated = value }
@@ -48,7 +57,6 @@ public enum LoudnessMeter {
             if ebur128_true_peak(state, UInt32(c), &p) == 0 { peak = max(peak, p) }
         }
         if peak > 0 { result.truePeak = 20 * log10(peak) }
-        if ebur128_loudness_range(state, &value) == 0, value.isFinite { result.range = value }
         return result
     }
 
