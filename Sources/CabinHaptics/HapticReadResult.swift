@@ -8,9 +8,4 @@ public struct HapticReadResult: Sendable {
     /// The pattern, or `nil` when any error was recorded (in strict mode: any warning).
     public var pattern: HapticPattern?
     public var diagnostics: Diagnostics
-
-    public init(pattern: HapticPattern?, diagnostics: Diagnostics) {
-        self.pattern = pattern
-        self.diagnostics = diagnostics
-    }
 }

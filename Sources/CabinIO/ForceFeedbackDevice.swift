@@ -64,12 +64,6 @@ public struct InputEvent: Sendable, Hashable {
     public var code: UInt16
     public var value: Int32
 
-    public init(type: UInt16, code: UInt16, value: Int32) {
-        self.type = type
-        self.code = code
-        self.value = value
-    }
-
     /// Play (`count` > 0 repeats) or stop (`count` 0) effect `id`.
     public static func play(_ id: Int16, count: Int32) -> InputEvent {
         InputEvent(type: EvdevCode.evFF, code: UInt16(bitPattern: id), value: count)

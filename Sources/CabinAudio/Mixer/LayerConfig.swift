@@ -36,10 +36,4 @@ public struct ParameterConfig: Sendable, Equatable {
     public var value: Double
     /// Values are clamped to this range.
     public var range: ClosedRange<Double>
-
-    public init(name: String, value: Double, range: ClosedRange<Double>) {
-        self.name = name
-        self.value = value
-        self.range = range
-    }
 }
