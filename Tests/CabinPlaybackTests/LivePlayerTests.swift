@@ -84,8 +84,11 @@ struct LivePlayerTests {
             }
         }
         let xruns = events.compactMap { if case .xrun(let c, _, let lost) = $0 { (c, lost) } else { nil } }
-        #expect(xruns.count >= 2, "\(events)")
-        #expect(xruns.allSatisfy { $0.1 > 0.05 && $0.1 < 0.3 }, "each stall skipped about its length: \(xruns)")
+        // Each injected 120 ms stall is an xrun that skipped about its length, and nothing
+        // skipped more. (On a loaded 2-core CI machine the test sink can also miss a period of
+        // its own, a few ms: that is the machine, not the stall under test.)
+        #expect(xruns.filter { $0.1 > 0.05 && $0.1 < 0.3 }.count == 2, "each stall skipped about its length: \(xruns)")
+        #expect(xruns.allSatisfy { $0.1 < 0.3 }, "\(xruns)")
         #expect(abs(wall - 10) < 0.3, "session ended after \(wall) s")
         #expect(events.last.map { if case .ended(.finished, _, let n) = $0 { n >= 2 } else { false } } == true)
     }
