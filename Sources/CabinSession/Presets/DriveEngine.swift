@@ -73,9 +73,9 @@ struct DriveEngine {
 
     /// The engine's level in dB at `speed` (0 = a V6 at cruise): idle 12 dB down, rising
     /// with speed to cruise at 45 mph and a little beyond at 80.
-    func level(at speed: Double) -> Double {
-        piecewise([(0, Self.idleLevel), (20, -4), (45, 0), (80, 1.5)], at: speed)
-    }
+    func level(at speed: Double) -> Double { Self.levelCurve.value(at: speed) }
+
+    static let levelCurve = LayerMap(parameter: "speed", points: [(0, idleLevel), (20, -4), (45, 0), (80, 1.5)])
 
     /// The session's engine layers (on the `engine` bus, following `speed`).
     func layers() -> [Layer] {
@@ -128,12 +128,4 @@ struct DriveEngine {
     private func rounded(_ s: Double) -> Double { (s * 10).rounded() / 10 }
     private func ratio(_ r: Double) -> Double { (r * 10000).rounded() / 10000 }
     private func decibels(_ d: Double) -> Double { (d * 100).rounded() / 100 }
-
-    private func piecewise(_ points: [(Double, Double)], at x: Double) -> Double {
-        guard x > points[0].0 else { return points[0].1 }
-        for (a, b) in zip(points, points.dropFirst()) where x <= b.0 {
-            return a.1 + (b.1 - a.1) * (x - a.0) / (b.0 - a.0)
-        }
-        return points.last!.1
-    }
 }
