@@ -79,7 +79,7 @@ struct RadioStationTests {
         let server = try IcecastServer()
         defer { server.stop() }
         try server.startSource(codec, mount: "tone", name: "Cabin Test \(codec.rawValue)")
-        let (events, capture) = try Self.play(Self.document(server.url("tone"), seconds: 5), folder: folder)
+        let (events, capture) = try Self.play(Self.document(server.url("tone"), seconds: 6), folder: folder)
         let playing = events.compactMap { event -> (String?, String, Double)? in
             if case .radio(.playing(_, let name, let c, let s)) = event { (name, c, s) } else { nil }
         }
@@ -89,11 +89,21 @@ struct RadioStationTests {
         #expect(playing.first?.0 == "Cabin Test \(codec.rawValue)")
         #expect(!events.contains { if case .radio(.error) = $0 { true } else { false } })
         #expect(!events.contains { if case .xrun = $0 { true } else { false } })
-        let steady = Self.left(capture, 3, 4.8)
+        // The steady tone: 1.8 s from 0.5 s after it is first heard (the station connects
+        // and buffers a second first, which takes longer on a loaded machine).
+        let whole = Self.left(capture, 0, 6)
+        let onset = Double(whole.firstIndex { abs($0) > 0.01 } ?? whole.count) / 48000
+        #expect(onset < 3.2, "\(codec): the tone is heard from \(onset) s")
+        let steady = Self.left(capture, onset + 0.5, onset + 2.3)
         let frequency = try #require(SignalAnalysis.zeroCrossingFrequency(steady, sampleRate: 48000))
         #expect(abs(frequency - 1000) <= 5, "\(codec): \(frequency) Hz")
-        let level = 20 * log10(SignalAnalysis.rms(steady) / (try Self.expectedRMS(folder: folder)))
-        #expect(abs(level) < 1, "\(codec): \(level) dB from the file's level")
+        let expected = try Self.expectedRMS(folder: folder)
+        let level = 20 * log10(SignalAnalysis.rms(steady) / expected)
+        // On a failure, the level of each 100 ms from the onset says whether it was a gap or a gain.
+        let profile = stride(from: 0, to: 3.5, by: 0.1).map { t in
+            String(format: "%.1f", 20 * log10(max(1e-9, SignalAnalysis.rms(Self.left(capture, onset + t, onset + t + 0.1)) / expected)))
+        }
+        #expect(abs(level) < 1, "\(codec): \(level) dB from the file's level; onset \(onset) s; per 100 ms: \(profile.joined(separator: " ")); events: \(events)")
     }
 
     @Test func titleChangeFollowsAsAnEvent() throws {

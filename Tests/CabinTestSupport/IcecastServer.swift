@@ -81,20 +81,32 @@ public final class IcecastServer: @unchecked Sendable {
     }
 
     /// Starts ffmpeg sending a `frequency` Hz sine (amplitude 1/8, both channels) to `mount`
-    /// in real time, and waits until the mount is live.
+    /// in real time, and waits until the mount is live. On a loaded 2-core machine ffmpeg can
+    /// take seconds to start or lose its first connection: an ffmpeg that exits before the
+    /// mount is live is started again (three tries), and a failure says what ffmpeg said.
     public func startSource(_ codec: Codec, mount: String, frequency: Double = 1000, name: String? = nil) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: ExternalTool.which("ffmpeg")!)
-        process.arguments = ["-hide_banner", "-loglevel", "error", "-re", "-f", "lavfi",
-                             "-i", "sine=frequency=\(frequency):sample_rate=\(codec.sampleRate)", "-ac", "2"]
-            + codec.arguments + (name.map { ["-ice_name", $0] } ?? [])
-            + ["icecast://source:\(Self.password)@127.0.0.1:\(port)/\(mount)"]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        sources[mount] = process
-        try wait(until: "the \(mount) mount") { self.isLive(mount) }
+        let log = directory.appendingPathComponent("ffmpeg-\(mount).log")
+        var lastError = ""
+        for _ in 0..<3 {
+            FileManager.default.createFile(atPath: log.path, contents: nil)
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: ExternalTool.which("ffmpeg")!)
+            process.arguments = ["-hide_banner", "-loglevel", "error", "-re", "-f", "lavfi",
+                                 "-i", "sine=frequency=\(frequency):sample_rate=\(codec.sampleRate)", "-ac", "2"]
+                + codec.arguments + (name.map { ["-ice_name", $0] } ?? [])
+                + ["icecast://source:\(Self.password)@127.0.0.1:\(port)/\(mount)"]
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = try FileHandle(forWritingTo: log)
+            process.standardInput = FileHandle.nullDevice
+            try process.run()
+            sources[mount] = process
+            try wait(until: "the \(mount) mount", timeout: 30) { self.isLive(mount) || !process.isRunning }
+            if process.isRunning { return }
+            lastError = ((try? String(contentsOf: log, encoding: .utf8)) ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+            sources[mount] = nil
+            usleep(200_000)
+        }
+        throw TimeoutError(description: "ffmpeg could not feed the \(mount) mount (three tries): \(lastError)")
     }
 
     /// Pauses (SIGSTOP) or resumes (SIGCONT) the source of `mount`.
@@ -125,7 +137,7 @@ public final class IcecastServer: @unchecked Sendable {
 
     /// Whether `mount` is being served (a GET gets a 200 with audio).
     public func isLive(_ mount: String) -> Bool {
-        (try? ExternalTool.run("curl", ["-s", "-o", "/dev/null", "-w", "%{http_code}", "-m", "0.5", url(mount)]).stdout) == "200"
+        (try? ExternalTool.run("curl", ["-s", "-o", "/dev/null", "-w", "%{http_code}", "-m", "1.5", url(mount)]).stdout) == "200"
     }
 
     private func wait(until what: String, timeout: Double = 10, _ condition: () -> Bool) throws {
