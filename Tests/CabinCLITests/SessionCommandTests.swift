@@ -109,6 +109,31 @@ import Testing
         }
     }
 
+    /// A damaged MP3 (200 bytes overwritten) plays what can be decoded, and libmpg123's
+    /// complaints ("error: dequantization failed!", "Note: Trying to resync...", several a
+    /// frame) stay off the terminal.
+    @Test func aDamagedMP3DoesNotFillTheTerminal() throws {
+        let dir = try TestEnvironment.temporaryDirectory("cabin-cli")
+        let mp3 = dir.appendingPathComponent("bad.mp3").path
+        try ExternalTool.check("ffmpeg", ["-v", "quiet", "-y", "-f", "lavfi", "-i", "sine=f=1000:d=3", "-b:a", "128k", mp3])
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: mp3))
+        var state: UInt64 = 3
+        func next() -> Int {  // a fixed sequence (an LCG), so every run damages the same bytes
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return Int(state >> 33)
+        }
+        for _ in 0..<200 { bytes[2000 + next() % (bytes.count - 2000)] = UInt8(truncatingIfNeeded: next()) }
+        try bytes.write(to: URL(fileURLWithPath: mp3))
+        let session = dir.appendingPathComponent("bad.json").path
+        try Data(#"{ "cabin": 1, "duration": "2s", "layers": { "a": { "bus": "ambient", "sound": "./bad.mp3" } }, "cues": [ { "at": 0, "start": "a" } ] }"#.utf8)
+            .write(to: URL(fileURLWithPath: session))
+        for arguments in [["render", session, "-o", dir.appendingPathComponent("bad.wav").path], ["info", mp3]] {
+            let result = try ExternalTool.cabin(arguments)
+            #expect(result.status == 0, "\(arguments): \(result.stderr)")
+            #expect(!result.stderr.contains("libmpg123") && !result.stderr.contains("resync"), "\(arguments): \(result.stderr)")
+        }
+    }
+
     /// A 150-byte AHAP with one transient at 3599.9 s: `haptics render` streams it (the hour
     /// of silence costs no memory), and three such patterns in a 2 s session heard in the
     /// mix make only the 2 s that are heard. Before: 5.4 GB and 138 s; 4 GB.
