@@ -89,6 +89,10 @@ import Testing
         #expect(m[tag + 7] & 1 == 1, "the tag carries a frame count")
         m.replaceSubrange((tag + 8)..<(tag + 12), with: [0x7F, 0xFF, 0xFF, 0xFF])
         try m.write(to: URL(fileURLWithPath: mp3))
+        // `info` gives the length that decodes, and says the header claims otherwise.
+        let info = try ExternalTool.cabin(["info", mp3])
+        #expect(info.status == 0 && info.stdout.contains("duration     0:02.0"), "\(info.stdout)")
+        #expect(info.stdout.contains(": damaged or forged)") && info.stdout.contains("the header claims"), "\(info.stdout)")
         for (file, warning) in [("tone.mp3", nil), ("tone.flac", "tone.flac: truncated: the header promises 68719476735 frames but only 48000 could be decoded")] {
             let session = dir.appendingPathComponent("\(file).json").path
             try Data("""
