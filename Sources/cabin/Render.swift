@@ -10,7 +10,9 @@ struct Render: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Render a session to a WAV, FLAC or Opus file, far faster than real time.",
         discussion: """
-            The file is written under a temporary name and renamed at the end: an interrupted or failed render leaves nothing at OUT. A device or FIFO gets the bytes once the render is complete (never replaced); '-o -' writes WAV to standard output (the summary goes to stderr), and SESSION '-' reads the document from standard input. The same session gives the same bits on every run and with every --block-size.
+            The file is written under a temporary name and renamed at the end: an interrupted or failed render leaves nothing at OUT. A device or FIFO gets the bytes once the render is complete (never replaced); '-o -' writes WAV to standard output (the summary goes to stderr), and SESSION '-' reads the document from standard input. The same session gives the same bits on every run and with every --block-size (in Ogg files, all but the stream's random serial number).
+
+            Formats, by OUT's extension: .wav (RF64 past 4 GiB), .flac, .aiff, .opus (96 kb/s), .ogg (Vorbis q5), .mp3 (LAME VBR -V2); a name with none of these is refused, except a device or FIFO (WAV).
 
             Haptics: --haptics HAPTICS.wav also writes the haptic track: every 'haptic' cue's pattern rendered as audio (as 'cabin haptics render' does) from its cue's exact frame; mono, same rate, same frames as OUT (sample-aligned). Haptic audio stays out of the main mix unless --haptics-in-mix puts it on a 'haptics' bus (the document's 'haptics' bus gain if declared, else -12 dB). Patterns: library names (Patterns/haptics/NAME.ahap, or $CABIN_PATTERNS) or paths relative to the document.
 
@@ -36,7 +38,7 @@ struct Render: ParsableCommand {
     @Option(name: .long, help: "Sample rate in Hz.")
     var sampleRate: Int = 48000
 
-    @Option(name: .long, help: "Sample format: 16, 24 or 32f (float; WAV only).")
+    @Option(name: .long, help: "Sample format of WAV, AIFF and FLAC: 16, 24 or 32f (float; not FLAC).")
     var bits: String = "16"
 
     @Option(name: .long, help: "Frames per render block (the output does not depend on it).")
@@ -87,8 +89,10 @@ struct Render: ParsableCommand {
     }
 
     func run() throws {
-        // The outputs are checked (and their temporaries made) before any work.
+        // The outputs are checked (their formats, and their temporaries made) before any work.
+        let encoding = SoundFileFormat.SampleEncoding(rawValue: bits)!
         let inputs = session.map { [$0] } ?? []
+        let format = try CLIOutput.format(output, encoding: encoding, inputs: inputs)
         let destination = try CLIOutput.open(output, inputs: inputs)
         let hapticDestination = try haptics.map { try CLIOutput.open($0, inputs: inputs + [output]) }
         let source = try CLISession.Source(file: session, presets: presets)
@@ -110,13 +114,12 @@ struct Render: ParsableCommand {
         }
         let inputFiles = CLISession.inputFiles(loaded.document, session: session)
         try CLIOutput.refuseSame(output, inputs: inputFiles)
-        if let haptics { try CLIOutput.refuseSame(haptics, inputs: inputFiles) }
+        let hapticFormat = try haptics.map { try CLIOutput.format($0, encoding: encoding, inputs: inputFiles + [output]) }
         let runner = SessionRunner(loaded.compiled)
         var renderer = OfflineRenderer(blockFrames: blockSize)
-        let encoding = SoundFileFormat.SampleEncoding(rawValue: bits)!
-        if let haptics {
+        if let haptics, let hapticFormat {
             renderer.hapticTrack = .init(track: SessionHapticTrack(loaded.compiled, options: options.hapticAudio),
-                                         path: haptics, format: .forPath(haptics, encoding: encoding),
+                                         path: haptics, format: hapticFormat,
                                          output: hapticDestination)
         }
         renderer.from = from.flatMap(SessionTime.parse)
@@ -125,7 +128,6 @@ struct Render: ParsableCommand {
         renderer.isCancelled = { Interrupt.isRequested }
         let bar = ProgressBar(label: "rendering", secondsPerUnit: 1 / Double(sampleRate))
         renderer.progress = { bar.update($0, of: $1) }
-        let format = SoundFileFormat.forPath(output, encoding: encoding)
         let summaryOutput = haptics == "-" ? "-" : output  // stdout carries audio: summary to stderr
         do {
             let summary = try renderer.write(runner, to: destination, format: format)
