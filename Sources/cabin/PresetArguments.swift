@@ -38,7 +38,12 @@ struct PresetArguments: ParsableArguments {
     /// The preset's document; a bad option prints one line (`cabin: error: --minutes must
     /// be …`) and exits 64, as usage errors do.
     func document(name: String) throws -> SessionDocument {
-        do { return try SessionPresets.make(name, options: given) } catch {
+        try PresetArguments.document(name: name, options: given)
+    }
+
+    /// Preset `name` with `options`, a bad option as one line (exit 64).
+    static func document(name: String, options: [String: String]) throws -> SessionDocument {
+        do { return try SessionPresets.make(name, options: options) } catch {
             CLIOutput.error(error.description)
             throw ExitCode(64)
         }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import CabinAudio
+import CabinConfig
 import CabinIO
 import CabinPlayback
 import CabinSession
@@ -154,13 +155,25 @@ enum CLISession {
         var document: SessionDocument?
         var options: [String: String] = [:]
 
-        init(file: String?, presets: PresetArguments) throws {
+        /// `settings` (the config file's and the environment's) give the default preset and
+        /// each preset's options under those given, and radio stations by name.
+        init(file: String?, presets: PresetArguments, settings: CabinSettings? = nil) throws {
             self.file = file
             if file == nil {
-                let name = presets.preset ?? SessionPresets.defaultName
+                let name = presets.preset ?? settings?.preset.value ?? SessionPresets.defaultName
                 preset = name
-                options = presets.given
-                document = try presets.document(name: name)
+                options = settings?.presetOptions(for: name, given: presets.given) ?? presets.given
+                document = try PresetArguments.document(name: name, options: options)
+            }
+        }
+
+        /// The session a state file remembers (`cabin play --resume`).
+        init(resuming session: PlayState.Session) throws {
+            file = session.file
+            if let name = session.preset {
+                preset = name
+                options = session.options ?? [:]
+                document = try PresetArguments.document(name: name, options: options)
             }
         }
 
