@@ -105,7 +105,8 @@ public struct ConfigLayer: Sendable {
         case "play" where key.count == 2:
             switch key[1] {
             case "device":
-                guard let t = value.text?.trimmingWhitespace(), !t.isEmpty, !t.contains(where: { $0.isNewline }) else {
+                guard case .string(let text) = value, case let t = text.trimmingWhitespace(), !t.isEmpty,
+                      !t.contains(where: { $0.isNewline }) else {
                     return (.error, "must be an ALSA device name (default, pulse, hw:0,0 …) or none, not \(value.shown)")
                 }
                 device = Setting(t, origin)
@@ -212,7 +213,8 @@ public struct ConfigLayer: Sendable {
 
     /// Checks each configured preset option by building the preset with it (the presets'
     /// own range checks), with station names resolved; returns a problem for each bad one.
-    public func checkPresetOptions(stations: [String: Setting<String>], source: (ConfigOrigin) -> (String, Int?, Int?))
+    /// `source` gives the file, line and column of a key (`presets.drive.minutes`) set at an origin.
+    public func checkPresetOptions(stations: [String: Setting<String>], source: (String, ConfigOrigin) -> (String, Int?, Int?))
         -> [ConfigProblem]
     {
         var problems: [ConfigProblem] = []
@@ -221,7 +223,7 @@ public struct ConfigLayer: Sendable {
                 var value = setting.value
                 if option == "radio", let station = stations[value] ?? self.stations[value] { value = station.value }
                 do { _ = try SessionPresets.make(preset, options: [option: value]) } catch {
-                    let (file, line, column) = source(setting.origin)
+                    let (file, line, column) = source("presets.\(preset).\(option)", setting.origin)
                     var message = error.description
                     if message.hasPrefix("--\(option) ") { message.removeFirst(option.count + 3) }
                     problems.append(ConfigProblem(.error, source: file, line: line, column: column,

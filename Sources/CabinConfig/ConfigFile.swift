@@ -52,9 +52,9 @@ public struct ConfigFile: Sendable {
         }
         let locator = KeyLocator(text)
         file.read(table, prefix: [], locator: locator)
-        file.problems += file.layer.checkPresetOptions(stations: [:]) { origin in
-            if case .file(_, let line) = origin { return (path, line, nil) }
-            return (path, nil, nil)
+        file.problems += file.layer.checkPresetOptions(stations: [:]) { key, _ in
+            let position = locator.position(of: key.split(separator: ".").map(String.init))
+            return (path, position?.line, position?.column)
         }
         file.problems.sort { ($0.line ?? 0, $0.column ?? 0) < ($1.line ?? 0, $1.column ?? 0) }
         return file

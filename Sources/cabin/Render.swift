@@ -88,11 +88,13 @@ struct Render: ParsableCommand {
     }
 
     func run() throws {
+        // A preset's default options and stations come from the config file (a document has its own).
+        let settings = session == nil ? try CLIConfig.settings().settings : nil
         // The outputs are checked (and their temporaries made) before any work.
         let inputs = session.map { [$0] } ?? []
         let destination = try CLIOutput.open(output, inputs: inputs)
         let hapticDestination = try haptics.map { try CLIOutput.open($0, inputs: inputs + [output]) }
-        let source = try CLISession.Source(file: session, presets: presets)
+        let source = try CLISession.Source(file: session, presets: presets, settings: settings)
         let options = try mix.options(hapticsBusGain: hapticsInMix ? SessionCompileOptions.defaultHapticsBusGain : nil)
         var loaded = try CLISession.load(source, sampleRate: Double(sampleRate), maxBlockFrames: blockSize, options: options)
         if let url = loaded.document.stations.first {
