@@ -12,7 +12,7 @@ import Testing
         let json = """
             { "cabin": 1, "title": "resumable", "duration": "\(seconds)s",
               "layers": { "rain": { "bus": "ambient", "sound": "synth:pink-noise", "loop": true } },
-              "cues": [ { "at": 0, "start": "rain", "mark": "focus" }, { "at": "4s", "mark": "break" } ] }
+              "cues": [ { "at": 0, "start": "rain", "mark": "focus" }, { "at": "\(seconds >= 5 ? 4 : 0.5)s", "mark": "break" } ] }
             """
         try Data(json.utf8).write(to: URL(fileURLWithPath: path))
         if let config {
@@ -72,6 +72,22 @@ import Testing
         // In plain lines it says where it resumes.
         let lines = try ExternalTool.cabin(["play", "--resume", "-D", "none", "--stop-after", "0.5s"], environment: environment)
         #expect(lines.stdout.contains("resuming \"resumable\" at 0:0"), "\(lines.stdout)")
+    }
+
+    @Test func aKilledPlayLosesAtMostTheSaveInterval() throws {
+        let (path, dir, environment) = try Self.setUp(seconds: 60)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: ExternalTool.cabinBinary)
+        process.environment = ExternalTool.childEnvironment(environment)
+        process.arguments = ["play", path, "-D", "none", "--period", "1024", "--periods", "4", "--quiet"]
+        try process.run()
+        Thread.sleep(forTimeInterval: 11)
+        kill(process.processIdentifier, SIGKILL)   // no chance to save at the stop
+        process.waitUntilExit()
+        // Saved at the start and every 10 s since: the last at about 10 s.
+        let saved = try #require(try Self.state(dir)["session"] as? [String: Any])
+        let position = try #require(saved["position"] as? Double)
+        #expect(position > 9 && position < 11, "saved at \(position) s")
     }
 
     @Test func aSessionPlayedToItsEndHasNothingToResume() throws {
