@@ -16,7 +16,7 @@ struct Cabin: ParsableCommand {
               cabin haptics show Boing.ahap          a haptic pattern in the terminal
               cabin info rain.flac engine.wav        format, length and loudness
               cabin ctl pause                        control a playing session from outside
-              cabin config                           the settings in effect and where they come from
+              cabin config                           settings and where they come from
               cabin devices                          where Cabin can play (-D)
             """,
         version: CabinVersion.string,
