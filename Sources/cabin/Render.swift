@@ -1,5 +1,6 @@
 import ArgumentParser
 import CabinAudio
+import CabinConfig
 import CabinIO
 import CabinPlayback
 import CabinSession
@@ -89,13 +90,15 @@ struct Render: ParsableCommand {
     }
 
     func run() throws {
+        // A preset's default options and stations come from the config file (a document has its own).
+        let settings = session == nil ? try CLIConfig.settings().settings : nil
         // The outputs are checked (their formats, and their temporaries made) before any work.
         let encoding = SoundFileFormat.SampleEncoding(rawValue: bits)!
         let inputs = session.map { [$0] } ?? []
         let format = try CLIOutput.format(output, encoding: encoding, inputs: inputs)
         let destination = try CLIOutput.open(output, inputs: inputs)
         let hapticDestination = try haptics.map { try CLIOutput.open($0, inputs: inputs + [output]) }
-        let source = try CLISession.Source(file: session, presets: presets)
+        let source = try CLISession.Source(file: session, presets: presets, settings: settings)
         let options = try mix.options(hapticsBusGain: hapticsInMix ? SessionCompileOptions.defaultHapticsBusGain : nil)
         var loaded = try CLISession.load(source, sampleRate: Double(sampleRate), maxBlockFrames: blockSize, options: options)
         if let url = loaded.document.stations.first {
@@ -156,13 +159,25 @@ enum CLISession {
         var document: SessionDocument?
         var options: [String: String] = [:]
 
-        init(file: String?, presets: PresetArguments) throws {
+        /// `settings` (the config file's and the environment's) give the default preset and
+        /// each preset's options under those given, and radio stations by name.
+        init(file: String?, presets: PresetArguments, settings: CabinSettings? = nil) throws {
             self.file = file
             if file == nil {
-                let name = presets.preset ?? SessionPresets.defaultName
+                let name = presets.preset ?? settings?.preset.value ?? SessionPresets.defaultName
                 preset = name
-                options = presets.given
-                document = try presets.document(name: name)
+                options = settings?.presetOptions(for: name, given: presets.given) ?? presets.given
+                document = try PresetArguments.document(name: name, options: options)
+            }
+        }
+
+        /// The session a state file remembers (`cabin play --resume`).
+        init(resuming session: PlayState.Session) throws {
+            file = session.file
+            if let name = session.preset {
+                preset = name
+                options = session.options ?? [:]
+                document = try PresetArguments.document(name: name, options: options)
             }
         }
 
