@@ -30,6 +30,7 @@ extension HapticsCommand {
             guard (200...10_000).contains(width), (120...4000).contains(height) else {
                 throw ValidationError("--width must be 200…10000 and --height 120…4000 pixels")
             }
+            try CLIOutput.requireExtension(output, "svg", what: "an SVG picture")
         }
 
         func run() throws {

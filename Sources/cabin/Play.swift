@@ -35,15 +35,16 @@ struct Play: ParsableCommand {
               cabin play --ipc /tmp/cabin.sock    then: cabin ctl --ipc /tmp/cabin.sock pause
             """)
 
-    @Argument(help: "The session document (JSON); or use --preset.")
+    @Argument(help: "The session document (JSON), or a sound file (WAV, FLAC, Ogg Opus/Vorbis, MP3, AIFF) to play as a one-layer session; or use --preset.")
     var session: String?
 
     @OptionGroup(title: "Presets") var presets: PresetArguments
 
     @OptionGroup var mix: MixArguments
 
-    @Option(name: [.customShort("D"), .long], help: "ALSA device: default, pulse, hw:0,0, plughw:…, jack (see 'cabin devices'); none: no sound, the session on the system clock.")
-    var device = "default"
+    @OptionGroup(title: "Sound device") var output: DeviceArguments
+    /// The sound device (`-D`): `none` plays on the system clock with no sound.
+    var device: String { output.name }
 
     @Option(help: "Frames per period (a power of two; 128–1024).")
     var period = 256
@@ -56,6 +57,15 @@ struct Play: ParsableCommand {
 
     @Option(help: "Start here on the session's timeline (e.g. 24m50s), to resume or to hear one part.")
     var from: String?
+
+    @Option(help: ArgumentHelp("Stop here on the session's timeline (e.g. 26m), fading out as q does.", valueName: "time"))
+    var to: String?
+
+    @Option(help: ArgumentHelp("Play this long from --from (e.g. 90s): --to is --from plus --length.", valueName: "time"))
+    var length: String?
+
+    @Flag(help: "Play the range (--from … --to, or the whole session) again and again until stopped; a sound file loops seamlessly.")
+    var loop = false
 
     @Flag(help: "No status line or event lines (errors only).")
     var quiet = false
@@ -95,6 +105,12 @@ struct Play: ParsableCommand {
         guard (8000...192_000).contains(sampleRate) else { throw ValidationError("--sample-rate must be 8000…192000 Hz") }
         if quiet && json { throw ValidationError("--quiet and --json cannot be used together") }
         if let from { try CLIInput.validateTime(from, option: "--from") }
+        if let to { try CLIInput.validateTime(to, option: "--to") }
+        if let length { try CLIInput.validateTime(length, option: "--length") }
+        if to != nil && length != nil { throw ValidationError("give --to or --length, not both") }
+        if let end = range.end, end <= range.start {
+            throw ValidationError(to != nil ? "--to '\(to!)' must be after --from '\(from ?? "0")'" : "--length must be more than 0")
+        }
         try presets.validateUsage(hasSession: session != nil)
         _ = try volumeSettings()
         if let stopAfter { try CLIInput.validateTime(stopAfter, option: "--stop-after") }
@@ -105,6 +121,13 @@ struct Play: ParsableCommand {
                 throw ValidationError("--fade-out '\(fadeOut)' is longer than --stop-after '\(stopAfter)'")
             }
         }
+    }
+
+    /// `--from`, `--to`/`--length` and `--loop` (times already checked).
+    var range: PlaybackRange {
+        let start = from.flatMap(SessionTime.parse) ?? 0
+        let end = to.flatMap(SessionTime.parse) ?? length.flatMap(SessionTime.parse).map { start + $0 }
+        return PlaybackRange(start: start, end: end, loops: loop)
     }
 
     /// `--volume` values as (bus or nil for the master, level).
@@ -120,7 +143,11 @@ struct Play: ParsableCommand {
     }
 
     func run() throws {
-        let source = try CLISession.Source(file: session, presets: presets)
+        // A sound file with --loop loops in the mixer (seamless), for --to or for the longest session.
+        var range = self.range
+        let source = try CLISession.Source(file: session, presets: presets,
+                                           loopFor: loop ? (range.end ?? SessionTime.maximum) : nil)
+        if loop && source.document?.layers.first?.isLooping == true { range = PlaybackRange(start: range.start, end: range.end) }
         let compileOptions = try mix.options()
         var options = LivePlayer.Options(device: device, configuration: PCMConfiguration(
             sampleRate: sampleRate, channelCount: 2, periodFrames: period, periodCount: periods))
@@ -161,6 +188,7 @@ struct Play: ParsableCommand {
         session.timer = stopAfter.flatMap(SessionTime.parse).map { SleepTimer(stopAfter: $0, fadeOut: fadeOut.flatMap(SessionTime.parse) ?? 0) }
         session.hooks = onMark.map { MarkHooks(command: $0, session: view.title, outputToStandardError: json) }
         session.then = then
+        session.range = range
         let status = try session.run()
         control?.close()
         throw ExitCode(status)

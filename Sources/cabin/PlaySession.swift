@@ -18,9 +18,11 @@ struct PlaySession {
     var timer: SleepTimer? = nil
     var hooks: MarkHooks? = nil
     var then: String? = nil
+    /// `--to`/`--length` and `--loop`.
+    var range = PlaybackRange()
 
     func run() throws -> Int32 {
-        var timer = self.timer
+        var timer = self.timer, range = self.range
         let terminal = TerminalInput()
         Interrupt.install()
         // Keys work in every mode (--json and --quiet too) when stdin is a terminal.
@@ -44,6 +46,7 @@ struct PlaySession {
             hooks?.handle(events)
             for line in hooks?.takeProblems() ?? [] { CLIOutput.warning(line) }
             timer?.update(player, elapsed: Date().timeIntervalSince(started))
+            range.update(player)
             for line in decoding.takeFailures() { CLIOutput.warning(line) }
             if player.isFinished { break }
             if Interrupt.isRequested && !quitting { quitting = true; player.stop() }
@@ -60,6 +63,7 @@ struct PlaySession {
                 case .other(UInt8(ascii: "9")), .other(UInt8(ascii: "/")): stepVolume(by: -2)
                 case .other(UInt8(ascii: "0")), .other(UInt8(ascii: "*")): stepVolume(by: 2)
                 case .other(UInt8(ascii: "m")), .other(UInt8(ascii: "M")): player.setMuted(!player.volume.muted)
+                case .other(UInt8(ascii: "?")), .other(UInt8(ascii: "h")): view.toggleKeyHelp(); lastDraw = .distantPast
                 case .other: break
                 }
             }

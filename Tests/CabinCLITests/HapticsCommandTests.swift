@@ -206,7 +206,7 @@ import Testing
     @Test func devicesListsRumbleDevicesToo() throws {
         let result = try ExternalTool.cabin(["devices"])
         #expect(result.status == 0)
-        #expect(result.stdout.contains("\nRumble devices (evdev force feedback, for 'cabin haptics play --device'):\n"))
+        #expect(result.stdout.contains("\nRumble devices (evdev force feedback, for --rumble):\n"))
         let json = try ExternalTool.cabin(["devices", "--rumble", "--json"])
         #expect(json.status == 0)
         if !FileManager.default.fileExists(atPath: "/dev/input") {
