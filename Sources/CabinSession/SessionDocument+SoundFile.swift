@@ -2,7 +2,8 @@
 extension SessionDocument {
     /// The layer's name and bus in a one-file session.
     public static let soundFileLayer = "sound"
-    public static let soundFileBus = "ambient"
+    /// Its own bus at 0 dB: the file plays at its own level.
+    public static let soundFileBus = "sound"
 
     /// A session that plays the file at `path` (relative to the document's folder) once,
     /// `duration` seconds long, at its own level (no loudness target, no library trim); with
@@ -12,6 +13,7 @@ extension SessionDocument {
         let layer = Layer(name: soundFileLayer, bus: soundFileBus, sound: .file(path.hasPrefix("./") ? path : "./" + path), isLooping: looping, normalize: false)
         var start = Cue(time: 0, index: 0)
         start.start = [soundFileLayer]
-        return SessionDocument(title: path, duration: max(0.001, min(duration, SessionTime.maximum)), layers: [layer], cues: [start])
+        return SessionDocument(title: path, duration: max(0.001, min(duration, SessionTime.maximum)),
+                               buses: defaultBuses + [Bus(name: soundFileBus, gain: 0)], layers: [layer], cues: [start])
     }
 }

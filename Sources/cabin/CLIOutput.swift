@@ -63,7 +63,9 @@ extension CLIOutput {
     /// A usage error when `path` does not end in `.EXTENSION` (a picture written as SVG is
     /// never saved under another format's name).
     static func requireExtension(_ path: String, _ ext: String, what: String) throws {
-        guard path != "-" else { return }
+        // "-" and a folder are the output's own checks (a folder: "is a directory").
+        var info = stat()
+        guard path != "-", !(stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR) else { return }
         let name = path.lastPathComponent
         let given = name.lastIndex(of: ".").map { String(name[name.index(after: $0)...]) }
         guard given?.lowercased() == ext else {

@@ -15,7 +15,7 @@ struct DeviceArguments: ParsableArguments {
     /// The device to open: the one given, else `default`.
     var name: String { device ?? DeviceArguments.defaultDevice }
 
-    /// Whether a name looks like an evdev node (`/dev/input/event5`): a rumble device, not
-    /// a sound device.
-    static func isRumbleNode(_ name: String) -> Bool { name.hasPrefix("/dev/input/") }
+    /// Whether a name is a path (`/dev/input/event5`): a rumble device's node, never an ALSA
+    /// name (those never start with `/`).
+    static func isRumbleNode(_ name: String) -> Bool { name.hasPrefix("/") }
 }

@@ -81,7 +81,7 @@ final class PlayView {
         }
         if let problem = status.deviceProblem { lines.append("  device lost, retrying: \(problem)") }
         for station in status.radio { lines.append("  " + RadioLine.status(station)) }
-        lines.append("  [space] pull over  [←/→] ±30 s  [+/−] speed  [9/0] volume  [m] mute  [?] keys  [q] quit")
+        lines.append("  [space] pull over  [←/→] ±30 s  [+/−] speed  [?] keys  [q] quit")
         if showsKeyHelp {
             lines.append("  keys:")
             for (keys, action) in PlayView.keyHelp { lines.append("    " + keys.padded(toLength: 11) + action) }
