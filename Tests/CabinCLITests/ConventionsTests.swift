@@ -153,3 +153,21 @@ import Testing
         #expect(info.status == 0 && info.stdout.contains("tone.flac, 2s, 1 layer, 1 cue"), "\(info.stdout)\(info.stderr)")
     }
 }
+
+/// The README's systemd user unit is a valid unit (systemd's own check).
+@Suite struct SystemdUnitTests {
+    @Test(.enabled(if: ExternalTool.which("systemd-analyze") != nil, "needs systemd-analyze (Debian's systemd)"))
+    func theReadmesUnitVerifies() throws {
+        let analyze = try #require(ExternalTool.which("systemd-analyze"))
+        let readme = try String(contentsOf: TestEnvironment.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        let start = try #require(readme.range(of: "# ~/.config/systemd/user/cabin-sleep.service\n"))
+        let unit = String(readme[start.upperBound...]).components(separatedBy: "\n```")[0] + "\n"
+        #expect(unit.contains("ExecStart=%h/.local/bin/cabin play "))
+        // The binary as built here, where the unit expects the link scripts/setup makes.
+        let dir = try TestEnvironment.temporaryDirectory("cabin-unit")
+        let path = dir.appendingPathComponent("cabin-sleep.service").path
+        try Data(unit.replacing("%h/.local/bin/cabin", with: ExternalTool.cabinBinary).utf8).write(to: URL(fileURLWithPath: path))
+        let result = try ExternalTool.run(analyze, ["verify", path])
+        #expect(result.status == 0 && result.stderr.isEmpty, "\(result.stderr)")
+    }
+}
