@@ -30,11 +30,11 @@ extension HapticsCommand {
             guard (200...10_000).contains(width), (120...4000).contains(height) else {
                 throw ValidationError("--width must be 200…10000 and --height 120…4000 pixels")
             }
-            try CLIOutput.requireExtension(output, "svg", what: "an SVG picture")
         }
 
         func run() throws {
             try CLIOutput.refuseSame(output, inputs: [file])
+            try CLIOutput.requireExtension(output, "svg", what: "an SVG picture")
             let (pattern, compiled) = try CLIHaptics.load(file)
             let title = "\(file.lastPathComponent) — \(CLIHaptics.summary(pattern, compiled))"
             try CLIHaptics.write(HapticPreview.svg(compiled, width: width, height: height, title: title), to: output, input: file)

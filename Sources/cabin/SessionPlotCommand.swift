@@ -44,11 +44,13 @@ extension SessionCommand {
             guard SessionPlot.widthRange.contains(width) else {
                 throw ValidationError("--width must be \(SessionPlot.widthRange.lowerBound)…\(SessionPlot.widthRange.upperBound) pixels, not \(width)")
             }
-            try CLIOutput.requireExtension(output, "svg", what: "an SVG picture")
         }
 
         func run() throws {
             let inputs = session.map { [$0] } ?? []
+            // An input named as the output is that problem first; then the name must say SVG.
+            try CLIOutput.refuseSame(output, inputs: inputs)
+            try CLIOutput.requireExtension(output, "svg", what: "an SVG picture")
             let destination = try CLIOutput.open(output, inputs: inputs)
             let source = try CLISession.Source(file: session, presets: presets)
             let loaded = try CLISession.load(source, sampleRate: Plot.sampleRate, maxBlockFrames: 1024, options: try mix.options())
