@@ -45,7 +45,7 @@ import Testing
     /// built it yet.
     static func generateManualTool() throws -> String {
         let root = TestEnvironment.packageRoot
-        let built = try FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent(".build").path)
+        let built = ((try? FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent(".build").path)) ?? [])
             .map { root.appendingPathComponent(".build/\($0)/debug/generate-manual-tool").path }
             .first { FileManager.default.isExecutableFile(atPath: $0) }
         if let built { return built }
