@@ -40,15 +40,17 @@ struct Play: ParsableCommand {
             Defaults come from the config file ($XDG_CONFIG_HOME/cabin/config.toml) and the environment (CABIN_DEVICE, CABIN_VOLUME …): see 'cabin config'. The last session, its position and the volumes it ended at are kept in $XDG_STATE_HOME/cabin/state.json.
             """)
 
-    @Argument(help: "The session document (JSON); or use --preset.")
+    @Argument(help: "The session document (JSON), or a sound file (WAV, FLAC, Ogg Opus/Vorbis, MP3, AIFF) to play as a one-layer session; or use --preset.")
     var session: String?
 
     @OptionGroup(title: "Presets") var presets: PresetArguments
 
     @OptionGroup var mix: MixArguments
 
-    @Option(name: [.customShort("D"), .long], help: "ALSA device: default, pulse, hw:0,0, plughw:…, jack (see 'cabin devices'); none: no sound, the session on the system clock. Default: play.device in the config file, CABIN_DEVICE, or default.")
-    var device: String?
+    @OptionGroup(title: "Sound device") var output: DeviceArguments
+    /// The sound device given (`-D`); unset, the config's play.device, CABIN_DEVICE or
+    /// `default`. `none` plays on the system clock with no sound.
+    var device: String? { output.device }
 
     @Option(help: "Frames per period (a power of two; 16–8192; default 256, or the config's play.period).")
     var period: Int?
@@ -61,6 +63,15 @@ struct Play: ParsableCommand {
 
     @Option(help: "Start here on the session's timeline (e.g. 24m50s), to resume or to hear one part.")
     var from: String?
+
+    @Option(help: ArgumentHelp("Stop here on the session's timeline (e.g. 26m), fading out as q does.", valueName: "time"))
+    var to: String?
+
+    @Option(help: ArgumentHelp("Play this long from --from (e.g. 90s): --to is --from plus --length.", valueName: "time"))
+    var length: String?
+
+    @Flag(help: "Play the range (--from … --to, or the whole session) again and again until stopped; a sound file loops seamlessly.")
+    var loop = false
 
     @Flag(help: "No status line or event lines (errors only).")
     var quiet = false
@@ -103,6 +114,12 @@ struct Play: ParsableCommand {
         guard (8000...192_000).contains(sampleRate) else { throw ValidationError("--sample-rate must be 8000…192000 Hz") }
         if quiet && json { throw ValidationError("--quiet and --json cannot be used together") }
         if let from { try CLIInput.validateTime(from, option: "--from") }
+        if let to { try CLIInput.validateTime(to, option: "--to") }
+        if let length { try CLIInput.validateTime(length, option: "--length") }
+        if to != nil && length != nil { throw ValidationError("give --to or --length, not both") }
+        if let end = range.end, end <= range.start {
+            throw ValidationError(to != nil ? "--to '\(to!)' must be after --from '\(from ?? "0")'" : "--length must be more than 0")
+        }
         try presets.validateUsage(hasSession: session != nil)
         if resume {
             if session != nil || presets.preset != nil || !presets.given.isEmpty {
@@ -121,12 +138,20 @@ struct Play: ParsableCommand {
         }
     }
 
+    /// `--from`, `--to`/`--length` and `--loop` (times already checked).
+    var range: PlaybackRange {
+        let start = from.flatMap(SessionTime.parse) ?? 0
+        let end = to.flatMap(SessionTime.parse) ?? length.flatMap(SessionTime.parse).map { start + $0 }
+        return PlaybackRange(start: start, end: end, loops: loop)
+    }
+
     func run() throws {
         let (settings, _) = try CLIConfig.settings(options: try configLayer())
         let state = CLIConfig.readState()
         let source: CLISession.Source
         var mix = self.mix
-        var startTime = from.flatMap(SessionTime.parse) ?? 0
+        var range = self.range
+        var startTime = range.start
         if resume {
             let resumed = try resumedSession(state)
             source = try CLISession.Source(resuming: resumed)
@@ -134,7 +159,10 @@ struct Play: ParsableCommand {
             if mix.loudness == nil { mix.loudness = resumed.loudness }
             if mix.seed == nil { mix.seed = resumed.seed }
         } else {
-            source = try CLISession.Source(file: session, presets: presets, settings: settings)
+            // A sound file with --loop loops in the mixer (seamless), for --to or for the longest session.
+            source = try CLISession.Source(file: session, presets: presets, settings: settings,
+                                           loopFor: loop ? (range.end ?? SessionTime.maximum) : nil)
+            if loop && source.document?.layers.first?.isLooping == true { range = PlaybackRange(start: range.start, end: range.end) }
         }
         var compileOptions = try mix.options()
         if settings.hapticStrength.origin != .builtIn { compileOptions.hapticStrength = settings.hapticStrength.value }
@@ -181,18 +209,18 @@ struct Play: ParsableCommand {
                 // The config's device may be unplugged: the session plays on without it.
                 guard case .option = settings.rumble.origin else {
                     CLIOutput.warning("rumble (\(settings.rumble.origin.description)): \(error); playing without")
-                    return try play(player, view: view, rumble: nil, decoding: decoding, source: source, carried: carried)
+                    return try play(player, view: view, rumble: nil, decoding: decoding, source: source, carried: carried, range: range)
                 }
                 CLIOutput.error("\(error)")
                 throw ExitCode.failure
             }
         }
-        try play(player, view: view, rumble: sessionRumble, decoding: decoding, source: source, carried: carried)
+        try play(player, view: view, rumble: sessionRumble, decoding: decoding, source: source, carried: carried, range: range)
     }
 
     /// Runs the control loop with the timers, hooks, socket and state file; exits with its status.
     func play(_ player: LivePlayer, view: PlayView, rumble: SessionRumble?, decoding: SoundDecoding,
-              source: CLISession.Source, carried: [String: Decibels]) throws {
+              source: CLISession.Source, carried: [String: Decibels], range: PlaybackRange) throws {
         let control = try openControl(player: player, title: view.title)
         var session = PlaySession(player: player, view: view, rumble: rumble, decoding: decoding, control: control)
         session.timer = stopAfter.flatMap(SessionTime.parse).map { SleepTimer(stopAfter: $0, fadeOut: fadeOut.flatMap(SessionTime.parse) ?? 0) }
@@ -200,6 +228,7 @@ struct Play: ParsableCommand {
         session.then = then
         session.state = PlayStateKeeper(session: stateRecord(source, title: view.title, duration: player.status.duration),
                                         carried: carried)
+        session.range = range
         let status = try session.run()
         control?.close()
         throw ExitCode(status)

@@ -20,9 +20,11 @@ struct PlaySession {
     var then: String? = nil
     /// The state file: the session's position (periodically and at the end) and volumes.
     var state: PlayStateKeeper? = nil
+    /// `--to`/`--length` and `--loop`.
+    var range = PlaybackRange()
 
     func run() throws -> Int32 {
-        var timer = self.timer
+        var timer = self.timer, range = self.range
         let terminal = TerminalInput()
         Interrupt.install()
         // Keys work in every mode (--json and --quiet too) when stdin is a terminal.
@@ -50,6 +52,7 @@ struct PlaySession {
             for line in hooks?.takeProblems() ?? [] { CLIOutput.warning(line) }
             timer?.update(player, elapsed: Date().timeIntervalSince(started))
             state?.tick(player)
+            range.update(player)
             for line in decoding.takeFailures() { CLIOutput.warning(line) }
             if player.isFinished { break }
             if Interrupt.isRequested && !quitting { quitting = true; player.stop() }
@@ -66,6 +69,7 @@ struct PlaySession {
                 case .other(UInt8(ascii: "9")), .other(UInt8(ascii: "/")): stepVolume(by: -2)
                 case .other(UInt8(ascii: "0")), .other(UInt8(ascii: "*")): stepVolume(by: 2)
                 case .other(UInt8(ascii: "m")), .other(UInt8(ascii: "M")): player.setMuted(!player.volume.muted)
+                case .other(UInt8(ascii: "?")), .other(UInt8(ascii: "h")): view.toggleKeyHelp(); lastDraw = .distantPast
                 case .other: break
                 }
             }
