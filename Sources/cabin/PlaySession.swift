@@ -60,6 +60,8 @@ struct PlaySession {
                 case .other(UInt8(ascii: "9")), .other(UInt8(ascii: "/")): stepVolume(by: -2)
                 case .other(UInt8(ascii: "0")), .other(UInt8(ascii: "*")): stepVolume(by: 2)
                 case .other(UInt8(ascii: "m")), .other(UInt8(ascii: "M")): player.setMuted(!player.volume.muted)
+                case .other(UInt8(ascii: "n")), .other(UInt8(ascii: ">")): switchStation(by: 1)
+                case .other(UInt8(ascii: "p")), .other(UInt8(ascii: "<")): switchStation(by: -1)
                 case .other: break
                 }
             }
@@ -96,6 +98,11 @@ struct PlaySession {
         let next = min(VolumeLevel.maximum.value, max(-60, (now.isFinite ? now : -60) + delta))
         if player.volume.muted { player.setMuted(false) }
         try? player.setVolume(Decibels(next))
+    }
+
+    /// The radio's next (1) or previous (−1) track; a session without a playlist says why.
+    private func switchStation(by step: Int) {
+        do { try step > 0 ? player.nextStation() : player.previousStation() } catch { CLIOutput.warning("\(error)") }
     }
 
     private func nudge(_ name: String, by delta: Double) {

@@ -30,6 +30,7 @@ final class PlayView {
             if case .deviceError(let message) = event { CLIOutput.warning(message) }
             if case .ended(.failed, _, _) = event { CLIOutput.error("the audio device did not come back; playback stopped") }
             if case .radio(.error(let url, let message)) = event { CLIOutput.warning("radio \(url): \(message)") }
+            if case .radio(.skipped(let url, let message)) = event { CLIOutput.warning("radio \(url): skipped \(message)") }
         case .json:
             print(PlayEventJSON.line(event, title: title))
             CLIOutput.flush()

@@ -50,7 +50,8 @@ enum DrivePreset {
         let radioOption = o.raw("radio")
         let isStation = radioOption.lowercased().hasPrefix("http://") || radioOption.lowercased().hasPrefix("https://")
         if isStation, case .failure(let problem) = SoundReferenceParser.parse(radioOption) { throw PresetError("--radio: \(problem.message)") }
-        let radio = isStation ? radioOption : try o.choice("radio", radios)
+        let isPlaylist = !isStation && SoundReferenceParser.isPlaylist(radioOption)
+        let radio = isStation || isPlaylist ? radioOption : try o.choice("radio", radios)
         return Settings(
             minutes: try o.minutes("minutes", in: 25...240), vehicle: try o.choice("vehicle", vehicles), route: route,
             destination: try o.text("destination"),
