@@ -47,7 +47,6 @@ final class PlaylistStation: @unchecked Sendable {
         if let failure {
             feeder.notes = [PlaylistFeeder.Note(frame: 0, event: .error(url: name, message: failure))]
         }
-        publish(upTo: 0)
     }
 
     func start() throws(SystemError) {
@@ -69,12 +68,13 @@ final class PlaylistStation: @unchecked Sendable {
     var status: RadioStatus { shared.withLock { $0.status } }
 
     /// Offline: writes until the ring holds `frames` frames ahead of the mixer (what one
-    /// block will play), the same frames whatever the block size.
-    func fill(frames: Int) {
+    /// block will play), the same frames whatever the block size. `publishing` false (the
+    /// first frames, written before anything plays) keeps the events for later.
+    func fill(frames: Int, publishing: Bool = true) {
         applySkips()
         let want = min(frames, stream.capacityFrames) - stream.availableFrames
         if want > 0 { stream.write(feeder.produce(want)) }
-        publish(upTo: Int.max)
+        if publishing { publish(upTo: Int.max) }
     }
 
     private func applySkips() {

@@ -79,10 +79,11 @@ final class PlaylistTrack {
         return got > 0
     }
 
-    /// Up to `frames` frames, decoding as needed; fewer only at the end.
+    /// Up to `frames` frames, decoding as needed, always leaving the last `holdback` frames
+    /// of the track unread (the end a crossfade overlaps: `readRest`); fewer only at the end.
     func read(_ frames: Int, keepingBack holdback: Int = 0) -> ArraySlice<Float> {
         while bufferedFrames < frames + holdback && decodeMore() {}
-        let n = max(0, min(frames, bufferedFrames - (isAtEnd ? 0 : holdback)))
+        let n = max(0, min(frames, bufferedFrames - holdback))
         defer { decodedStart += 2 * n }
         return decoded[decodedStart..<(decodedStart + 2 * n)]
     }

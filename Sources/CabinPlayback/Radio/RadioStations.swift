@@ -38,6 +38,9 @@ public final class RadioStations: StationSwitching, @unchecked Sendable {
                                 stream: s.stream, sampleRate: session.sampleRate)
             }
         }
+        // A runner pre-rolls the mixer's look-ahead when it is made: the first frames must be
+        // in the ring by then (live and offline alike), or they would play as an underflow.
+        for playlist in playlists { playlist.fill(frames: Int(PlaylistStation.leadSeconds * session.sampleRate), publishing: false) }
     }
 
     /// No stations.
