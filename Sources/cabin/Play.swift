@@ -147,7 +147,8 @@ struct Play: ParsableCommand {
                 throw ExitCode(64)
             }
         }
-        _ = player.poll()   // the volumes set before the start are not news
+        // The volumes set before the start are not news; the radio's first events are.
+        let early = player.poll().filter { if case .radio = $0 { true } else { false } }
         let view = PlayView(mode: json ? .json : quiet ? .quiet : (isatty(STDOUT_FILENO) == 1 ? .terminal : .lines),
                             title: player.session.title ?? source.name)
         var sessionRumble: SessionRumble?
@@ -162,6 +163,7 @@ struct Play: ParsableCommand {
         session.timer = stopAfter.flatMap(SessionTime.parse).map { SleepTimer(stopAfter: $0, fadeOut: fadeOut.flatMap(SessionTime.parse) ?? 0) }
         session.hooks = onMark.map { MarkHooks(command: $0, session: view.title, outputToStandardError: json) }
         session.then = then
+        session.early = early
         let status = try session.run()
         control?.close()
         throw ExitCode(status)

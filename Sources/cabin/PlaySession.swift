@@ -18,6 +18,8 @@ struct PlaySession {
     var timer: SleepTimer? = nil
     var hooks: MarkHooks? = nil
     var then: String? = nil
+    /// Events the player reported before it started (shown after the start line).
+    var early: [PlayerEvent] = []
 
     func run() throws -> Int32 {
         var timer = self.timer
@@ -37,8 +39,15 @@ struct PlaySession {
         var quitting = false
         var lastDraw = Date.distantPast
         let started = Date()
+        var early = self.early
         while true {
-            let events = player.poll()
+            var events = player.poll()
+            if !early.isEmpty {
+                // Events from before the start (a playlist's first title) follow the start line.
+                let starts = events.filter { if case .started = $0 { true } else { false } }
+                events = starts + early + events.filter { if case .started = $0 { false } else { true } }
+                early = []
+            }
             for event in events { view.show(event) }
             control?.publish(events)
             hooks?.handle(events)

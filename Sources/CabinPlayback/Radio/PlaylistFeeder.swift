@@ -40,7 +40,9 @@ final class PlaylistFeeder {
     private var unplayable = Set<Int>()
     private var gains: [Int: Double] = [:]
     private var probe: (index: Int, probe: LoudnessProbe)?
-    private var current: PlaylistTrack?
+    private var current: (any PlaylistPlayable)?
+    /// Whether station URLs play (live); offline they are skipped (no fixed content).
+    let playsStations: Bool
     /// The outgoing sound of a transition (interleaved) and how far it has played.
     private var tail: [Float] = []
     private var tailFrame = 0
@@ -53,8 +55,9 @@ final class PlaylistFeeder {
     private(set) var title: String?
 
     init(name: String, entries: [PlaylistSource.Entry], options: PlaylistOptions, sampleRate: Double,
-         referenceLoudness: Double = -23) {
+         referenceLoudness: Double = -23, playsStations: Bool = false) {
         self.name = name
+        self.playsStations = playsStations
         self.entries = entries
         self.options = options
         self.sampleRate = sampleRate
@@ -137,9 +140,19 @@ final class PlaylistFeeder {
             tried += 1
             if unplayable.contains(index) { position += step; continue }
             switch entries[index] {
-            case .station(let url):
+            case .station(let url) where !playsStations:
                 unplayable.insert(index)
-                notes.append(Note(frame: frame, event: .skipped(url: name, message: "\(url): station URLs in a playlist are not played (only files are)")))
+                notes.append(Note(frame: frame, event: .skipped(url: name, message: "\(url): a live station has no fixed content to render")))
+            case .station(let url):
+                do {
+                    current = try StationTrack(url: url, sampleRate: sampleRate)
+                    cursor = position
+                    title = url
+                    notes.append(Note(frame: frame, event: .title(url: name, title: url)))
+                    return true
+                } catch {
+                    notes.append(Note(frame: frame, event: .skipped(url: name, message: "\(url): \(error)")))
+                }
             case .file(let path):
                 do {
                     current = try PlaylistTrack(path: path, sampleRate: sampleRate, gainDecibels: gain(for: index, path: path))
@@ -165,7 +178,7 @@ final class PlaylistFeeder {
     /// `switchSeconds` from the frames produced so far. Back from the first track restarts it.
     func skip(by step: Int) {
         guard step != 0, !entries.isEmpty, unplayable.count < entries.count else { return }
-        let outgoing = current.map { Array($0.read(switchFrames)) } ?? []
+        let outgoing = current.map { Array($0.read(switchFrames, keepingBack: 0)) } ?? []
         current = nil
         tail = outgoing
         tailFrame = 0
@@ -179,9 +192,11 @@ final class PlaylistFeeder {
     }
 
     /// The next `count` frames (interleaved stereo); silence once the playlist has ended.
+    /// Fewer only while a station plays and has not delivered them yet (live).
     func produce(_ count: Int) -> [Float] {
         var out = [Float](repeating: 0, count: 2 * count)
         var filled = 0
+        var starved = false
         if cursor < 0 && current == nil && !isFinished {
             if !open(at: 0, step: 1, frame: produced) { isFinished = true }
         }
@@ -194,6 +209,24 @@ final class PlaylistFeeder {
                 break
             }
             let chunk = track.read(count - filled, keepingBack: crossfadeFrames)
+            if let station = track as? StationTrack {
+                for event in station.takeEvents() { notes.append(Note(frame: produced + filled, event: event)) }
+            }
+            if chunk.isEmpty && !track.isAtEnd {
+                // A station that has not delivered yet: the outgoing tail fades out over silence.
+                let n = min(count - filled, tail.count / 2 - tailFrame)
+                guard n > 0 else { starved = true; break }
+                let tailFrames = tail.count / 2
+                for i in 0..<n {
+                    let g = Float(cos((Double(fadeFrame) + 0.5) / Double(tailFrames) * .pi / 2))
+                    out[2 * (filled + i)] = tail[2 * tailFrame] * g
+                    out[2 * (filled + i) + 1] = tail[2 * tailFrame + 1] * g
+                    fadeFrame += 1
+                    tailFrame += 1
+                }
+                filled += n
+                continue
+            }
             if chunk.isEmpty {
                 // The track's end: its last `crossfadeFrames` overlap the next track's start.
                 if let problem = track.problem { notes.append(Note(frame: produced + filled, event: .skipped(url: name, message: problem))) }
@@ -225,6 +258,10 @@ final class PlaylistFeeder {
             }
             if fadeFrame >= tailFrames && !tail.isEmpty { tail = []; tailFrame = 0; fadeFrame = 0 }
             filled += n
+        }
+        if starved {
+            produced += filled
+            return Array(out[0..<(2 * filled)])
         }
         produced += count
         return out

@@ -35,13 +35,14 @@ final class PlaylistStation: @unchecked Sendable {
 
     /// `path` resolved (absolute, or relative to the working folder); `name` as the
     /// document wrote it.
-    init(name: String, path: String, options: PlaylistOptions, stream: AudioStream, sampleRate: Double) {
+    /// `live`: station URLs in the playlist play (a live session); offline they are skipped.
+    init(name: String, path: String, options: PlaylistOptions, stream: AudioStream, sampleRate: Double, live: Bool = false) {
         self.name = name
         self.stream = stream
         var entries: [PlaylistSource.Entry] = []
         var failure: String?
         do { entries = try PlaylistSource.read(path).entries } catch { failure = error.description }
-        feeder = PlaylistFeeder(name: name, entries: entries, options: options, sampleRate: sampleRate)
+        feeder = PlaylistFeeder(name: name, entries: entries, options: options, sampleRate: sampleRate, playsStations: live)
         let label = name.split(separator: "/").last.map(String.init) ?? name
         shared = Mutex(Shared(status: RadioStatus(url: name, state: .playing, name: label + (name.hasSuffix("/") ? "/" : ""))))
         if let failure {
@@ -95,7 +96,7 @@ final class PlaylistStation: @unchecked Sendable {
             for event in due {
                 switch event {
                 case .title(_, let title): s.status.title = title
-                case .error: s.status.state = .failed
+                case .error(let url, _) where url == name: s.status.state = .failed
                 default: break
                 }
             }

@@ -28,14 +28,15 @@ public final class RadioStations: StationSwitching, @unchecked Sendable {
     /// begin on stale audio; false writes to the stream at once (tests that read it directly).
     ///
     /// `documentFolder`: where a playlist's relative path starts (the document's folder).
-    public init(_ session: CompiledSession, waitsForListener: Bool = true, documentFolder: String = ".") {
+    /// `live`: a playlist's station URLs play (a live session); offline they are skipped.
+    public init(_ session: CompiledSession, waitsForListener: Bool = true, documentFolder: String = ".", live: Bool = false) {
         stations = session.stations.filter { $0.playlist == nil }.map {
             RadioStation(url: $0.url, stream: $0.stream, sampleRate: session.sampleRate, waitsForListener: waitsForListener)
         }
         playlists = session.stations.compactMap { s in
             s.playlist.map {
                 PlaylistStation(name: s.url, path: PlaylistSource.resolve(s.url, in: documentFolder), options: $0,
-                                stream: s.stream, sampleRate: session.sampleRate)
+                                stream: s.stream, sampleRate: session.sampleRate, live: live)
             }
         }
         // A runner pre-rolls the mixer's look-ahead when it is made: the first frames must be
