@@ -16,7 +16,7 @@ struct Play: ParsableCommand {
 
             With no sound device (-D none, or no sound card and no sound server), the session runs on the system clock with everything but the sound.
 
-            When stdout is a terminal a status line is redrawn in place; otherwise one plain line is printed per event. --json prints events (start, mark, xrun, device error, end; radio-buffering, radio-playing, radio-title, radio-reconnect, radio-error for live streams) as JSON lines for scripts.
+            When stdout is a terminal a status line is redrawn in place; otherwise one plain line is printed per event. --json prints events (start, mark, xrun, device error, end; radio-buffering, radio-playing, radio-title, radio-reconnect, radio-error for live streams; radio-title and radio-skipped for playlists) as JSON lines for scripts.
 
             With no session and no --preset, plays the default preset: a 25-minute drive.
 
