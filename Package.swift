@@ -43,7 +43,7 @@ let package = Package(
         /// Headers only, the same way: CMU Flite's clustergen voices (`FliteSynthesizer`).
         .systemLibrary(name: "CFlite", providers: [.apt(["flite1-dev"])]),
         /// Small C shims for what Swift cannot write (ALSA's variadic error handler, evdev's ioctl macros).
-        .target(name: "CCabinShims", linkerSettings: [.linkedLibrary("asound")]),
+        .target(name: "CCabinShims", linkerSettings: [.linkedLibrary("asound"), .linkedLibrary("mpg123")]),
         /// libcurl (HTTP/HTTPS for network radio) with typed wrappers of its variadic calls.
         .target(name: "CCabinCurl", linkerSettings: [.linkedLibrary("curl")]),
 
