@@ -55,6 +55,7 @@ struct PresetArguments: ParsableArguments {
         let isFolder = (info.st_mode & S_IFMT) == S_IFDIR
         guard isFolder || SoundReferenceParser.isPlaylist(text) else { return text }
         var path = text
+        while path.hasPrefix("./") { path.removeFirst(2) }
         if !path.hasPrefix("/"), let cwd = getcwd(nil, 0) {
             path = String(cString: cwd) + "/" + path
             free(cwd)
