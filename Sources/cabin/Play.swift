@@ -12,13 +12,13 @@ struct Play: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Play a session live through ALSA, with a status line and keyboard control.",
         discussion: """
-            Keys while playing: space pulls over (fades out and pauses the clock) and resumes, ←/→ seek 30 s, +/− change the speed parameter, 9/0 (or / and *) volume down/up by 2 dB, m mutes, q or Ctrl-C fade out and quit (a second Ctrl-C quits at once).
+            Keys while playing: space pulls over (fades out and pauses the clock) and resumes, ←/→ seek 30 s, +/− change the speed parameter, 9/0 (or / and *) volume down/up by 2 dB, m mutes, n/p (or >/<) the radio's next/previous track (a playlist), q or Ctrl-C fade out and quit (a second Ctrl-C quits at once).
 
             Control from outside: a session listens on a socket ($XDG_RUNTIME_DIR/cabin/control, or --ipc PATH) for 'cabin ctl' and for newline-delimited JSON in mpv's style ({"command": ["pause"], "request_id": 7}).
 
             With no sound device (-D none, or no sound card and no sound server), the session runs on the system clock with everything but the sound.
 
-            When stdout is a terminal a status line is redrawn in place; otherwise one plain line is printed per event. --json prints events (start, mark, xrun, device error, end; radio-buffering, radio-playing, radio-title, radio-reconnect, radio-error for live streams) as JSON lines for scripts.
+            When stdout is a terminal a status line is redrawn in place; otherwise one plain line is printed per event. --json prints events (start, mark, xrun, device error, end; radio-buffering, radio-playing, radio-title, radio-reconnect, radio-error for live streams; radio-title and radio-skipped for playlists) as JSON lines for scripts.
 
             With no session and no --preset, plays the default preset: a 25-minute drive.
 
@@ -27,6 +27,7 @@ struct Play: ParsableCommand {
               cabin play --preset drive --minutes 50 --vehicle v8 --destination Yosemite
               cabin play --preset pomodoro --ambient ambient/rain
               cabin play --radio https://radio.example/live.opus
+              cabin play --radio ~/Music/drive.m3u
               cabin play drive.json
               cabin play drive.json -D pulse --period 512
               cabin play drive.json --from 24m50s
@@ -196,7 +197,8 @@ struct Play: ParsableCommand {
                 throw ExitCode(64)
             }
         }
-        _ = player.poll()   // the volumes set before the start are not news
+        // The volumes set before the start are not news; the radio's first events are.
+        let early = player.poll().filter { if case .radio = $0 { true } else { false } }
         let view = PlayView(mode: json ? .json : quiet ? .quiet : (isatty(STDOUT_FILENO) == 1 ? .terminal : .lines),
                             title: player.session.title ?? source.name)
         if let line = Play.volumeLine(volumes, player: player), view.mode == .lines || view.mode == .terminal { print(line) }
@@ -229,6 +231,7 @@ struct Play: ParsableCommand {
         session.state = PlayStateKeeper(session: stateRecord(source, title: view.title, duration: player.status.duration),
                                         carried: carried)
         session.range = range
+        session.early = early
         let status = try session.run()
         control?.close()
         throw ExitCode(status)

@@ -48,6 +48,7 @@ final class PlayView {
                 CLIOutput.error("the audio device did not come back; playback stopped (check that the sound server or device is back, then play again)")
             }
             if case .radio(.error(let url, let message)) = event { CLIOutput.warning("radio \(url): \(message)") }
+            if case .radio(.skipped(let url, let message)) = event { CLIOutput.warning("radio \(url): skipped \(message)") }
         case .json:
             print(PlayEventJSON.line(event, title: title))
             CLIOutput.flush()

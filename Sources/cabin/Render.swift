@@ -120,6 +120,7 @@ struct Render: ParsableCommand {
         let hapticFormat = try haptics.map { try CLIOutput.format($0, encoding: encoding, inputs: inputFiles + [output]) }
         let runner = SessionRunner(loaded.compiled)
         var renderer = OfflineRenderer(blockFrames: blockSize)
+        renderer.radio = loaded.radio
         if let haptics, let hapticFormat {
             renderer.hapticTrack = .init(track: SessionHapticTrack(loaded.compiled, options: options.hapticAudio),
                                          path: haptics, format: hapticFormat,
@@ -135,6 +136,13 @@ struct Render: ParsableCommand {
         do {
             let summary = try renderer.write(runner, to: destination, format: format)
             bar.finish()
+            // A playlist's tracks that could not be played: one line each.
+            for event in loaded.radio.poll() {
+                switch event {
+                case .skipped, .error: CLIOutput.warning(RadioLine.describe(event))
+                default: break
+                }
+            }
             CLIOutput.summary("\(destination.name): \(CLIOutput.clock(summary.seconds)) of \(loaded.compiled.title ?? source.name) at \(sampleRate) Hz (\(format.description(frames: summary.frames, channels: 2))), "
                               + String(cFormat: "rendered in %.2f s (%.0f× real time)", summary.wallSeconds, summary.speed), output: summaryOutput)
             if let haptics, let track = renderer.hapticTrack?.track {
