@@ -98,13 +98,15 @@ public enum SoundFileFormat: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The format to write `path` in: the one its extension names; WAV for standard output
-    /// (`-`) and for a device or FIFO (which take a stream, e.g. `/dev/null`); otherwise
+    /// (`-`) and for a device or FIFO (which take a stream, e.g. `/dev/null`) or a directory
+    /// (which the output refuses with its own words); otherwise
     /// an error that lists the formats (a `.txt` or a name without an extension would get
     /// WAV data under a name that does not say so).
     public static func forOutput(_ path: String, encoding: SampleEncoding) throws(SoundFileError) -> SoundFileFormat {
         if let format = named(by: path, encoding: encoding) { return format }
         var st = stat()
-        if path == "-" || (stat(path, &st) == 0 && (st.st_mode & S_IFMT) != S_IFREG && (st.st_mode & S_IFMT) != S_IFDIR) {
+        // A directory is left to the output's own check ("is a directory; give a file name").
+        if path == "-" || (stat(path, &st) == 0 && (st.st_mode & S_IFMT) != S_IFREG) {
             return .wav(encoding)
         }
         let list = Self.extensions.map(\.0).joined(separator: " ")

@@ -26,12 +26,45 @@ struct AHAPWriterTests {
         #expect(reread.diagnostics.isEmpty, "\(reread.diagnostics)")
         let a = HapticCompiler.compile(pattern)
         let b = HapticCompiler.compile(try #require(reread.pattern))
+        Self.expectTheSameFeel(a, b)
+    }
+
+    /// Converted patterns feel the same: every transient at its own intensity and sharpness,
+    /// and the continuous track everywhere but the first and last 5 ms (the plain event's
+    /// 2 ms ramps) and the 5 ms either side of a transient whose curves had to go neutral.
+    static func expectTheSameFeel(_ a: CompiledHaptics, _ b: CompiledHaptics) {
         #expect(a.transients.count == b.transients.count)
-        // Away from the first and last 5 ms (the plain event's 2 ms ramps), the tracks agree.
-        for t in stride(from: a.breakpoints.first!.time + 0.005, to: a.duration - 0.005, by: 0.001) {
+        for (x, y) in zip(a.transients, b.transients) {
+            #expect(x.time == y.time && abs(x.intensity - y.intensity) < 1e-9 && abs(x.sharpness - y.sharpness) < 1e-9,
+                    "\(x) became \(y)")
+        }
+        let notch = HapticParameterCurve.notchSeconds
+        for t in stride(from: a.breakpoints.first!.time + 0.005, to: a.duration - 0.005, by: 0.001)
+        where !a.transients.contains(where: { abs($0.time - t) <= notch + 1e-9 }) {
             #expect(abs(a.value(at: t).intensity - b.value(at: t).intensity) < 1e-9, "t = \(t)")
             #expect(abs(a.value(at: t).sharpness - b.value(at: t).sharpness) < 1e-9, "t = \(t)")
         }
+    }
+
+    /// Emphasis under an amplitude envelope below 1 and a sharp frequency envelope (the
+    /// case that made the 0.5 s transient of Nice Vibrations' emphasis-and-continuous
+    /// 0.894/0.833 instead of 1.0/0.0): no event value compensates, so the curves go neutral
+    /// at those instants.
+    @Test func transientsUnderCurvesKeepTheirDesign() throws {
+        let text = """
+        {"version": {"major": 1, "minor": 0, "patch": 0}, "signals": {"continuous": {"envelopes": {
+          "amplitude": [{"time": 0, "amplitude": 0}, {"time": 0.5, "amplitude": 0.8, "emphasis": {"amplitude": 1.0, "frequency": 0.0}},
+                        {"time": 1.0, "amplitude": 0.2, "emphasis": {"amplitude": 0.3, "frequency": 0.2}},
+                        {"time": 1.003, "amplitude": 0.25, "emphasis": {"amplitude": 1.0, "frequency": 1.0}},
+                        {"time": 2.0, "amplitude": 1.0, "emphasis": {"amplitude": 0.5, "frequency": 0.9}}],
+          "frequency": [{"time": 0, "frequency": 1.0}, {"time": 2.0, "frequency": 0.0}]}}}}
+        """
+        let pattern = try #require(LofeltHapticReader.read(text, file: "e.haptic").pattern)
+        let reread = AHAPReader.read(AHAPWriter.write(pattern), file: "converted.ahap", options: .strict)
+        #expect(reread.diagnostics.isEmpty, "\(reread.diagnostics)")
+        let a = HapticCompiler.compile(pattern), b = HapticCompiler.compile(try #require(reread.pattern))
+        #expect(a.transients.first?.intensity == 1 && a.transients.first?.sharpness == 0)
+        Self.expectTheSameFeel(a, b)
     }
 
     @Test func writerOutputLooksLikeApples() {
