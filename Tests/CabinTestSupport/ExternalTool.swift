@@ -23,13 +23,15 @@ public enum ExternalTool {
     /// child never records into another test's sink capture (`CABIN_SINK_FILE`, which an
     /// in-process test may have set for itself) and never listens on the user's default
     /// control socket (no `XDG_RUNTIME_DIR`: `cabin play` children running at once would
-    /// contend for it, and a user's own session may hold it) unless `extra` says so.
-    public static func childEnvironment(_ extra: [String: String] = [:]) -> [String: String] {
+    /// contend for it, and a user's own session may hold it) unless `extra` says so. The
+    /// variables named in `unset` are taken out.
+    public static func childEnvironment(_ extra: [String: String] = [:], unset: [String] = []) -> [String: String] {
         _ = PacedSink.problem   // the sink's ALSA configuration is in place before any child starts
         var env = ProcessInfo.processInfo.environment
         env[PacedSink.captureVariable] = ""
         env["XDG_RUNTIME_DIR"] = nil
         for (k, v) in extra { env[k] = v }
+        for k in unset { env[k] = nil }
         return env
     }
 
@@ -45,8 +47,8 @@ public enum ExternalTool {
 
     /// Runs `executable` with `arguments`, capturing output; does not throw on non-zero exit.
     public static func run(_ executable: String, _ arguments: [String], environment: [String: String] = [:],
-                           stdin: Data? = nil) throws -> Result {
-        try launch(executable, arguments, environment: childEnvironment(environment), stdin: stdin)
+                           unset: [String] = [], stdin: Data? = nil) throws -> Result {
+        try launch(executable, arguments, environment: childEnvironment(environment, unset: unset), stdin: stdin)
     }
 
     /// `run` with exactly `environment` (the paced sink's own build uses it: it must not wait
@@ -100,7 +102,7 @@ public enum ExternalTool {
     }
 
     /// Runs the real `cabin` binary.
-    public static func cabin(_ arguments: [String], environment: [String: String] = [:]) throws -> Result {
-        try run(cabinBinary, arguments, environment: environment)
+    public static func cabin(_ arguments: [String], environment: [String: String] = [:], unset: [String] = []) throws -> Result {
+        try run(cabinBinary, arguments, environment: environment, unset: unset)
     }
 }
