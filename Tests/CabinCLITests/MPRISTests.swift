@@ -1,5 +1,6 @@
 import CabinTestSupport
 import Foundation
+import Glibc
 import Testing
 
 /// MPRIS with the real things: a private `dbus-daemon --session` per test, the real
@@ -60,7 +61,7 @@ struct MPRISTests {
         func finish(timeout: Double = 10) -> Int32 {
             let deadline = Date().addingTimeInterval(timeout)
             while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
-            if process.isRunning { process.terminate() }
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
             process.waitUntilExit()
             return process.terminationStatus
         }
@@ -97,7 +98,7 @@ struct MPRISTests {
         #expect(try Self.playerctl(bus, "-l") == "cabin")
         #expect(try Self.playerctl(bus, "-p", "cabin", "metadata", "title") == "Drive to Yosemite · drive")
         #expect(try Self.playerctl(bus, "-p", "cabin", "metadata", "mpris:length") == "60000000")
-        #expect(try Self.playerctl(bus, "-p", "cabin", "metadata", "mpris:trackid") == "/org/cabin/Cabin/session")
+        #expect(try Self.playerctl(bus, "-p", "cabin", "metadata", "mpris:trackid") == "'/org/cabin/Cabin/session'")   // playerctl quotes object paths
 
         #expect(try Self.playerctl(bus, "-p", "cabin", "pause") == "")
         try player.waitForStatus("paused") { Self.state($0) == "paused" }
@@ -162,9 +163,9 @@ struct MPRISTests {
         _ = try Self.playerctl(bus, "-p", "cabin", "stop")
         #expect(player.finish() == 0)
         // Every change arrived as a signal, in order (playerctl prints one line per change).
-        let expected = ["Playing Drive to Yosemite · drive 1.000000", "Paused Drive to Yosemite · drive 1.000000",
-                        "Paused Drive to Yosemite · drive 0.250000", "Playing Drive to Yosemite · drive 0.250000",
-                        "Playing Drive to Yosemite · rest stop 0.250000"]
+        let expected = ["Playing Drive to Yosemite · drive 1.0", "Paused Drive to Yosemite · drive 1.0",
+                        "Paused Drive to Yosemite · drive 0.25", "Playing Drive to Yosemite · drive 0.25",
+                        "Playing Drive to Yosemite · rest stop 0.25"]
         var unique: [String] = []
         for line in lines where unique.last != line { unique.append(line) }
         #expect(unique == expected, "\(lines)")
@@ -252,8 +253,9 @@ final class Follower {
         try process.run()
     }
 
+    /// Ends it (SIGKILL: it inherits the test process's blocked SIGTERM) and returns its lines.
     func stop() -> [String] {
-        process.terminate()
+        kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
         let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         return text.split(separator: "\n").map(String.init)

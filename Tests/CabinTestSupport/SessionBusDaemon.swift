@@ -51,9 +51,11 @@ public final class SessionBusDaemon: @unchecked Sendable {
     /// The environment that points children at this bus.
     public var environment: [String: String] { ["DBUS_SESSION_BUS_ADDRESS": address] }
 
+    /// Ends the daemon with SIGKILL: a child of the test process inherits its blocked
+    /// signals, so dbus-daemon never sees a SIGTERM.
     public func stop() {
         if process.isRunning {
-            process.terminate()
+            kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
         }
     }
