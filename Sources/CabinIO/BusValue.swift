@@ -1,5 +1,7 @@
 /// A value on D-Bus, of the kinds Cabin's objects (MPRIS) use: the basic types, a string
 /// array (`as`) and a dictionary of variants (`a{sv}`, MPRIS's `Metadata`).
+///
+/// Thread: any (a value).
 public enum BusValue: Sendable, Equatable {
     case string(String)
     case bool(Bool)
@@ -42,6 +44,8 @@ public struct BusEntry: Sendable, Equatable {
 }
 
 /// An interface an object exports on the bus: its properties, methods and signals.
+///
+/// Thread: any (a value).
 public struct BusInterface: Sendable, Equatable {
     /// How a property announces a change (`org.freedesktop.DBus.Property.EmitsChangedSignal`).
     public enum Change: Sendable, Equatable {
@@ -72,6 +76,8 @@ public struct BusInterface: Sendable, Equatable {
 
 /// An error a bus object answers a call or a property write with: a D-Bus error name
 /// (`org.freedesktop.DBus.Error.InvalidArgs`) and one line.
+///
+/// Thread: any (a value).
 public struct BusError: Error, Sendable, Equatable, CustomStringConvertible {
     public var name: String
     public var message: String
