@@ -84,10 +84,18 @@ extension SessionCompiler.Builder {
             lastSoundEnd = max(lastSoundEnd, at + FrameTime(frames))
             return
         }
-        let clip = hapticClips[pattern] ?? SessionHapticTrack.clip(compiled, sampleRate: config.sampleRate,
-                                                                   options: options.hapticAudio)
-        hapticClips[pattern] = clip
-        lastSoundEnd = max(lastSoundEnd, at + FrameTime(clip.count))
+        // Only what is heard is made: with an explicit duration, the pattern is cut at the
+        // session's end (a longer cut is made if an earlier cue of it needs one).
+        let full = SessionHapticTrack.clipFrameCount(compiled, sampleRate: config.sampleRate, options: options.hapticAudio)
+        let heard = document.durationIsExplicit ? min(full, Int(clamping: max(0, frames(document.duration) - at))) : full
+        var clip = hapticClips[pattern] ?? []
+        if hapticClips[pattern] == nil || clip.count < heard {
+            clip = SessionHapticTrack.clip(compiled, sampleRate: config.sampleRate, options: options.hapticAudio,
+                                           maxFrames: heard)
+            hapticClips[pattern] = clip
+            hapticAssets[pattern] = nil
+        }
+        lastSoundEnd = max(lastSoundEnd, at + FrameTime(full))
         guard !clip.isEmpty else { return }
         let id: AssetID
         if let known = hapticAssets[pattern] {

@@ -44,10 +44,14 @@ public struct SessionHapticTrack: Sendable {
         var audio: [[Float]] = []
         var index: [String: Int] = [:]
         var clips: [Clip] = []
+        // Only what is heard is made: a pattern is cut at the session's end after its first cue.
+        var firstFrame: [String: FrameTime] = [:]
+        for cue in session.haptics { firstFrame[cue.pattern] = min(firstFrame[cue.pattern] ?? cue.frame, cue.frame) }
         for cue in session.haptics {
             guard let compiled = session.hapticPatterns[cue.pattern] else { continue }
             let i = index[cue.pattern] ?? {
-                audio.append(Self.clip(compiled, sampleRate: session.sampleRate, options: options))
+                let heard = Int(clamping: max(0, session.durationFrames - (firstFrame[cue.pattern] ?? 0)))
+                audio.append(Self.clip(compiled, sampleRate: session.sampleRate, options: options, maxFrames: heard))
                 index[cue.pattern] = audio.count - 1
                 return audio.count - 1
             }()
@@ -60,9 +64,11 @@ public struct SessionHapticTrack: Sendable {
         gain = peak > ceiling ? Float(ceiling / peak) : 1
     }
 
-    /// A pattern as mono audio at `sampleRate` (the renderer's own level and length).
-    public static func clip(_ compiled: CompiledHaptics, sampleRate: Double, options: HapticAudioOptions) -> [Float] {
-        HapticAudioRenderer.synthesize(compiled, options: clipOptions(options, sampleRate: sampleRate)).samples
+    /// A pattern as mono audio at `sampleRate` (the renderer's own level and length, or
+    /// its first `maxFrames`).
+    public static func clip(_ compiled: CompiledHaptics, sampleRate: Double, options: HapticAudioOptions,
+                            maxFrames: Int? = nil) -> [Float] {
+        HapticAudioRenderer.synthesize(compiled, options: clipOptions(options, sampleRate: sampleRate), maxFrames: maxFrames).samples
     }
 
     /// Frames of `clip` (without rendering it).

@@ -51,6 +51,16 @@ extension CLIOutput {
     /// problem prints one line and throws exit status 1. From here on SIGINT, SIGTERM and
     /// SIGHUP remove the temporary and exit (`Interrupt.installExiting`) unless the command
     /// installs its own handling (`Interrupt.install`).
+    /// The format `path`'s extension names (see `SoundFileFormat.forOutput`), or one error
+    /// line listing the formats. An output that is one of `inputs` is refused first.
+    static func format(_ path: String, encoding: SoundFileFormat.SampleEncoding, inputs: [String] = []) throws -> SoundFileFormat {
+        try refuseSame(path, inputs: inputs)
+        do { return try SoundFileFormat.forOutput(path, encoding: encoding) } catch {
+            CLIOutput.error("\(error)")
+            throw ExitCode.failure
+        }
+    }
+
     static func open(_ path: String, inputs: [String] = []) throws -> OutputFile {
         try refuseSame(path, inputs: inputs)
         Interrupt.installExiting()

@@ -20,6 +20,8 @@ struct PlaySession {
     var timer: SleepTimer? = nil
     var hooks: MarkHooks? = nil
     var then: String? = nil
+    /// The state file: the session's position (periodically and at the end) and volumes.
+    var state: PlayStateKeeper? = nil
 
     func run() throws -> Int32 {
         var timer = self.timer
@@ -37,15 +39,19 @@ struct PlaySession {
             if let failure = rumble?.failure { CLIOutput.warning("rumble stopped: \(failure)") }
         }
         var quitting = false
+        var finished = false   // played to its end (not stopped)
+        func isEnd(_ event: PlayerEvent) -> Bool { if case .ended(.finished, _, _) = event { true } else { false } }
         var lastDraw = Date.distantPast
         let started = Date()
         while true {
             let events = player.poll()
             for event in events { view.show(event) }
+            finished = finished || events.contains(where: isEnd)
             for surface in surfaces { surface.update(with: events) }
             hooks?.handle(events)
             for line in hooks?.takeProblems() ?? [] { CLIOutput.warning(line) }
             timer?.update(player, elapsed: Date().timeIntervalSince(started))
+            state?.tick(player)
             for line in decoding.takeFailures() { CLIOutput.warning(line) }
             if player.isFinished { break }
             if Interrupt.isRequested && !quitting { quitting = true; player.stop() }
@@ -75,6 +81,8 @@ struct PlaySession {
         player.waitUntilFinished()
         let events = player.poll()
         for event in events { view.show(event) }
+        finished = finished || events.contains(where: isEnd)
+        state?.save(player, ended: finished)
         for surface in surfaces { surface.update(with: events) }
         control?.serve(timeoutMilliseconds: 0)   // the last events on their way
         hooks?.handle(events)
@@ -83,13 +91,21 @@ struct PlaySession {
         // What follows the end: not after the user quit (q, Ctrl-C, 'cabin ctl quit').
         if let then, then != "quit", !quitting, !surfaces.contains(where: \.quitRequested) {
             do {
-                let child = try ChildProcess(shell: then, environment: ["CABIN_SESSION": view.title], outputToStandardError: view.mode == .json)
+                let command = then == "suspend" ? PlaySession.suspendCommand : then
+                let child = try ChildProcess(shell: command, environment: ["CABIN_SESSION": view.title], outputToStandardError: view.mode == .json)
                 if let status = child.exitStatus(waiting: true), status != 0 { CLIOutput.warning("--then: '\(then)' exited with status \(status)") }
             } catch {
                 CLIOutput.warning("--then: \(error)")
             }
         }
         return 0
+    }
+
+    /// What `--then suspend` runs: `systemctl suspend`, or `$CABIN_SUSPEND_COMMAND` (a
+    /// shell command) when set, for tests and for systems that suspend otherwise.
+    static var suspendCommand: String {
+        let override = ProcessInfo.processInfo.environment["CABIN_SUSPEND_COMMAND"] ?? ""
+        return override.isEmpty ? "systemctl suspend" : override
     }
 
     /// The master volume by `delta` dB (−60 dB at the least; unmutes).

@@ -27,8 +27,10 @@ final class PlayView {
         if case .started(let i) = event { info = i }
         switch mode {
         case .quiet:
-            if case .deviceError(let message) = event { CLIOutput.warning(message) }
-            if case .ended(.failed, _, _) = event { CLIOutput.error("the audio device did not come back; playback stopped") }
+            if case .deviceError(let message) = event { CLIOutput.warning("\(message); retrying") }
+            if case .ended(.failed, _, _) = event {
+                CLIOutput.error("the audio device did not come back; playback stopped (check that the sound server or device is back, then play again)")
+            }
             if case .radio(.error(let url, let message)) = event { CLIOutput.warning("radio \(url): \(message)") }
         case .json:
             print(PlayEventJSON.line(event, title: title))

@@ -23,6 +23,7 @@ struct PresetArguments: ParsableArguments {
     @Option(help: "ambient: binaural beat in Hz.") var beat: String?
     @Option(help: "ambient: binaural carrier in Hz.") var carrier: String?
     @Option(help: "quest: length in seconds.") var seconds: String?
+    @Option(help: "pomodoro: a soft chime this long before each phase ends (2m), or off.") var warn: String?
 
     /// The options given, by preset option name.
     var given: [String: String] {
@@ -30,7 +31,7 @@ struct PresetArguments: ParsableArguments {
             ("minutes", minutes), ("vehicle", vehicle), ("route", route), ("destination", destination),
             ("rest-every", restEvery), ("rest", rest), ("radio", radio), ("ambient", ambient), ("focus", focus),
             ("short", short), ("long", long), ("cycles", cycles), ("sound", sound), ("beat", beat),
-            ("carrier", carrier), ("seconds", seconds),
+            ("carrier", carrier), ("seconds", seconds), ("warn", warn),
         ]
         return Dictionary(uniqueKeysWithValues: pairs.compactMap { k, v in v.map { (k, $0) } })
     }
@@ -38,7 +39,12 @@ struct PresetArguments: ParsableArguments {
     /// The preset's document; a bad option prints one line (`cabin: error: --minutes must
     /// be …`) and exits 64, as usage errors do.
     func document(name: String) throws -> SessionDocument {
-        do { return try SessionPresets.make(name, options: given) } catch {
+        try PresetArguments.document(name: name, options: given)
+    }
+
+    /// Preset `name` with `options`, a bad option as one line (exit 64).
+    static func document(name: String, options: [String: String]) throws -> SessionDocument {
+        do { return try SessionPresets.make(name, options: options) } catch {
             CLIOutput.error(error.description)
             throw ExitCode(64)
         }

@@ -98,7 +98,7 @@ struct SoundsCommand: ParsableCommand {
         @Argument(help: "Library name, e.g. ambient/rain.")
         var name: String
 
-        @Option(name: .shortAndLong, help: "Output file (.wav or .flac, 16-bit).")
+        @Option(name: .shortAndLong, help: "Output file (.wav, .flac, .aiff: 16-bit; .opus, .ogg, .mp3).")
         var output: String
 
         @Option(help: "Times to repeat a loop back to back.")
@@ -107,10 +107,12 @@ struct SoundsCommand: ParsableCommand {
         func run() throws {
             let library = try SoundsCommand.library()
             let entry = try SoundsCommand.entry(name, in: library)
-            let destination = try CLIOutput.open(output, inputs: [library.url(for: entry).path])
+            let inputs = [library.url(for: entry).path]
+            let format = try CLIOutput.format(output, encoding: .pcm16, inputs: inputs)
+            let destination = try CLIOutput.open(output, inputs: inputs)
             do {
                 let buffer = try SoundPreview.buffer(entry, in: library, loops: loops)
-                try SoundFile.write(buffer, to: destination, format: SoundFileFormat.forPath(output, encoding: .pcm16))
+                try SoundFile.write(buffer, to: destination, format: format)
                 CLIOutput.summary("\(output): \(name), \(CLIOutput.clock(buffer.duration))", output: output)
             } catch {
                 CLIOutput.error("\(error)")

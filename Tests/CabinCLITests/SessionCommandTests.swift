@@ -89,6 +89,10 @@ import Testing
         #expect(m[tag + 7] & 1 == 1, "the tag carries a frame count")
         m.replaceSubrange((tag + 8)..<(tag + 12), with: [0x7F, 0xFF, 0xFF, 0xFF])
         try m.write(to: URL(fileURLWithPath: mp3))
+        // `info` gives the length that decodes, and says the header claims otherwise.
+        let info = try ExternalTool.cabin(["info", mp3])
+        #expect(info.status == 0 && info.stdout.contains("duration     0:02.0"), "\(info.stdout)")
+        #expect(info.stdout.contains(": damaged or forged)") && info.stdout.contains("the header claims"), "\(info.stdout)")
         for (file, warning) in [("tone.mp3", nil), ("tone.flac", "tone.flac: truncated: the header promises 68719476735 frames but only 48000 could be decoded")] {
             let session = dir.appendingPathComponent("\(file).json").path
             try Data("""
@@ -107,6 +111,60 @@ import Testing
                 #expect(SignalAnalysis.rms(rendered.samples) > 0.001, "the MP3 plays what it holds")
             }
         }
+    }
+
+    /// A damaged MP3 (200 bytes overwritten) plays what can be decoded, and libmpg123's
+    /// complaints ("error: dequantization failed!", "Note: Trying to resync...", several a
+    /// frame) stay off the terminal.
+    @Test func aDamagedMP3DoesNotFillTheTerminal() throws {
+        let dir = try TestEnvironment.temporaryDirectory("cabin-cli")
+        let mp3 = dir.appendingPathComponent("bad.mp3").path
+        try ExternalTool.check("ffmpeg", ["-v", "quiet", "-y", "-f", "lavfi", "-i", "sine=f=1000:d=3", "-b:a", "128k", mp3])
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: mp3))
+        var state: UInt64 = 3
+        func next() -> Int {  // a fixed sequence (an LCG), so every run damages the same bytes
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return Int(state >> 33)
+        }
+        for _ in 0..<200 { bytes[2000 + next() % (bytes.count - 2000)] = UInt8(truncatingIfNeeded: next()) }
+        try bytes.write(to: URL(fileURLWithPath: mp3))
+        let session = dir.appendingPathComponent("bad.json").path
+        try Data(#"{ "cabin": 1, "duration": "2s", "layers": { "a": { "bus": "ambient", "sound": "./bad.mp3" } }, "cues": [ { "at": 0, "start": "a" } ] }"#.utf8)
+            .write(to: URL(fileURLWithPath: session))
+        for arguments in [["render", session, "-o", dir.appendingPathComponent("bad.wav").path], ["info", mp3]] {
+            let result = try ExternalTool.cabin(arguments)
+            #expect(result.status == 0, "\(arguments): \(result.stderr)")
+            #expect(!result.stderr.contains("libmpg123") && !result.stderr.contains("resync"), "\(arguments): \(result.stderr)")
+        }
+    }
+
+    /// A 150-byte AHAP with one transient at 3599.9 s: `haptics render` streams it (the hour
+    /// of silence costs no memory), and three such patterns in a 2 s session heard in the
+    /// mix make only the 2 s that are heard. Before: 5.4 GB and 138 s; 4 GB.
+    @Test(.timeLimit(.minutes(2))) func farPatternsCostWhatIsHeard() throws {
+        let dir = try TestEnvironment.temporaryDirectory("cabin-cli")
+        for (i, time) in [3599.9, 3599.8, 3599.7].enumerated() {
+            try Data(#"{"Version":1.0,"Pattern":[{"Event":{"Time":\#(time),"EventType":"HapticTransient","EventParameters":[{"ParameterID":"HapticIntensity","ParameterValue":1}]}}]}"#.utf8)
+                .write(to: dir.appendingPathComponent("far\(i).ahap"))
+        }
+        func peakKB(_ arguments: [String]) throws -> Int {
+            let result = try ExternalTool.run("/usr/bin/time", ["-f", "peak %M KB", ExternalTool.cabinBinary] + arguments)
+            #expect(result.status == 0, "\(arguments): \(result.stderr)")
+            return try #require(result.stderr.split(separator: "\n").last { $0.hasPrefix("peak ") }
+                .flatMap { Int($0.dropFirst(5).dropLast(3)) })
+        }
+        let wav = dir.appendingPathComponent("far.wav").path
+        let rendered = try peakKB(["haptics", "render", dir.appendingPathComponent("far0.ahap").path, "--sample-rate", "8000", "-o", wav])
+        #expect(rendered < 60_000, "haptics render: \(rendered) KB at the peak")
+        #expect(try SoundFile.info(wav).frameCount > Int64(3599.9 * 8000))  // the whole hour is written
+
+        let session = dir.appendingPathComponent("far.json").path
+        try Data("""
+            { "cabin": 1, "duration": "2s", "buses": { "haptics": -6 },
+              "cues": [ { "at": 0, "haptic": "far0.ahap" }, { "at": "0.5s", "haptic": "far1.ahap" }, { "at": 1, "haptic": "far2.ahap" } ] }
+            """.utf8).write(to: URL(fileURLWithPath: session))
+        let mixed = try peakKB(["render", session, "--haptics-in-mix", "-o", dir.appendingPathComponent("mix.wav").path])
+        #expect(mixed < 150_000, "a 2 s session: \(mixed) KB at the peak")
     }
 
     /// Names that are not in the libraries and files that are not there are document errors
