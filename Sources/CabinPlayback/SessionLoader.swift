@@ -72,7 +72,7 @@ public enum SessionLoader {
         let haptics = SessionHapticLoader.load(document, documentFolder: folder, library: patterns)
         let compiled = SessionCompiler.compile(document, sounds: sounds, haptics: haptics, sampleRate: sampleRate,
                                                maxBlockFrames: maxBlockFrames, options: options)
-        let radio = RadioStations(compiled)
+        let radio = RadioStations(compiled, documentFolder: folder.path, live: progressive)
         if progressive {
             do { try radio.start() } catch { throw Failure(lines: ["radio: \(error)"]) }
         }

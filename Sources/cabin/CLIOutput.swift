@@ -70,6 +70,19 @@ extension CLIOutput {
         }
     }
 
+    /// A usage error when `path` does not end in `.EXTENSION` (a picture written as SVG is
+    /// never saved under another format's name).
+    static func requireExtension(_ path: String, _ ext: String, what: String) throws {
+        // "-" and a folder are the output's own checks (a folder: "is a directory").
+        var info = stat()
+        guard path != "-", !(stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR) else { return }
+        let name = path.lastPathComponent
+        let given = name.lastIndex(of: ".").map { String(name[name.index(after: $0)...]) }
+        guard given?.lowercased() == ext else {
+            throw ValidationError("-o \(path): this command writes \(what); name the file .\(ext)\(given.map { " (not .\($0))" } ?? "")")
+        }
+    }
+
     /// Prints one line and throws exit status 1 when `path` is the same file as an input.
     static func refuseSame(_ path: String, inputs: [String]) throws {
         if let input = inputs.first(where: { OutputFile.isSameFile(path, $0) }) {

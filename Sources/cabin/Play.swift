@@ -12,13 +12,13 @@ struct Play: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Play a session live through ALSA, with a status line and keyboard control.",
         discussion: """
-            Keys while playing: space pulls over (fades out and pauses the clock) and resumes, ←/→ seek 30 s, +/− change the speed parameter, 9/0 (or / and *) volume down/up by 2 dB, m mutes, q or Ctrl-C fade out and quit (a second Ctrl-C quits at once).
+            Keys while playing: space pulls over (fades out and pauses the clock) and resumes, ←/→ seek 30 s, +/− change the speed parameter, 9/0 (or / and *) volume down/up by 2 dB, m mutes, n/p (or >/<) the radio's next/previous track (a playlist), q or Ctrl-C fade out and quit (a second Ctrl-C quits at once).
 
             Control from outside: a session listens on a socket ($XDG_RUNTIME_DIR/cabin/control, or --ipc PATH) for 'cabin ctl' and for newline-delimited JSON in mpv's style ({"command": ["pause"], "request_id": 7}). On a desktop it is also a media player on the session bus (MPRIS: org.mpris.MediaPlayer2.cabin), for the media keys, the sound menu and 'playerctl -p cabin pause'; --no-mpris turns that off.
 
             With no sound device (-D none, or no sound card and no sound server), the session runs on the system clock with everything but the sound.
 
-            When stdout is a terminal a status line is redrawn in place; otherwise one plain line is printed per event. --json prints events (start, mark, xrun, device error, end; radio-buffering, radio-playing, radio-title, radio-reconnect, radio-error for live streams) as JSON lines for scripts.
+            When stdout is a terminal a status line is redrawn in place; otherwise one plain line is printed per event. --json prints events (start, mark, xrun, device error, end; radio-buffering, radio-playing, radio-title, radio-reconnect, radio-error for live streams; radio-title and radio-skipped for playlists) as JSON lines for scripts.
 
             With no session and no --preset, plays the default preset: a 25-minute drive.
 
@@ -27,6 +27,7 @@ struct Play: ParsableCommand {
               cabin play --preset drive --minutes 50 --vehicle v8 --destination Yosemite
               cabin play --preset pomodoro --ambient ambient/rain
               cabin play --radio https://radio.example/live.opus
+              cabin play --radio ~/Music/drive.m3u
               cabin play drive.json
               cabin play drive.json -D pulse --period 512
               cabin play drive.json --from 24m50s
@@ -40,15 +41,17 @@ struct Play: ParsableCommand {
             Defaults come from the config file ($XDG_CONFIG_HOME/cabin/config.toml) and the environment (CABIN_DEVICE, CABIN_VOLUME …): see 'cabin config'. The last session, its position and the volumes it ended at are kept in $XDG_STATE_HOME/cabin/state.json.
             """)
 
-    @Argument(help: "The session document (JSON); or use --preset.")
+    @Argument(help: "The session document (JSON), or a sound file (WAV, FLAC, Ogg Opus/Vorbis, MP3, AIFF) to play as a one-layer session; or use --preset.")
     var session: String?
 
     @OptionGroup(title: "Presets") var presets: PresetArguments
 
     @OptionGroup var mix: MixArguments
 
-    @Option(name: [.customShort("D"), .long], help: "ALSA device: default, pulse, hw:0,0, plughw:…, jack (see 'cabin devices'); none: no sound, the session on the system clock. Default: play.device in the config file, CABIN_DEVICE, or default.")
-    var device: String?
+    @OptionGroup(title: "Sound device") var output: DeviceArguments
+    /// The sound device given (`-D`); unset, the config's play.device, CABIN_DEVICE or
+    /// `default`. `none` plays on the system clock with no sound.
+    var device: String? { output.device }
 
     @Option(help: "Frames per period (a power of two; 16–8192; default 256, or the config's play.period).")
     var period: Int?
@@ -61,6 +64,15 @@ struct Play: ParsableCommand {
 
     @Option(help: "Start here on the session's timeline (e.g. 24m50s), to resume or to hear one part.")
     var from: String?
+
+    @Option(help: ArgumentHelp("Stop here on the session's timeline (e.g. 26m), fading out as q does.", valueName: "time"))
+    var to: String?
+
+    @Option(help: ArgumentHelp("Play this long from --from (e.g. 90s): --to is --from plus --length.", valueName: "time"))
+    var length: String?
+
+    @Flag(help: "Play the range (--from … --to, or the whole session) again and again until stopped; a sound file loops seamlessly.")
+    var loop = false
 
     @Flag(help: "No status line or event lines (errors only).")
     var quiet = false
@@ -106,6 +118,12 @@ struct Play: ParsableCommand {
         guard (8000...192_000).contains(sampleRate) else { throw ValidationError("--sample-rate must be 8000…192000 Hz") }
         if quiet && json { throw ValidationError("--quiet and --json cannot be used together") }
         if let from { try CLIInput.validateTime(from, option: "--from") }
+        if let to { try CLIInput.validateTime(to, option: "--to") }
+        if let length { try CLIInput.validateTime(length, option: "--length") }
+        if to != nil && length != nil { throw ValidationError("give --to or --length, not both") }
+        if let end = range.end, end <= range.start {
+            throw ValidationError(to != nil ? "--to '\(to!)' must be after --from '\(from ?? "0")'" : "--length must be more than 0")
+        }
         try presets.validateUsage(hasSession: session != nil)
         if resume {
             if session != nil || presets.preset != nil || !presets.given.isEmpty {
@@ -124,12 +142,20 @@ struct Play: ParsableCommand {
         }
     }
 
+    /// `--from`, `--to`/`--length` and `--loop` (times already checked).
+    var range: PlaybackRange {
+        let start = from.flatMap(SessionTime.parse) ?? 0
+        let end = to.flatMap(SessionTime.parse) ?? length.flatMap(SessionTime.parse).map { start + $0 }
+        return PlaybackRange(start: start, end: end, loops: loop)
+    }
+
     func run() throws {
         let (settings, _) = try CLIConfig.settings(options: try configLayer())
         let state = CLIConfig.readState()
         let source: CLISession.Source
         var mix = self.mix
-        var startTime = from.flatMap(SessionTime.parse) ?? 0
+        var range = self.range
+        var startTime = range.start
         if resume {
             let resumed = try resumedSession(state)
             source = try CLISession.Source(resuming: resumed)
@@ -137,7 +163,10 @@ struct Play: ParsableCommand {
             if mix.loudness == nil { mix.loudness = resumed.loudness }
             if mix.seed == nil { mix.seed = resumed.seed }
         } else {
-            source = try CLISession.Source(file: session, presets: presets, settings: settings)
+            // A sound file with --loop loops in the mixer (seamless), for --to or for the longest session.
+            source = try CLISession.Source(file: session, presets: presets, settings: settings,
+                                           loopFor: loop ? (range.end ?? SessionTime.maximum) : nil)
+            if loop && source.document?.layers.first?.isLooping == true { range = PlaybackRange(start: range.start, end: range.end) }
         }
         var compileOptions = try mix.options()
         if settings.hapticStrength.origin != .builtIn { compileOptions.hapticStrength = settings.hapticStrength.value }
@@ -171,7 +200,8 @@ struct Play: ParsableCommand {
                 throw ExitCode(64)
             }
         }
-        _ = player.poll()   // the volumes set before the start are not news
+        // The volumes set before the start are not news; the radio's first events are.
+        let early = player.poll().filter { if case .radio = $0 { true } else { false } }
         let view = PlayView(mode: json ? .json : quiet ? .quiet : (isatty(STDOUT_FILENO) == 1 ? .terminal : .lines),
                             title: player.session.title ?? source.name)
         if let line = Play.volumeLine(volumes, player: player), view.mode == .lines || view.mode == .terminal { print(line) }
@@ -184,18 +214,18 @@ struct Play: ParsableCommand {
                 // The config's device may be unplugged: the session plays on without it.
                 guard case .option = settings.rumble.origin else {
                     CLIOutput.warning("rumble (\(settings.rumble.origin.description)): \(error); playing without")
-                    return try play(player, view: view, rumble: nil, decoding: decoding, source: source, carried: carried)
+                    return try play(player, view: view, rumble: nil, decoding: decoding, source: source, carried: carried, range: range)
                 }
                 CLIOutput.error("\(error)")
                 throw ExitCode.failure
             }
         }
-        try play(player, view: view, rumble: sessionRumble, decoding: decoding, source: source, carried: carried)
+        try play(player, view: view, rumble: sessionRumble, decoding: decoding, source: source, carried: carried, range: range)
     }
 
     /// Runs the control loop with the timers, hooks, socket and state file; exits with its status.
     func play(_ player: LivePlayer, view: PlayView, rumble: SessionRumble?, decoding: SoundDecoding,
-              source: CLISession.Source, carried: [String: Decibels]) throws {
+              source: CLISession.Source, carried: [String: Decibels], range: PlaybackRange) throws {
         let control = try openControl(player: player, title: view.title)
         // MPRIS when there is a session bus; without one, nothing to say.
         let mpris = noMpris ? nil : try? MPRISServer(player: player, title: view.title)
@@ -206,6 +236,8 @@ struct Play: ParsableCommand {
         session.then = then
         session.state = PlayStateKeeper(session: stateRecord(source, title: view.title, duration: player.status.duration),
                                         carried: carried)
+        session.range = range
+        session.early = early
         let status = try session.run()
         for surface in session.surfaces { surface.close() }
         throw ExitCode(status)

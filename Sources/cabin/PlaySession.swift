@@ -22,9 +22,13 @@ struct PlaySession {
     var then: String? = nil
     /// The state file: the session's position (periodically and at the end) and volumes.
     var state: PlayStateKeeper? = nil
+    /// `--to`/`--length` and `--loop`.
+    var range = PlaybackRange()
+    /// Events the player reported before it started (shown after the start line).
+    var early: [PlayerEvent] = []
 
     func run() throws -> Int32 {
-        var timer = self.timer
+        var timer = self.timer, range = self.range
         let terminal = TerminalInput()
         Interrupt.install()
         // Keys work in every mode (--json and --quiet too) when stdin is a terminal.
@@ -43,8 +47,15 @@ struct PlaySession {
         func isEnd(_ event: PlayerEvent) -> Bool { if case .ended(.finished, _, _) = event { true } else { false } }
         var lastDraw = Date.distantPast
         let started = Date()
+        var early = self.early
         while true {
-            let events = player.poll()
+            var events = player.poll()
+            if !early.isEmpty {
+                // Events from before the start (a playlist's first title) follow the start line.
+                let starts = events.filter { if case .started = $0 { true } else { false } }
+                events = starts + early + events.filter { if case .started = $0 { false } else { true } }
+                early = []
+            }
             for event in events { view.show(event) }
             finished = finished || events.contains(where: isEnd)
             for surface in surfaces { surface.update(with: events) }
@@ -52,6 +63,7 @@ struct PlaySession {
             for line in hooks?.takeProblems() ?? [] { CLIOutput.warning(line) }
             timer?.update(player, elapsed: Date().timeIntervalSince(started))
             state?.tick(player)
+            range.update(player)
             for line in decoding.takeFailures() { CLIOutput.warning(line) }
             if player.isFinished { break }
             if Interrupt.isRequested && !quitting { quitting = true; player.stop() }
@@ -68,6 +80,9 @@ struct PlaySession {
                 case .other(UInt8(ascii: "9")), .other(UInt8(ascii: "/")): stepVolume(by: -2)
                 case .other(UInt8(ascii: "0")), .other(UInt8(ascii: "*")): stepVolume(by: 2)
                 case .other(UInt8(ascii: "m")), .other(UInt8(ascii: "M")): player.setMuted(!player.volume.muted)
+                case .other(UInt8(ascii: "?")), .other(UInt8(ascii: "h")): view.toggleKeyHelp(); lastDraw = .distantPast
+                case .other(UInt8(ascii: "n")), .other(UInt8(ascii: ">")): switchStation(by: 1)
+                case .other(UInt8(ascii: "p")), .other(UInt8(ascii: "<")): switchStation(by: -1)
                 case .other: break
                 }
             }
@@ -114,6 +129,11 @@ struct PlaySession {
         let next = min(VolumeLevel.maximum.value, max(-60, (now.isFinite ? now : -60) + delta))
         if player.volume.muted { player.setMuted(false) }
         try? player.setVolume(Decibels(next))
+    }
+
+    /// The radio's next (1) or previous (−1) track; a session without a playlist says why.
+    private func switchStation(by step: Int) {
+        do { try step > 0 ? player.nextStation() : player.previousStation() } catch { CLIOutput.warning("\(error)") }
     }
 
     private func nudge(_ name: String, by delta: Double) {

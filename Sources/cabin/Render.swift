@@ -120,6 +120,7 @@ struct Render: ParsableCommand {
         let hapticFormat = try haptics.map { try CLIOutput.format($0, encoding: encoding, inputs: inputFiles + [output]) }
         let runner = SessionRunner(loaded.compiled)
         var renderer = OfflineRenderer(blockFrames: blockSize)
+        renderer.radio = loaded.radio
         if let haptics, let hapticFormat {
             renderer.hapticTrack = .init(track: SessionHapticTrack(loaded.compiled, options: options.hapticAudio),
                                          path: haptics, format: hapticFormat,
@@ -135,6 +136,13 @@ struct Render: ParsableCommand {
         do {
             let summary = try renderer.write(runner, to: destination, format: format)
             bar.finish()
+            // A playlist's tracks that could not be played: one line each.
+            for event in loaded.radio.poll() {
+                switch event {
+                case .skipped, .error: CLIOutput.warning(RadioLine.describe(event))
+                default: break
+                }
+            }
             CLIOutput.summary("\(destination.name): \(CLIOutput.clock(summary.seconds)) of \(loaded.compiled.title ?? source.name) at \(sampleRate) Hz (\(format.description(frames: summary.frames, channels: 2))), "
                               + String(cFormat: "rendered in %.2f s (%.0f× real time)", summary.wallSeconds, summary.speed), output: summaryOutput)
             if let haptics, let track = renderer.hapticTrack?.track {
@@ -156,14 +164,31 @@ enum CLISession {
     struct Source {
         var file: String?
         var preset: String?
+        /// The document made here (a preset's, or a sound file's one-layer session).
         var document: SessionDocument?
+        /// The folder `document`'s relative paths start from.
+        var folder: String?
         var options: [String: String] = [:]
 
+        /// `file` may be a session document or a sound file (by its extension, else its first
+        /// bytes): a sound plays as a one-layer session, looping for `loopFor` seconds if given.
         /// `settings` (the config file's and the environment's) give the default preset and
         /// each preset's options under those given, and radio stations by name.
-        init(file: String?, presets: PresetArguments, settings: CabinSettings? = nil) throws {
+        init(file: String?, presets: PresetArguments, settings: CabinSettings? = nil, loopFor: Double? = nil) throws {
             self.file = file
-            if file == nil {
+            if let file, AudioContainer.isSoundFile(file) {
+                let info: SoundFileInfo
+                do { info = try SoundFile.info(file) } catch {
+                    CLIOutput.error("\(error)")
+                    throw ExitCode.failure
+                }
+                let folder = file.deletingLastPathComponent
+                self.folder = folder.isEmpty ? "." : folder
+                var document = SessionDocument.playing(file: file.lastPathComponent, duration: loopFor ?? info.duration,
+                                                       looping: loopFor != nil)
+                document.title = file.lastPathComponent
+                self.document = document
+            } else if file == nil {
                 let name = presets.preset ?? settings?.preset.value ?? SessionPresets.defaultName
                 preset = name
                 options = settings?.presetOptions(for: name, given: presets.given) ?? presets.given
@@ -209,13 +234,13 @@ enum CLISession {
     /// Loads, printing warnings; on errors prints them (one line each) and exits 1.
     static func load(_ source: Source, sampleRate: Double, maxBlockFrames: Int,
                      options: SessionCompileOptions = .init(), progressive: Bool = false) throws -> SessionLoader.Loaded {
-        if let file = source.file {
+        if let file = source.file, source.document == nil {
             return try load(file, sampleRate: sampleRate, maxBlockFrames: maxBlockFrames, options: options,
                             progressive: progressive)
         }
         let bytes = Array(source.document!.json().utf8)
         return try load(source.name, sampleRate: sampleRate, maxBlockFrames: maxBlockFrames) { library throws(SessionLoader.Failure) in
-            try SessionLoader.load(bytes: bytes, name: source.name, folder: URL(fileURLWithPath: CLIPaths.packageFile(".")),
+            try SessionLoader.load(bytes: bytes, name: source.name, folder: URL(fileURLWithPath: source.folder ?? CLIPaths.packageFile(".")),
                                    sampleRate: sampleRate, maxBlockFrames: maxBlockFrames, library: library,
                                    patterns: HapticPatternLibrary.locate(), options: options, progressive: progressive)
         }
