@@ -48,6 +48,9 @@ let package = Package(
         .target(name: "CCabinShims", linkerSettings: [.linkedLibrary("asound"), .linkedLibrary("mpg123")]),
         /// libcurl (HTTP/HTTPS for network radio) with typed wrappers of its variadic calls.
         .target(name: "CCabinCurl", linkerSettings: [.linkedLibrary("curl")]),
+        /// sd-bus (libsystemd-dev) for MPRIS on the session bus, with a builder of object vtables
+        /// (an array of tagged unions the C macros make, which Swift cannot write).
+        .target(name: "CCabinSDBus", linkerSettings: [.linkedLibrary("systemd")]),
 
         // MARK: pure cores
         /// JSON with a location for every value, and the diagnostics every document reader shares.
@@ -65,7 +68,7 @@ let package = Package(
             dependencies: [
                 "CabinAudio", "CabinHaptics", "CabinSoundDesign",
                 "CALSA", "CSndFile", "CSoxr", "CEbur128", "CEspeakNG", "CFlite", "CCabinShims",
-                "COgg", "COpus", "CVorbis", "CMpg123", "CCabinCurl",
+                "COgg", "COpus", "CVorbis", "CMpg123", "CCabinCurl", "CCabinSDBus",
             ]
         ),
 

@@ -14,7 +14,7 @@ struct Play: ParsableCommand {
         discussion: """
             Keys while playing: space pulls over (fades out and pauses the clock) and resumes, ←/→ seek 30 s, +/− change the speed parameter, 9/0 (or / and *) volume down/up by 2 dB, m mutes, n/p (or >/<) the radio's next/previous track (a playlist), q or Ctrl-C fade out and quit (a second Ctrl-C quits at once).
 
-            Control from outside: a session listens on a socket ($XDG_RUNTIME_DIR/cabin/control, or --ipc PATH) for 'cabin ctl' and for newline-delimited JSON in mpv's style ({"command": ["pause"], "request_id": 7}).
+            Control from outside: a session listens on a socket ($XDG_RUNTIME_DIR/cabin/control, or --ipc PATH) for 'cabin ctl' and for newline-delimited JSON in mpv's style ({"command": ["pause"], "request_id": 7}). On a desktop it is also a media player on the session bus (MPRIS: org.mpris.MediaPlayer2.cabin), for the media keys, the sound menu and 'playerctl -p cabin pause'; --no-mpris turns that off.
 
             With no sound device (-D none, or no sound card and no sound server), the session runs on the system clock with everything but the sound.
 
@@ -106,6 +106,9 @@ struct Play: ParsableCommand {
 
     @Option(help: ArgumentHelp("The control socket ('cabin ctl'): a path, or off (default: $XDG_RUNTIME_DIR/cabin/control).", valueName: "path"))
     var ipc: String?
+
+    @Flag(help: "Do not offer the session to the desktop's media controls (MPRIS on the session bus; without a session bus there is none anyway).")
+    var noMpris = false
 
     func validate() throws {
         if let period, !(period >= 16 && period <= 8192 && period & (period - 1) == 0) {
@@ -224,7 +227,10 @@ struct Play: ParsableCommand {
     func play(_ player: LivePlayer, view: PlayView, rumble: SessionRumble?, decoding: SoundDecoding,
               source: CLISession.Source, carried: [String: Decibels], range: PlaybackRange, early: [PlayerEvent]) throws {
         let control = try openControl(player: player, title: view.title)
+        // MPRIS when there is a session bus; without one, nothing to say.
+        let mpris = noMpris ? nil : try? MPRISServer(player: player, title: view.title)
         var session = PlaySession(player: player, view: view, rumble: rumble, decoding: decoding, control: control)
+        session.surfaces = [control as (any ControlSurface)?, mpris].compactMap { $0 }
         session.timer = stopAfter.flatMap(SessionTime.parse).map { SleepTimer(stopAfter: $0, fadeOut: fadeOut.flatMap(SessionTime.parse) ?? 0) }
         session.hooks = onMark.map { MarkHooks(command: $0, session: view.title, outputToStandardError: json) }
         session.then = then
@@ -233,7 +239,7 @@ struct Play: ParsableCommand {
         session.range = range
         session.early = early
         let status = try session.run()
-        control?.close()
+        for surface in session.surfaces { surface.close() }
         throw ExitCode(status)
     }
 

@@ -14,6 +14,8 @@ struct PlaySession {
     let decoding: SoundDecoding
     /// The control socket, served from this loop (its clients act on the player here).
     let control: ControlServer?
+    /// Every way in from outside (the control socket, MPRIS): each gets every poll's events.
+    var surfaces: [any ControlSurface] = []
     /// `--stop-after` / `--fade-out`, `--on-mark` and `--then`.
     var timer: SleepTimer? = nil
     var hooks: MarkHooks? = nil
@@ -56,7 +58,7 @@ struct PlaySession {
             }
             for event in events { view.show(event) }
             finished = finished || events.contains(where: isEnd)
-            control?.publish(events)
+            for surface in surfaces { surface.update(with: events) }
             hooks?.handle(events)
             for line in hooks?.takeProblems() ?? [] { CLIOutput.warning(line) }
             timer?.update(player, elapsed: Date().timeIntervalSince(started))
@@ -96,13 +98,13 @@ struct PlaySession {
         for event in events { view.show(event) }
         finished = finished || events.contains(where: isEnd)
         state?.save(player, ended: finished)
-        control?.publish(events)
+        for surface in surfaces { surface.update(with: events) }
         control?.serve(timeoutMilliseconds: 0)   // the last events on their way
         hooks?.handle(events)
         hooks?.waitForAll()
         if player.status.state == .failed { return 1 }
         // What follows the end: not after the user quit (q, Ctrl-C, 'cabin ctl quit').
-        if let then, then != "quit", !quitting, control?.quitRequested != true {
+        if let then, then != "quit", !quitting, !surfaces.contains(where: \.quitRequested) {
             do {
                 let command = then == "suspend" ? PlaySession.suspendCommand : then
                 let child = try ChildProcess(shell: command, environment: ["CABIN_SESSION": view.title], outputToStandardError: view.mode == .json)

@@ -48,4 +48,18 @@ import Testing
         #expect(events.last?["reason"] as? String == "finished")
         #expect(result.seconds > 1.8 && result.seconds < 3, "took \(result.seconds) s")
     }
+
+    /// MPRIS is off when there is no session bus — none named, or one that is not there —
+    /// and that is never a reason to fail or to say more.
+    @Test(arguments: [nil, "unix:path=/nonexistent/cabin-test/bus"])
+    func withoutASessionBusItStillPlays(address: String?) throws {
+        let path = try Self.session(seconds: 2)
+        let result = try ExternalTool.cabin(["play", path, "-D", "none", "--period", "1024", "--periods", "4"],
+                                            environment: address.map { ["DBUS_SESSION_BUS_ADDRESS": $0] } ?? [:],
+                                            unset: address == nil ? ["DBUS_SESSION_BUS_ADDRESS"] : [])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr == "cabin: -D none: playing silently on the system clock; to hear it, render it: cabin render \(path) -o session.wav\n")
+        #expect(result.stdout.split(separator: "\n").last == "0:02  finished (0 underruns)")
+        #expect(result.seconds > 1.8 && result.seconds < 3, "took \(result.seconds) s")
+    }
 }

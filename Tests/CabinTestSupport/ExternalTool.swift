@@ -26,8 +26,9 @@ public enum ExternalTool {
     /// contend for it, and a user's own session may hold it) unless `extra` says so. Each
     /// child also has config and state folders of its own (`XDG_CONFIG_HOME`,
     /// `XDG_STATE_HOME`, empty and new) and none of the `CABIN_…` settings variables, so
-    /// neither the user's config nor another test's remembered volume or session applies.
-    public static func childEnvironment(_ extra: [String: String] = [:]) -> [String: String] {
+    /// neither the user's config nor another test's remembered volume or session applies. The
+    /// variables named in `unset` are taken out.
+    public static func childEnvironment(_ extra: [String: String] = [:], unset: [String] = []) -> [String: String] {
         _ = PacedSink.problem   // the sink's ALSA configuration is in place before any child starts
         var env = ProcessInfo.processInfo.environment
         env[PacedSink.captureVariable] = ""
@@ -38,6 +39,7 @@ public enum ExternalTool {
         env["XDG_CONFIG_HOME"] = own + "/config"
         env["XDG_STATE_HOME"] = own + "/state"
         for (k, v) in extra { env[k] = v }
+        for k in unset { env[k] = nil }
         return env
     }
 
@@ -53,8 +55,8 @@ public enum ExternalTool {
 
     /// Runs `executable` with `arguments`, capturing output; does not throw on non-zero exit.
     public static func run(_ executable: String, _ arguments: [String], environment: [String: String] = [:],
-                           stdin: Data? = nil) throws -> Result {
-        try launch(executable, arguments, environment: childEnvironment(environment), stdin: stdin)
+                           unset: [String] = [], stdin: Data? = nil) throws -> Result {
+        try launch(executable, arguments, environment: childEnvironment(environment, unset: unset), stdin: stdin)
     }
 
     /// `run` with exactly `environment` (the paced sink's own build uses it: it must not wait
@@ -108,7 +110,7 @@ public enum ExternalTool {
     }
 
     /// Runs the real `cabin` binary.
-    public static func cabin(_ arguments: [String], environment: [String: String] = [:]) throws -> Result {
-        try run(cabinBinary, arguments, environment: environment)
+    public static func cabin(_ arguments: [String], environment: [String: String] = [:], unset: [String] = []) throws -> Result {
+        try run(cabinBinary, arguments, environment: environment, unset: unset)
     }
 }

@@ -1,0 +1,20 @@
+/// A way in from outside to a playing session — the control socket (`ControlServer`), MPRIS
+/// on the session bus (`MPRISServer`) — beside the player, never a switch inside it. The
+/// control loop hands every surface the events of each `LivePlayer.poll()` a few times a
+/// second; a surface acts on the player then, on the control thread (work of its own, such
+/// as a bus, runs on its own thread and hands its requests over here).
+///
+/// Thread: control thread.
+public protocol ControlSurface: AnyObject {
+    /// Called after every `poll()` with its events (often none): pass them on, carry out the
+    /// requests that came in.
+    func update(with events: [PlayerEvent])
+    /// Whether a client asked to quit (the loop then runs no `--then`).
+    var quitRequested: Bool { get }
+    /// Stops serving (after the last `update`).
+    func close()
+}
+
+extension ControlServer: ControlSurface {
+    public func update(with events: [PlayerEvent]) { publish(events) }
+}
