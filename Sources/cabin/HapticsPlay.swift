@@ -10,7 +10,7 @@ extension HapticsCommand {
         static let configuration = CommandConfiguration(
             abstract: "Play a pattern on a rumble device (evdev), or as audio (ALSA).",
             discussion: """
-                --device plays on a rumble device (a gamepad's two motors, through Linux evdev force feedback; list them with 'cabin devices --rumble'). Intensity and sharpness become strong/weak motor magnitudes by --mapping: equal-power-split (default) sends low sharpness to the strong (low-frequency) motor and high sharpness to the weak one at constant power; intensity-only drives both motors with the intensity. --audio renders the pattern as sound (as 'haptics render' does) and plays it on the ALSA device -D (default: 'default'). Ctrl-C stops at once; every effect is stopped and removed from the device.
+                --device plays on a rumble device (a gamepad's two motors, through Linux evdev force feedback; list them with 'cabin devices --rumble'). Intensity and sharpness become strong/weak motor magnitudes by --mapping: equal-power-split (default) sends low sharpness to the strong (low-frequency) motor and high sharpness to the weak one at constant power; intensity-only drives both motors with the intensity. --audio renders the pattern as sound (as 'haptics render' does, with the pattern's own AudioCustom/AudioContinuous sound mixed in) and plays it on the ALSA device -D (default: 'default'). Ctrl-C stops at once; every effect is stopped and removed from the device.
 
                 Examples:
                   cabin haptics play Boing.ahap --device /dev/input/event5
@@ -52,7 +52,7 @@ extension HapticsCommand {
         }
 
         func run() throws {
-            let (_, compiled) = try CLIHaptics.load(file, strength: strength)
+            let (pattern, compiled) = try CLIHaptics.load(file, strength: strength)
             Interrupt.install()
             if let device {
                 do {
@@ -68,7 +68,9 @@ extension HapticsCommand {
                 }
                 return
             }
-            let rendered = HapticAudioRenderer.synthesize(compiled, options: audioOptions.options)
+            let rendered = try CLIHaptics.withPatternAudio(pattern, file: file,
+                                                           HapticAudioRenderer.synthesize(compiled, options: audioOptions.options),
+                                                           options: audioOptions.options)
             let buffer = AudioBuffer(samples: rendered.samples, channelCount: rendered.channelCount,
                                      sampleRate: rendered.sampleRate)
             do {

@@ -11,7 +11,7 @@ extension HapticsCommand {
             commandName: "render",
             abstract: "Render a pattern as audio (to listen to, or for voice-coil actuators).",
             discussion: """
-                The continuous track becomes a phase-continuous sine whose pitch follows sharpness (log map onto --freq-range) and whose level follows intensity; transients become 20 ms decaying bursts; the peak is at most -1 dBFS. --channels 4 puts the haptics on channels 3 and 4 (1 and 2 silent), as DualSense controllers take them over USB.
+                The continuous track becomes a phase-continuous sine whose pitch follows sharpness (log map onto --freq-range) and whose level follows intensity; transients become 20 ms decaying bursts; the peak is at most -1 dBFS. --channels 4 puts the haptics on channels 3 and 4, as DualSense controllers take them over USB. A pattern's own sound (AHAP AudioCustom events, whose EventWaveformPath is a file relative to the pattern, and AudioContinuous tones) is mixed in: on channels 1 and 2 with --channels 4, added to the preview in mono (then 1 and 2 are silent only when the pattern has no sound).
 
                 Examples:
                   cabin haptics render Boing.ahap -o boing.wav
@@ -34,8 +34,10 @@ extension HapticsCommand {
 
         func run() throws {
             let destination = try CLIOutput.open(output, inputs: [file])
-            let (_, compiled) = try CLIHaptics.load(file, strict: strict, strength: strength)
-            let rendered = HapticAudioRenderer.synthesize(compiled, options: audio.options)
+            let (pattern, compiled) = try CLIHaptics.load(file, strict: strict, strength: strength)
+            let rendered = try CLIHaptics.withPatternAudio(pattern, file: file,
+                                                           HapticAudioRenderer.synthesize(compiled, options: audio.options),
+                                                           options: audio.options)
             let buffer = AudioBuffer(samples: rendered.samples, channelCount: rendered.channelCount,
                                      sampleRate: rendered.sampleRate)
             do {
@@ -44,7 +46,7 @@ extension HapticsCommand {
                 CLIOutput.error("\(error)")
                 throw ExitCode.failure
             }
-            CLIOutput.summary("\(output): \(CLIOutput.clock(buffer.duration)) at \(audio.sampleRate) Hz, \(rendered.channelCount == 1 ? "mono" : "4 channels (haptics on 3-4)"), sharpness -> \(HapticPreviewText.seconds(rendered.frequencyRange.lowerBound))-\(HapticPreviewText.seconds(rendered.frequencyRange.upperBound)) Hz", output: output)
+            CLIOutput.summary("\(output): \(CLIOutput.clock(buffer.duration)) at \(audio.sampleRate) Hz, \(rendered.channelCount == 1 ? "mono" : "4 channels (\(HapticPatternAudio.hasAudio(pattern) ? "sound on 1-2, " : "")haptics on 3-4)"), sharpness -> \(HapticPreviewText.seconds(rendered.frequencyRange.lowerBound))-\(HapticPreviewText.seconds(rendered.frequencyRange.upperBound)) Hz", output: output)
         }
     }
 }
