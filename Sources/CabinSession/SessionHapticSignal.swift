@@ -193,8 +193,31 @@ public struct SessionHapticSignal: Sendable {
     /// Intensity and sharpness of the continuous signal at `t` seconds; `heldSharpness` is
     /// returned where nothing is felt.
     public func value(at t: Double, heldSharpness: Double = 0) -> (intensity: Double, sharpness: Double) {
+        value(at: t, heldSharpness: heldSharpness, among: segments.indices)
+    }
+
+    /// The number of segments (pattern instances: cues and stretches of layers).
+    var segmentCount: Int { segments.count }
+
+    /// Writes the indices of the segments that sound somewhere in `from..<to` (seconds) into
+    /// `buffer` (at least `segmentCount` long) and returns how many. Allocation-free.
+    func overlapping(from: Double, to: Double, into buffer: UnsafeMutableBufferPointer<Int>) -> Int {
+        var n = 0
+        for i in segments.indices where segments[i].start < to && segments[i].end > from {
+            buffer[n] = i
+            n += 1
+        }
+        return n
+    }
+
+    /// ``value(at:heldSharpness:)`` over the segments `indices` only (those that may sound at
+    /// `t`: a long session evaluates a window's few instead of all). Allocation-free.
+    func value<Indices: Sequence<Int>>(at t: Double, heldSharpness: Double,
+                                       among indices: Indices) -> (intensity: Double, sharpness: Double) {
         var sum = 0.0, weighted = 0.0
-        for segment in segments where t >= segment.start && t < segment.end {
+        for i in indices {
+            let segment = segments[i]
+            guard t >= segment.start && t < segment.end else { continue }
             let pattern = patterns[segment.pattern]
             var k = Int(((t - segment.origin) * Self.controlRate).rounded())
             if segment.isLooping { k %= pattern.loopLength }
@@ -214,8 +237,11 @@ public struct SessionHapticSignal: Sendable {
         var intensity = [Float](repeating: 0, count: count)
         var sharpness = [Float](repeating: 0, count: count)
         var held = 0.0
+        let window = segments.indices.filter {
+            segments[$0].start < Double(start + count + 1) / Self.controlRate && segments[$0].end > Double(start) / Self.controlRate
+        }
         for k in 0..<count {
-            let v = value(at: Double(start + k) / Self.controlRate, heldSharpness: held)
+            let v = value(at: Double(start + k) / Self.controlRate, heldSharpness: held, among: window)
             intensity[k] = Float(v.intensity)
             sharpness[k] = Float(v.sharpness)
             held = v.sharpness

@@ -11,7 +11,8 @@ import Glibc
 /// (a session-long track cannot be normalised up front).
 ///
 /// Rendering frames in order gives the same samples at any block size; a render that does
-/// not follow the previous one starts afresh (phase 0, the amplitude at its target).
+/// not follow the previous one starts afresh (phase 0, the amplitude at its target, no
+/// sharpness held from before), so rendering again from the start gives the same samples.
 ///
 /// Thread: `render` on one thread at a time, allocation-free.
 final class HapticSignalSynth: @unchecked Sendable {
@@ -24,15 +25,28 @@ final class HapticSignalSynth: @unchecked Sendable {
     private var tick = Int.min
     private var now = (intensity: 0.0, sharpness: 0.0)
     private var following = (intensity: 0.0, sharpness: 0.0)
+    /// The segments that may sound in the current one-second window, and the window.
+    private let window: UnsafeMutableBufferPointer<Int>
+    private var windowCount = 0
+    private var windowStart = Int.min
 
     init(signal: SessionHapticSignal, options: HapticAudioOptions, sampleRate: Double) {
         self.signal = signal
         self.options = options
         self.sampleRate = sampleRate
+        window = .allocate(capacity: max(1, signal.segmentCount))
     }
 
+    deinit { window.deallocate() }
+
     private func point(_ k: Int, held: Double) -> (intensity: Double, sharpness: Double) {
-        signal.value(at: Double(k) / SessionHapticSignal.controlRate, heldSharpness: held)
+        let second = k >= 0 ? k / 1000 : (k - 999) / 1000
+        if second != windowStart {
+            windowStart = second
+            windowCount = signal.overlapping(from: Double(second), to: Double(second) + 1.002, into: window)
+        }
+        return signal.value(at: Double(k) / SessionHapticSignal.controlRate, heldSharpness: held,
+                            among: UnsafeBufferPointer(rebasing: window[0..<windowCount]))
     }
 
     private func values(at frame: FrameTime) -> (intensity: Double, sharpness: Double) {
@@ -56,6 +70,8 @@ final class HapticSignalSynth: @unchecked Sendable {
         let ceiling = options.peakCeiling
         if start != nextFrame {
             tick = Int.min
+            now = (0, 0)
+            following = (0, 0)
             amplitude = values(at: start).intensity * ceiling
             phase = 0
         }
