@@ -13,6 +13,20 @@ public struct HapticAudioOptions: Sendable, Hashable {
         case dualSense
 
         public var channelCount: Int { self == .mono ? 1 : 4 }
+
+        /// Writes one mono sample as a frame of this layout (DualSense: channels 3 and 4,
+        /// 1 and 2 silent).
+        @inline(__always)
+        public func spread(_ sample: Float, into frame: UnsafeMutablePointer<Float>) {
+            switch self {
+            case .mono: frame[0] = sample
+            case .dualSense:
+                frame[0] = 0
+                frame[1] = 0
+                frame[2] = sample
+                frame[3] = sample
+            }
+        }
     }
 
     public var sampleRate: Double

@@ -49,6 +49,33 @@ public enum SoundFileFormat: Sendable, Equatable, CustomStringConvertible {
         return major | sub
     }
 
+    /// Bytes one sample takes in the file (PCM and float; Opus is compressed: 0).
+    var bytesPerSample: Int {
+        if case .opus = self { return 0 }
+        return switch encoding {
+        case .pcm16: 2
+        case .pcm24: 3
+        case .float32: 4
+        }
+    }
+
+    /// The most sample bytes a WAV file holds: its RIFF sizes are 32-bit (less a margin
+    /// for the header chunks).
+    public static let maxWAVDataBytes: Int64 = 0xFFFF_FFFF - 4096
+
+    /// Whether `frames` of `channels` pass what a WAV holds: such a WAV is written as RF64.
+    public func needsRF64(frames: Int64, channels: Int) -> Bool {
+        guard case .wav = self else { return false }
+        let (bytes, overflow) = frames.multipliedReportingOverflow(by: Int64(channels * bytesPerSample))
+        return overflow || bytes > Self.maxWAVDataBytes
+    }
+
+    /// The description of a file of `frames` × `channels` in this format ("RF64 WAV 24-bit"
+    /// past 4 GiB).
+    public func description(frames: Int64, channels: Int) -> String {
+        needsRF64(frames: frames, channels: channels) ? "RF64 \(description)" : description
+    }
+
     /// The format for a file name: `.flac` → FLAC, `.opus` → Ogg Opus (96 kb/s),
     /// anything else → WAV.
     public static func forPath(_ path: String, encoding: SampleEncoding) -> SoundFileFormat {
@@ -82,8 +109,8 @@ extension SoundFile {
     /// replaced only by a complete file. On failure the output is discarded.
     public static func write(_ buffer: AudioBuffer, to output: OutputFile, format: SoundFileFormat) throws(SoundFileError) {
         do throws(SoundFileError) {
-            let writer = try SoundFileWriter(output: output, format: format,
-                                             channelCount: buffer.channelCount, sampleRate: buffer.sampleRate)
+            let writer = try SoundFileWriter(output: output, format: format, channelCount: buffer.channelCount,
+                                             sampleRate: buffer.sampleRate, expectedFrames: Int64(buffer.frameCount))
             try buffer.samples.withUnsafeBufferPointer { (p) throws(SoundFileError) in try writer.write(p) }
             try writer.close()
             do { try output.commit() } catch { throw SoundFileError(.writeFailed, path: error.path, reason: error.reason) }
@@ -104,6 +131,9 @@ public final class SoundFileWriter {
     public let channelCount: Int
     private var scratch: [Int32] = []
     public private(set) var framesWritten: Int64 = 0
+    /// Whether a WAV is written as RF64 (EBU Tech 3306: 64-bit sizes), because it was
+    /// expected to pass 4 GiB.
+    public private(set) var isRF64 = false
 
     /// Creates (or truncates) `path`. The corresponding C function is `sf_open`.
     public convenience init(path: String, format: SoundFileFormat, channelCount: Int, sampleRate: Double) throws(SoundFileError) {
@@ -115,8 +145,14 @@ public final class SoundFileWriter {
     /// Writes into `output` (its temporary or spool); messages name `output.name`, and
     /// `output.commit()` puts the file in place after `close()`. The corresponding C
     /// function is `sf_open_fd`.
-    public convenience init(output: OutputFile, format: SoundFileFormat, channelCount: Int, sampleRate: Double) throws(SoundFileError) {
-        try self.init(path: output.name, format: format, channelCount: channelCount, sampleRate: sampleRate) { info in
+    ///
+    /// `expectedFrames`: how long the file will be, when known. A WAV expected past 4 GiB is
+    /// written as RF64 (which libsndfile and most editors read); a WAV that grows past it
+    /// unannounced is refused with an error rather than written with a wrong header.
+    public convenience init(output: OutputFile, format: SoundFileFormat, channelCount: Int, sampleRate: Double,
+                            expectedFrames: Int64? = nil) throws(SoundFileError) {
+        try self.init(path: output.name, format: format, channelCount: channelCount, sampleRate: sampleRate,
+                      expectedFrames: expectedFrames) { info in
             let fd = dup(output.descriptor)
             guard fd >= 0 else { return nil }
             guard let handle = sf_open_fd(fd, Int32(SFM_WRITE), &info, 1) else { Glibc.close(fd); return nil }
@@ -125,7 +161,7 @@ public final class SoundFileWriter {
     }
 
     private init(path: String, format: SoundFileFormat, channelCount: Int, sampleRate: Double,
-                 open: (inout SF_INFO) -> OpaquePointer?) throws(SoundFileError) {
+                 expectedFrames: Int64? = nil, open: (inout SF_INFO) -> OpaquePointer?) throws(SoundFileError) {
         self.path = path
         self.format = format
         self.channelCount = channelCount
@@ -133,6 +169,10 @@ public final class SoundFileWriter {
         info.channels = Int32(channelCount)
         info.samplerate = Int32(sampleRate.rounded())
         info.format = format.sndfileFormat
+        if let expectedFrames, format.needsRF64(frames: expectedFrames, channels: channelCount) {
+            info.format = (info.format & ~Int32(SF_FORMAT_TYPEMASK)) | Int32(SF_FORMAT_RF64)
+            isRF64 = true
+        }
         guard sf_format_check(&info) != 0 else {
             throw SoundFileError(.unsupportedFormat, path: path,
                                  reason: "cannot write \(format) with \(channelCount) channels at \(Int(sampleRate)) Hz")
@@ -160,6 +200,11 @@ public final class SoundFileWriter {
         guard let handle else { throw SoundFileError(.writeFailed, path: path, reason: "already closed") }
         precondition(samples.count % channelCount == 0)
         let frames = samples.count / channelCount
+        if case .wav = format, !isRF64,
+           (framesWritten + Int64(frames)) * Int64(channelCount * format.bytesPerSample) > SoundFileFormat.maxWAVDataBytes {
+            throw SoundFileError(.writeFailed, path: path, reason: "a WAV file holds at most 4 GiB (\(framesWritten) frames here); "
+                                 + "write FLAC (-o NAME.flac), or fewer channels or bits")
+        }
         let written: sf_count_t
         errno = 0
         if let scale = format.encoding.scale {

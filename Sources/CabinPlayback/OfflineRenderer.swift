@@ -88,9 +88,12 @@ public struct OfflineRenderer {
         let clock = ContinuousClock.now
         do {
             if let hapticTrack, hapticOutput == nil { hapticOutput = try OutputFile(hapticTrack.path) }
-            let writer = try SoundFileWriter(output: output, format: format, channelCount: 2, sampleRate: rate)
+            let expected = Int64(endFrame - startFrame)
+            let writer = try SoundFileWriter(output: output, format: format, channelCount: 2, sampleRate: rate,
+                                             expectedFrames: expected)
             let hapticWriter = try hapticTrack.map { (track) throws(SoundFileError) in
-                try SoundFileWriter(output: hapticOutput!, format: track.format, channelCount: 1, sampleRate: rate)
+                try SoundFileWriter(output: hapticOutput!, format: track.format, channelCount: 1, sampleRate: rate,
+                                    expectedFrames: expected)
             }
             var block = [Float](repeating: 0, count: 2 * blockFrames)
             var hapticBlock = [Float](repeating: 0, count: hapticTrack == nil ? 0 : blockFrames)

@@ -109,22 +109,33 @@ extension SessionCompiler.Builder {
             lastSoundEnd = max(lastSoundEnd, at + FrameTime(frames))
             return
         }
-        guard let (id, frameCount) = hapticAsset(pattern, compiled), let bus = hapticsBus else { return }
-        lastSoundEnd = max(lastSoundEnd, at + FrameTime(frameCount))
+        // Only what is heard is made: with an explicit duration, the pattern is cut at the
+        // session's end (a longer cut is made if an earlier cue of it needs one).
+        let full = SessionHapticTrack.clipFrameCount(compiled, sampleRate: config.sampleRate, options: options.hapticAudio)
+        let heard = document.durationIsExplicit ? min(full, Int(clamping: max(0, frames(document.duration) - at))) : full
+        lastSoundEnd = max(lastSoundEnd, at + FrameTime(full))
+        guard let id = hapticAsset(pattern, compiled, frames: heard), let bus = hapticsBus else { return }
         add(at, .playOneShot(.asset(id), bus: bus, gain: 0))
     }
 
-    /// The pattern rendered as audio, registered once as an asset for the haptics bus (nil
-    /// when it renders to nothing).
-    mutating func hapticAsset(_ pattern: String, _ compiled: CompiledHaptics) -> (AssetID, Int)? {
-        let clip = hapticClips[pattern] ?? SessionHapticTrack.clip(compiled, sampleRate: config.sampleRate,
-                                                                   options: options.hapticAudio)
-        hapticClips[pattern] = clip
+    /// The pattern rendered as audio (its first `frames`, default all), registered once as
+    /// an asset for the haptics bus (again when a longer cut is needed); nil when it renders
+    /// to nothing.
+    mutating func hapticAsset(_ pattern: String, _ compiled: CompiledHaptics, frames heard: Int? = nil) -> AssetID? {
+        let heard = heard ?? SessionHapticTrack.clipFrameCount(compiled, sampleRate: config.sampleRate,
+                                                               options: options.hapticAudio)
+        var clip = hapticClips[pattern] ?? []
+        if hapticClips[pattern] == nil || clip.count < heard {
+            clip = SessionHapticTrack.clip(compiled, sampleRate: config.sampleRate, options: options.hapticAudio,
+                                           maxFrames: heard)
+            hapticClips[pattern] = clip
+            hapticAssets[pattern] = nil
+        }
         guard !clip.isEmpty else { return nil }
-        if let known = hapticAssets[pattern] { return (known, clip.count) }
+        if let known = hapticAssets[pattern] { return known }
         let id = config.addAsset(AudioBuffer(samples: clip, channelCount: 1, sampleRate: config.sampleRate))
         hapticAssets[pattern] = id
-        return (id, clip.count)
+        return id
     }
 
     mutating func add(_ frame: FrameTime, _ action: MixerCommand.Action) {

@@ -13,7 +13,7 @@ extension SessionCompiler.Builder {
                                   haptic: settings.haptic, hapticAsset: nil, hapticsBus: hapticsBus, sound: nil,
                                   bus: config.bus(named: settings.bus), gain: Decibels(settings.gain))
         if let compiled = loadedPattern(settings.haptic, who: "focus.haptic"), hapticsBus != nil {
-            focus.hapticAsset = hapticAsset(settings.haptic, compiled)?.0
+            focus.hapticAsset = hapticAsset(settings.haptic, compiled)
         }
         if let sound = settings.sound {
             focus.sound = source(sound, normalize: true, seed: 4000, user: "focus.sound")

@@ -31,7 +31,7 @@ public struct SessionHapticTrack: Sendable {
         public var frame: FrameTime
         /// The cue's `haptic` text.
         public var pattern: String
-        /// Index into the rendered patterns.
+        /// Index into the rendered patterns (−1 when the track renders the combined signal).
         let audioIndex: Int
     }
 
@@ -54,10 +54,20 @@ public struct SessionHapticTrack: Sendable {
         var audio: [[Float]] = []
         var index: [String: Int] = [:]
         var clips: [Clip] = []
+        // Only what is heard is made: a pattern is cut at the session's end after its first cue.
+        var firstFrame: [String: FrameTime] = [:]
+        for cue in session.haptics { firstFrame[cue.pattern] = min(firstFrame[cue.pattern] ?? cue.frame, cue.frame) }
+        // With haptic layers the cues are rendered through the combined signal: no clips made.
+        let signal = SessionHapticSignal(session)
         for cue in session.haptics {
             guard let compiled = session.hapticPatterns[cue.pattern] else { continue }
+            if signal != nil {
+                clips.append(Clip(frame: cue.frame, pattern: cue.pattern, audioIndex: -1))
+                continue
+            }
             let i = index[cue.pattern] ?? {
-                audio.append(Self.clip(compiled, sampleRate: session.sampleRate, options: options))
+                let heard = Int(clamping: max(0, session.durationFrames - (firstFrame[cue.pattern] ?? 0)))
+                audio.append(Self.clip(compiled, sampleRate: session.sampleRate, options: options, maxFrames: heard))
                 index[cue.pattern] = audio.count - 1
                 return audio.count - 1
             }()
@@ -65,7 +75,7 @@ public struct SessionHapticTrack: Sendable {
         }
         self.clips = clips.enumerated().sorted { ($0.element.frame, $0.offset) < ($1.element.frame, $1.offset) }.map(\.element)
         self.audio = audio
-        if let signal = SessionHapticSignal(session) {
+        if let signal {
             synth = HapticSignalSynth(signal: signal, options: Self.clipOptions(options, sampleRate: session.sampleRate),
                                       sampleRate: session.sampleRate)
             gain = 1
@@ -77,9 +87,11 @@ public struct SessionHapticTrack: Sendable {
         gain = peak > ceiling ? Float(ceiling / peak) : 1
     }
 
-    /// A pattern as mono audio at `sampleRate` (the renderer's own level and length).
-    public static func clip(_ compiled: CompiledHaptics, sampleRate: Double, options: HapticAudioOptions) -> [Float] {
-        HapticAudioRenderer.synthesize(compiled, options: clipOptions(options, sampleRate: sampleRate)).samples
+    /// A pattern as mono audio at `sampleRate` (the renderer's own level and length, or
+    /// its first `maxFrames`).
+    public static func clip(_ compiled: CompiledHaptics, sampleRate: Double, options: HapticAudioOptions,
+                            maxFrames: Int? = nil) -> [Float] {
+        HapticAudioRenderer.synthesize(compiled, options: clipOptions(options, sampleRate: sampleRate), maxFrames: maxFrames).samples
     }
 
     /// Frames of `clip` (without rendering it).

@@ -35,18 +35,59 @@ extension HapticsCommand {
         func run() throws {
             let destination = try CLIOutput.open(output, inputs: [file])
             let (pattern, compiled) = try CLIHaptics.load(file, strict: strict, strength: strength)
-            let rendered = try CLIHaptics.withPatternAudio(pattern, file: file,
-                                                           HapticAudioRenderer.synthesize(compiled, options: audio.options),
-                                                           options: audio.options)
-            let buffer = AudioBuffer(samples: rendered.samples, channelCount: rendered.channelCount,
-                                     sampleRate: rendered.sampleRate)
+            let options = audio.options
+            if HapticPatternAudio.hasAudio(pattern) {
+                // A pattern with sound is rendered whole (its waveforms are in memory anyway),
+                // the sound mixed in by `HapticPatternAudio.mix`.
+                let rendered = try CLIHaptics.withPatternAudio(pattern, file: file,
+                                                               HapticAudioRenderer.synthesize(compiled, options: options),
+                                                               options: options)
+                let buffer = AudioBuffer(samples: rendered.samples, channelCount: rendered.channelCount,
+                                         sampleRate: rendered.sampleRate)
+                do {
+                    try SoundFile.write(buffer, to: destination, format: .forPath(output, encoding: .pcm24))
+                } catch {
+                    CLIOutput.error("\(error)")
+                    throw ExitCode.failure
+                }
+                CLIOutput.summary("\(output): \(CLIOutput.clock(buffer.duration)) at \(audio.sampleRate) Hz, \(rendered.channelCount == 1 ? "mono (haptics and sound)" : "4 channels (sound on 1-2, haptics on 3-4)"), sharpness -> \(HapticPreviewText.seconds(rendered.frequencyRange.lowerBound))-\(HapticPreviewText.seconds(rendered.frequencyRange.upperBound)) Hz", output: output)
+                return
+            }
+            // Streamed in blocks, in two passes (the peak, then the samples at the one gain
+            // that keeps it under the ceiling): memory stays one block whatever the length.
+            let gain = HapticAudioRenderer.gain(peak: HapticAudioRenderer.peak(compiled, options: options), options: options)
+            var stream = HapticAudioRenderer.Stream(compiled, options: options)
+            let channels = options.layout.channelCount
+            let format = SoundFileFormat.forPath(output, encoding: .pcm24)
             do {
-                try SoundFile.write(buffer, to: destination, format: .forPath(output, encoding: .pcm24))
-            } catch {
+                let writer = try SoundFileWriter(output: destination, format: format, channelCount: channels,
+                                                 sampleRate: options.sampleRate, expectedFrames: Int64(stream.frameCount))
+                var mono = [Float](repeating: 0, count: HapticAudioRenderer.Stream.blockFrames)
+                var frames = [Float](repeating: 0, count: HapticAudioRenderer.Stream.blockFrames * channels)
+                while !stream.isFinished {
+                    let n = mono.withUnsafeMutableBufferPointer { stream.process(into: $0) }
+                    frames.withUnsafeMutableBufferPointer { out in
+                        for i in 0..<n {
+                            let sample = gain == 1 ? mono[i] : Float(Double(mono[i]) * gain)
+                            options.layout.spread(sample, into: out.baseAddress! + channels * i)
+                        }
+                    }
+                    try frames.withUnsafeBufferPointer { (p) throws(SoundFileError) in
+                        try writer.write(UnsafeBufferPointer(rebasing: p[0..<(n * channels)]))
+                    }
+                }
+                try writer.close()
+                try destination.commit()
+            } catch let error as SoundFileError {
+                CLIOutput.error("\(error)")
+                throw ExitCode.failure
+            } catch let error as OutputError {
                 CLIOutput.error("\(error)")
                 throw ExitCode.failure
             }
-            CLIOutput.summary("\(output): \(CLIOutput.clock(buffer.duration)) at \(audio.sampleRate) Hz, \(rendered.channelCount == 1 ? "mono" : "4 channels (\(HapticPatternAudio.hasAudio(pattern) ? "sound on 1-2, " : "")haptics on 3-4)"), sharpness -> \(HapticPreviewText.seconds(rendered.frequencyRange.lowerBound))-\(HapticPreviewText.seconds(rendered.frequencyRange.upperBound)) Hz", output: output)
+            let seconds = Double(stream.frameCount) / options.sampleRate
+            let range = options.frequencyRange
+            CLIOutput.summary("\(output): \(CLIOutput.clock(seconds)) at \(audio.sampleRate) Hz, \(channels == 1 ? "mono" : "4 channels (haptics on 3-4)"), \(format.description(frames: Int64(stream.frameCount), channels: channels)), sharpness -> \(HapticPreviewText.seconds(range.lowerBound))-\(HapticPreviewText.seconds(range.upperBound)) Hz", output: output)
         }
     }
 }

@@ -130,7 +130,7 @@ struct Render: ParsableCommand {
         do {
             let summary = try renderer.write(runner, to: destination, format: format)
             bar.finish()
-            CLIOutput.summary("\(destination.name): \(CLIOutput.clock(summary.seconds)) of \(loaded.compiled.title ?? source.name) at \(sampleRate) Hz (\(format.description)), "
+            CLIOutput.summary("\(destination.name): \(CLIOutput.clock(summary.seconds)) of \(loaded.compiled.title ?? source.name) at \(sampleRate) Hz (\(format.description(frames: summary.frames, channels: 2))), "
                               + String(cFormat: "rendered in %.2f s (%.0f× real time)", summary.wallSeconds, summary.speed), output: summaryOutput)
             if let haptics, let track = renderer.hapticTrack?.track {
                 let cues = track.clips.count, patterns = Set(track.clips.map(\.pattern)).count

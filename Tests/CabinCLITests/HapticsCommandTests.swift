@@ -102,11 +102,11 @@ import Testing
         let quad = dir.appendingPathComponent("boing4.wav").path
         let r1 = try ExternalTool.cabin(["haptics", "render", Self.boing, "-o", mono])
         #expect(r1.status == 0)
-        #expect(r1.stdout == "\(mono): 0:00.297 at 48000 Hz, mono, sharpness -> 60-300 Hz\n")
+        #expect(r1.stdout == "\(mono): 0:00.297 at 48000 Hz, mono, WAV 24-bit, sharpness -> 60-300 Hz\n")
         let r4 = try ExternalTool.cabin(["haptics", "render", Self.boing, "-o", quad, "--channels", "4",
                                          "--freq-range", "80-250", "--sample-rate", "44100"])
         #expect(r4.status == 0)
-        #expect(r4.stdout == "\(quad): 0:00.297 at 44100 Hz, 4 channels (haptics on 3-4), sharpness -> 80-250 Hz\n")
+        #expect(r4.stdout == "\(quad): 0:00.297 at 44100 Hz, 4 channels (haptics on 3-4), WAV 24-bit, sharpness -> 80-250 Hz\n")
         let info = try ExternalTool.cabin(["info", "--json", mono, quad])
         #expect(info.stdout.contains("\"channels\" : 1"))
         #expect(info.stdout.contains("\"frames\" : 14258"))

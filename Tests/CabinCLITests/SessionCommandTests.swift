@@ -109,6 +109,35 @@ import Testing
         }
     }
 
+    /// A 150-byte AHAP with one transient at 3599.9 s: `haptics render` streams it (the hour
+    /// of silence costs no memory), and three such patterns in a 2 s session heard in the
+    /// mix make only the 2 s that are heard. Before: 5.4 GB and 138 s; 4 GB.
+    @Test(.timeLimit(.minutes(2))) func farPatternsCostWhatIsHeard() throws {
+        let dir = try TestEnvironment.temporaryDirectory("cabin-cli")
+        for (i, time) in [3599.9, 3599.8, 3599.7].enumerated() {
+            try Data(#"{"Version":1.0,"Pattern":[{"Event":{"Time":\#(time),"EventType":"HapticTransient","EventParameters":[{"ParameterID":"HapticIntensity","ParameterValue":1}]}}]}"#.utf8)
+                .write(to: dir.appendingPathComponent("far\(i).ahap"))
+        }
+        func peakKB(_ arguments: [String]) throws -> Int {
+            let result = try ExternalTool.run("/usr/bin/time", ["-f", "peak %M KB", ExternalTool.cabinBinary] + arguments)
+            #expect(result.status == 0, "\(arguments): \(result.stderr)")
+            return try #require(result.stderr.split(separator: "\n").last { $0.hasPrefix("peak ") }
+                .flatMap { Int($0.dropFirst(5).dropLast(3)) })
+        }
+        let wav = dir.appendingPathComponent("far.wav").path
+        let rendered = try peakKB(["haptics", "render", dir.appendingPathComponent("far0.ahap").path, "--sample-rate", "8000", "-o", wav])
+        #expect(rendered < 60_000, "haptics render: \(rendered) KB at the peak")
+        #expect(try SoundFile.info(wav).frameCount > Int64(3599.9 * 8000))  // the whole hour is written
+
+        let session = dir.appendingPathComponent("far.json").path
+        try Data("""
+            { "cabin": 1, "duration": "2s", "buses": { "haptics": -6 },
+              "cues": [ { "at": 0, "haptic": "far0.ahap" }, { "at": "0.5s", "haptic": "far1.ahap" }, { "at": 1, "haptic": "far2.ahap" } ] }
+            """.utf8).write(to: URL(fileURLWithPath: session))
+        let mixed = try peakKB(["render", session, "--haptics-in-mix", "-o", dir.appendingPathComponent("mix.wav").path])
+        #expect(mixed < 150_000, "a 2 s session: \(mixed) KB at the peak")
+    }
+
     /// Names that are not in the libraries and files that are not there are document errors
     /// in `validate`, `render` and `play` alike — located, with the name meant — never a
     /// session that validates and then renders silence.

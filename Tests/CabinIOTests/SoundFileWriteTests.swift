@@ -26,6 +26,34 @@ import Testing
         #expect(back.samples == original.samples, "\(format) changed samples")
     }
 
+    /// A WAV past 4 GiB (its RIFF sizes are 32-bit) is written as RF64 when its length is
+    /// known ahead, and reads back; below the limit nothing changes.
+    @Test func wavExpectedPastFourGiBIsRF64() throws {
+        let format = SoundFileFormat.wav(.pcm24)
+        let limitFrames = SoundFileFormat.maxWAVDataBytes / 6  // stereo 24-bit: 6 bytes a frame
+        #expect(!format.needsRF64(frames: limitFrames, channels: 2))
+        #expect(format.needsRF64(frames: limitFrames + 1, channels: 2))
+        #expect(!SoundFileFormat.flac(.pcm24).needsRF64(frames: limitFrames * 4, channels: 2))
+        #expect(format.description(frames: 480 * 60 * 48000, channels: 2) == "RF64 WAV 24-bit")  // 480 min would be 8.3 GB
+
+        let dir = try TestEnvironment.temporaryDirectory()
+        for (name, expected, header) in [("big.wav", limitFrames + 1, "RF64"), ("small.wav", Int64(12345), "RIFF")] {
+            let path = dir.appendingPathComponent(name).path
+            let output = try OutputFile(path)
+            let writer = try SoundFileWriter(output: output, format: format, channelCount: 2, sampleRate: 48000,
+                                             expectedFrames: expected)
+            #expect(writer.isRF64 == (header == "RF64"))
+            let original = TestSignals.quantizedNoise(frames: 12345, channelCount: 2, scale: 8_388_608)
+            try original.samples.withUnsafeBufferPointer { try writer.write($0) }
+            try writer.close()
+            try output.commit()
+            let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+            #expect(String(decoding: bytes.prefix(4), as: UTF8.self) == header, "\(name)")
+            let (info, back) = try SoundFile.load(path)
+            #expect(info.frameCount == 12345 && back.samples == original.samples, "\(name)")
+        }
+    }
+
     @Test func fullScaleClipsToTheLargestCode() throws {
         let dir = try TestEnvironment.temporaryDirectory()
         let path = dir.appendingPathComponent("clip.wav").path

@@ -105,6 +105,38 @@ struct RadioLogicTests {
         #expect(buffer.state == .buffering)
     }
 
+    /// A reconnection faster than the ring runs dry: the old connection fades out at its last
+    /// frame, the new one fades in right after it, and the step says `.resumed` (the station
+    /// reports playing again) without buffering.
+    @Test func reconnectionWhileTheRingPlaysIsSplicedWithFades() {
+        var buffer = RadioBuffer(sampleRate: 1000)
+        let ring = Ring(capacity: 10_000)
+        buffer.append([Float](repeating: 1, count: 2 * 1000))
+        #expect(buffer.step(ring) { _ in [] } == .started)
+        _ = ring.drain(500)
+        buffer.connectionEnded(ring)
+        #expect(ring.availableFrames == 500)  // everything, the held-back 20 ms included
+        #expect(ring.frames[2 * 470] == 1 && ring.frames[2 * 499] < 0.05)  // faded out at its end
+        #expect(buffer.step(ring) { _ in [] } == nil)  // nothing new yet; the ring still plays
+        buffer.append([Float](repeating: 1, count: 2 * 300))
+        #expect(buffer.step(ring) { _ in [] } == .resumed)
+        #expect(buffer.state == .playing)
+        let new = Array(ring.frames.dropFirst(2 * 500))
+        #expect(new.count == 2 * 280)
+        #expect(new[0] < 0.1 && new[2 * 19] > 0.99 && new[2 * 40] == 1)  // faded in
+        buffer.append([Float](repeating: 1, count: 2 * 100))
+        #expect(buffer.step(ring) { _ in [] } == nil)  // said once
+    }
+
+    /// A connection that ends while still buffering leaves nothing stale behind.
+    @Test func connectionEndedWhileBufferingDropsTheStaleAudio() {
+        var buffer = RadioBuffer(sampleRate: 1000)
+        let ring = Ring(capacity: 10_000)
+        buffer.append([Float](repeating: 1, count: 2 * 600))
+        buffer.connectionEnded(ring)
+        #expect(buffer.pendingFrames == 0 && ring.availableFrames == 0 && buffer.state == .buffering)
+    }
+
     @Test func unheardStreamStaysAtTheLiveEdge() {
         var buffer = RadioBuffer(sampleRate: 1000)
         let ring = Ring(capacity: 10_000)

@@ -79,21 +79,22 @@ struct RadioStationTests {
         let server = try IcecastServer()
         defer { server.stop() }
         try server.startSource(codec, mount: "tone", name: "Cabin Test \(codec.rawValue)")
-        let (events, capture) = try Self.play(Self.document(server.url("tone"), seconds: 6), folder: folder)
+        let (events, capture) = try Self.play(Self.document(server.url("tone"), seconds: 9), folder: folder)
         let playing = events.compactMap { event -> (String?, String, Double)? in
             if case .radio(.playing(_, let name, let c, let s)) = event { (name, c, s) } else { nil }
         }
         let name = codec == .mp3 ? "MP3" : codec == .opus ? "Ogg Opus" : "Ogg Vorbis"
         #expect(playing.count == 1 && playing.first?.1 == name)
-        #expect(playing.first?.2 ?? 99 < 3, "a second buffered within 3 s on loopback")
+        #expect(playing.first?.2 ?? 99 < 6, "a second buffered within 6 s on loopback (see the onset below)")
         #expect(playing.first?.0 == "Cabin Test \(codec.rawValue)")
         #expect(!events.contains { if case .radio(.error) = $0 { true } else { false } })
         #expect(!events.contains { if case .xrun = $0 { true } else { false } })
-        // The steady tone: 1.8 s from 0.5 s after it is first heard (the station connects
-        // and buffers a second first, which takes longer on a loaded machine).
-        let whole = Self.left(capture, 0, 6)
+        // The steady tone: 1.8 s from 0.5 s after it is first heard. Icecast sends a new
+        // listener its first bytes only when the source sends its next page: measured 0.4 to
+        // 1.9 s on this loopback, and 4.7 to 5.2 s while five compilers ran beside it.
+        let whole = Self.left(capture, 0, 9)
         let onset = Double(whole.firstIndex { abs($0) > 0.01 } ?? whole.count) / 48000
-        #expect(onset < 3.2, "\(codec): the tone is heard from \(onset) s")
+        #expect(onset < 6, "\(codec): the tone is heard from \(onset) s")
         let steady = Self.left(capture, onset + 0.5, onset + 2.3)
         let frequency = try #require(SignalAnalysis.zeroCrossingFrequency(steady, sampleRate: 48000))
         #expect(abs(frequency - 1000) <= 5, "\(codec): \(frequency) Hz")
@@ -158,7 +159,7 @@ struct RadioStationTests {
         try server.startSource(.opus, mount: "live")
         var phase = 0
         var failure: Error?
-        let (events, capture) = try Self.play(Self.document(server.url("live"), seconds: 13), folder: folder) { t in
+        let (events, capture) = try Self.play(Self.document(server.url("live"), seconds: 16), folder: folder) { t in
             if t > 3 && phase == 0 {
                 phase = 1
                 server.stopSource("live")
@@ -179,7 +180,7 @@ struct RadioStationTests {
         let playing = events.filter { if case .radio(.playing) = $0 { true } else { false } }
         #expect(playing.count == 2)
         #expect(!events.contains { if case .xrun = $0 { true } else { false } })
-        let end = Self.left(capture, 11, 12.8)
+        let end = Self.left(capture, 14, 15.8)
         let frequency = try #require(SignalAnalysis.zeroCrossingFrequency(end, sampleRate: 48000))
         #expect(abs(frequency - 1000) <= 5)
     }

@@ -135,9 +135,13 @@ public final class IcecastServer: @unchecked Sendable {
         try? FileManager.default.removeItem(at: directory)
     }
 
-    /// Whether `mount` is being served (a GET gets a 200 with audio).
+    /// Whether `mount` is being served with audio: a GET gets a 200 and over 8 KB (more than
+    /// the Ogg headers) within 1.5 s, so a listener that connects next gets audio at once.
     public func isLive(_ mount: String) -> Bool {
-        (try? ExternalTool.run("curl", ["-s", "-o", "/dev/null", "-w", "%{http_code}", "-m", "1.5", url(mount)]).stdout) == "200"
+        guard let reply = try? ExternalTool.run("curl", ["-s", "-o", "/dev/null", "-w", "%{http_code} %{size_download}",
+                                                         "-m", "1.5", url(mount)]).stdout else { return false }
+        let fields = reply.split(separator: " ")
+        return fields.count == 2 && fields[0] == "200" && (Int(fields[1]) ?? 0) > 8192
     }
 
     private func wait(until what: String, timeout: Double = 10, _ condition: () -> Bool) throws {

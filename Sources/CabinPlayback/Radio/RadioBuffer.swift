@@ -5,14 +5,24 @@ import Glibc
 /// policy that moves it there: start once `highWaterSeconds` is buffered; keep the ring fed;
 /// when the ring falls below `lowWaterSeconds` with nothing new, conceal (Opus PLC, through
 /// `conceal`) for up to `maximumConcealSeconds`, then fade the last held-back frames to
-/// silence and buffer again; the first frames after a (re)start fade in.
+/// silence and buffer again; the first frames after a (re)start fade in. A connection that
+/// ends while the ring still plays (a reconnection faster than the buffer runs dry) fades
+/// out at its last frame and the next connection's audio fades in after it (`resumed`),
+/// so the splice of two streams never clicks.
 ///
 /// Pure apart from the ring it writes to (`RadioRing`): tests drive it with a plain counter.
 ///
 /// Thread: the station's thread only.
 public struct RadioBuffer: Sendable {
     public enum State: Sendable, Equatable { case buffering, playing }
-    public enum Transition: Sendable, Equatable { case started, starved }
+    public enum Transition: Sendable, Equatable {
+        /// Playing from buffering (the first audio, or after the ring ran dry).
+        case started
+        /// The ring ran dry: faded out, buffering again.
+        case starved
+        /// A new connection's audio follows the last one's without the ring running dry.
+        case resumed
+    }
 
     public let sampleRate: Double
     public var highWaterSeconds = 1.0
@@ -29,6 +39,9 @@ public struct RadioBuffer: Sendable {
     private var pending: [Float] = []
     private var start = 0
     private var concealed = 0
+    /// The next audio appended is a new connection's, after a faded-out end (`connectionEnded`).
+    private var splicing = false
+    private var resumed = false
     /// Frames dropped because the ring and the pending buffer were full.
     public private(set) var droppedFrames = 0
 
@@ -40,8 +53,14 @@ public struct RadioBuffer: Sendable {
     /// Adds decoded frames (at `sampleRate`); real audio ends any concealment.
     public mutating func append(_ frames: UnsafeBufferPointer<Float>) {
         guard frames.count >= 2 else { return }
+        let offset = pendingFrames
         pending.append(contentsOf: frames.prefix(frames.count & ~1))
         concealed = 0
+        if splicing {
+            splicing = false
+            resumed = true
+            fade(from: offset, count: self.frames(fadeSeconds), rising: true)
+        }
         let excess = pendingFrames - self.frames(maximumPendingSeconds)
         if excess > 0 {
             start += 2 * excess
@@ -57,7 +76,26 @@ public struct RadioBuffer: Sendable {
         pending.removeAll(keepingCapacity: true)
         start = 0
         concealed = 0
+        splicing = false
+        resumed = false
         state = .buffering
+    }
+
+    /// The connection ended (it will be retried). Playing: what is held back fades out into
+    /// the ring now, and the next connection's first audio fades in (`step` then says
+    /// `.resumed`). Buffering: its audio is stale, so it is dropped.
+    public mutating func connectionEnded(_ ring: some RadioRing) {
+        guard state == .playing else {
+            reset()
+            return
+        }
+        fade(from: max(0, pendingFrames - frames(fadeSeconds)), count: frames(fadeSeconds), rising: false)
+        write(to: ring, keeping: 0)
+        // Whatever the ring could not take is dropped: it would end in the middle of the fade.
+        pending.removeAll(keepingCapacity: true)
+        start = 0
+        splicing = true
+        resumed = false
     }
 
     /// One step: moves what may go to `ring`; `conceal(frames)` returns made-up frames for a
@@ -80,6 +118,10 @@ public struct RadioBuffer: Sendable {
             transition = .started
         }
         write(to: ring, keeping: frames(holdbackSeconds))
+        if resumed {
+            resumed = false
+            transition = .resumed
+        }
         if ring.availableFrames < frames(lowWaterSeconds) && pendingFrames <= frames(holdbackSeconds) {
             let budget = frames(maximumConcealSeconds) - concealed
             let made = budget > 0 ? conceal(min(budget, frames(0.02))) : []

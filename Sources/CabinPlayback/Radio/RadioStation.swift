@@ -129,7 +129,7 @@ final class RadioStation: @unchecked Sendable {
                 return made
             }
             switch transition {
-            case .started:
+            case .started, .resumed:
                 hasPlayed = true
                 backoff.reset()
                 let c = connection
@@ -149,6 +149,7 @@ final class RadioStation: @unchecked Sendable {
             if let failure {
                 connection?.http.close()
                 connection = nil
+                buffer.connectionEnded(stream)
                 if !hasPlayed {
                     post(.error(url: url, message: failure.description)) { $0.state = .failed }
                     return
