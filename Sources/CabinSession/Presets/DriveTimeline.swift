@@ -100,8 +100,9 @@ struct DriveTimeline {
         // smooth asphalt on the highway and scenic routes, rough on back roads.
         b.document.hapticLayers.append(HapticLayer(name: "road", pattern: s.route == "backroads" ? "road-rough" : "road-smooth",
                                                    isLooping: true, intensity: onSpeed([(0, 0), (10, 0.4), (65, 1)])))
-        // Leaving focus: the speed-bump warning, and the car slows to 20 mph until focus returns.
-        b.document.focus = FocusSettings(parameter: "speed", away: 20, fall: 10, rise: 8)
+        // Leaving focus: the speed-bump warning (its thumps and haptic), and the car slows to
+        // 20 mph until focus returns.
+        b.document.focus = FocusSettings(parameter: "speed", away: 20, fall: 10, rise: 8, sound: .library("ui/speed-bump"))
         if let radio = s.radio, case .success(.station(let url)) = SoundReferenceParser.parse(radio) {
             // A station is mastered near -14 LUFS, the library's beds near its -23 reference.
             b.document.layers.append(Layer(name: "radio", bus: "radio", sound: .station(url), isLooping: true, gain: -10))
