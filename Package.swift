@@ -25,6 +25,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         // Counts every malloc/free (LD_PRELOADed) for the zero-allocation proof.
         .package(url: "https://github.com/ordo-one/malloc-interposer", from: "1.6.1"),
+        // TOML for the config file (~/.config/cabin/config.toml): toml++ underneath.
+        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
     ],
     targets: [
         // MARK: C libraries (Debian packages, found through pkg-config)
@@ -43,7 +45,7 @@ let package = Package(
         /// Headers only, the same way: CMU Flite's clustergen voices (`FliteSynthesizer`).
         .systemLibrary(name: "CFlite", providers: [.apt(["flite1-dev"])]),
         /// Small C shims for what Swift cannot write (ALSA's variadic error handler, evdev's ioctl macros).
-        .target(name: "CCabinShims", linkerSettings: [.linkedLibrary("asound")]),
+        .target(name: "CCabinShims", linkerSettings: [.linkedLibrary("asound"), .linkedLibrary("mpg123")]),
         /// libcurl (HTTP/HTTPS for network radio) with typed wrappers of its variadic calls.
         .target(name: "CCabinCurl", linkerSettings: [.linkedLibrary("curl")]),
 
@@ -75,11 +77,22 @@ let package = Package(
             dependencies: ["CabinJSON", "CabinAudio", "CabinHaptics", "CabinSession", "CabinSoundDesign", "CabinIO"]
         ),
 
+        // MARK: the user's settings
+        /// The config file (TOML, parsed and merged with the environment and the options:
+        /// pure, given the text) and the state file (`cabin play --resume`, the remembered
+        /// volumes). Reading and writing the files is the CLI's, through CabinIO.
+        .target(
+            name: "CabinConfig",
+            dependencies: ["CabinJSON", "CabinAudio", "CabinHaptics", "CabinSession", "CabinPlayback",
+                           .product(name: "TOMLKit", package: "TOMLKit")]
+        ),
+
         // MARK: the CLI
         .executableTarget(
             name: "cabin",
             dependencies: [
                 "CabinJSON", "CabinAudio", "CabinHaptics", "CabinSession", "CabinIO", "CabinPlayback", "CabinSoundDesign",
+                "CabinConfig",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             // The Swift runtime (and FoundationEssentials, Dispatch) linked into the binary:
@@ -91,6 +104,9 @@ let package = Package(
                 .unsafeFlags(["-static-stdlib"], .when(platforms: [.linux])),
                 .linkedLibrary("_FoundationCollections", .when(platforms: [.linux])),
                 .linkedLibrary("_FoundationCShims", .when(platforms: [.linux])),
+                // TOMLKit (the config file) imports Foundation: CoreFoundation and ICU with it.
+                .linkedLibrary("CoreFoundation", .when(platforms: [.linux])),
+                .linkedLibrary("_FoundationICU", .when(platforms: [.linux])),
             ]
         ),
 
@@ -124,7 +140,8 @@ let package = Package(
         .testTarget(name: "CabinIOTests", dependencies: ["CabinIO", "CabinAudio", "CabinSoundDesign", "CabinTestSupport"]),
         .testTarget(name: "CabinPlaybackTests",
                     dependencies: ["CabinPlayback", "CabinIO", "CabinAudio", "CabinSession", "CabinHaptics", "CabinSoundDesign", "CabinTestSupport"]),
-        .testTarget(name: "CabinCLITests", dependencies: ["CabinTestSupport", "CabinIO"]),
+        .testTarget(name: "CabinCLITests", dependencies: ["CabinTestSupport", "CabinIO", "CabinSession"]),
+        .testTarget(name: "CabinConfigTests", dependencies: ["CabinConfig", "CabinPlayback", "CabinSession", "CabinAudio"]),
         .testTarget(name: "CabinSoundDesignTests", dependencies: ["CabinSoundDesign", "CabinAudio"]),
     ]
 )

@@ -1,4 +1,5 @@
 import CALSA
+import CabinAudio
 import CCabinShims
 import Glibc
 
@@ -12,7 +13,11 @@ enum ALSA {
     /// The corresponding C function is `snd_strerror`.
     static func describe(_ err: Int32) -> String {
         let base = String(cString: snd_strerror(err))
+        // ALSA's plugins end some messages with a newline (PulseAudio's "Unable to connect"):
+        // errors stay one line.
         let library = String(cString: cabin_alsa_take_last_error())
+            .split(whereSeparator: { $0 == "\n" || $0 == "\r" }).map { $0.trimmingWhitespace() }
+            .filter { !$0.isEmpty }.joined(separator: " ")
         return library.isEmpty || library == base ? base : "\(base); ALSA: \(library)"
     }
 

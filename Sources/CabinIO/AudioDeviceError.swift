@@ -1,3 +1,5 @@
+import Glibc
+
 /// Why an audio device could not be used, with the device name and ALSA's own words.
 public typealias AudioDeviceError = DeviceError<AudioDeviceFailure>
 
@@ -39,6 +41,22 @@ public enum AudioDeviceFailure: DeviceFailure {
     }
 
     public static func describe(_ e: AudioDeviceError) -> String {
-        "audio device \"\(e.device)\": \(e.kind.text) (\(e.operation): \(e.detail)); \(e.advice)"
+        if e.kind == .disconnected && e.operation == "snd_pcm_open" && e.code == ECONNREFUSED {
+            // Refused at open: nothing went away, the sound server is not running.
+            return "audio device \"\(e.device)\": no sound server answers (\(e.operation): \(e.detail)); "
+                + "start PulseAudio or PipeWire, pick a device from 'cabin devices', or play silently with -D none"
+        }
+        return "\(happened(e)); \(e.advice)"
     }
+
+    /// What failed, without the advice (while Cabin is still retrying, "play again" is not
+    /// the thing to do yet).
+    static func happened(_ e: AudioDeviceError) -> String {
+        "audio device \"\(e.device)\": \(e.kind.text) (\(e.operation): \(e.detail))"
+    }
+}
+
+extension DeviceError where Failure == AudioDeviceFailure {
+    /// The one line without the advice: what failed, on which device, in ALSA's words.
+    public var happened: String { AudioDeviceFailure.happened(self) }
 }

@@ -15,7 +15,7 @@ extension LoudnessMeter {
 
         /// The corresponding C function is `ebur128_init`.
         public init(channelCount: Int, sampleRate: Double) throws(SystemError) {
-            let mode = Int32(EBUR128_MODE_I.rawValue | EBUR128_MODE_M.rawValue | EBUR128_MODE_TRUE_PEAK.rawValue)
+            let mode = Int32(EBUR128_MODE_I.rawValue | EBUR128_MODE_M.rawValue | EBUR128_MODE_S.rawValue | EBUR128_MODE_TRUE_PEAK.rawValue)
             guard let state = ebur128_init(UInt32(channelCount), UInt(sampleRate.rounded()), mode) else {
                 throw SystemError(operation: "ebur128_init (\(channelCount) channels, \(Int(sampleRate)) Hz)",
                                   code: 0, reason: "libebur128 refused the configuration")
@@ -40,6 +40,14 @@ extension LoudnessMeter {
             if ebur128_loudness_momentary(state, &m) == 0, m.isFinite, m > -200 {
                 maximumMomentary = max(maximumMomentary ?? m, m)
             }
+        }
+
+        /// The short-term loudness (LUFS, the last 3 s) now; nil in silence. The
+        /// corresponding C function is `ebur128_loudness_shortterm`.
+        public var shortTerm: Double? {
+            var s = 0.0
+            guard ebur128_loudness_shortterm(state, &s) == 0, s.isFinite, s > -200 else { return nil }
+            return s
         }
 
         /// Integrated loudness and true peak so far (no loudness range). The corresponding C

@@ -4,13 +4,20 @@ import Glibc
 
 /// The file formats Cabin writes.
 public enum SoundFileFormat: Sendable, Equatable, CustomStringConvertible {
-    /// WAV with 16-bit or 24-bit integer PCM, or 32-bit float.
+    /// WAV with 16-bit or 24-bit integer PCM, or 32-bit float (RF64 past 4 GiB).
     case wav(SampleEncoding)
     /// FLAC with 16-bit or 24-bit samples (FLAC has no float).
     case flac(SampleEncoding)
+    /// AIFF with 16-bit or 24-bit integer PCM, or 32-bit float (AIFF-C).
+    case aiff(SampleEncoding)
     /// Ogg Opus (lossy, 48 kHz only) at about `bitrate` bits per second for the whole
     /// stream (6–256 kb/s per channel).
     case opus(bitrate: Int)
+    /// Ogg Vorbis (lossy) at a quality 0…1 (oggenc's scale divided by 10; 0.5 ≈ 160 kb/s stereo).
+    case vorbis(quality: Double)
+    /// MP3 (MPEG-1/2 layer III through LAME, lossy, 8–48 kHz), variable bit rate at LAME's
+    /// `-V` quality 0 (best) … 9.
+    case mp3(vbrQuality: Int)
 
     /// Sample encodings. Integer encodings round to the nearest step (no dither), so a
     /// float that is an exact multiple of the step survives a write → read unchanged.
@@ -29,18 +36,31 @@ public enum SoundFileFormat: Sendable, Equatable, CustomStringConvertible {
 
     var encoding: SampleEncoding {
         switch self {
-        case .wav(let e), .flac(let e): e
-        case .opus: .float32
+        case .wav(let e), .flac(let e), .aiff(let e): e
+        case .opus, .vorbis, .mp3: .float32
+        }
+    }
+
+    /// Whether the format throws samples away (its bits are an encoder's).
+    public var isLossy: Bool {
+        switch self {
+        case .opus, .vorbis, .mp3: true
+        case .wav, .flac, .aiff: false
         }
     }
 
     var sndfileFormat: Int32 {
-        let major: Int32 = switch self {
-        case .wav: Int32(SF_FORMAT_WAV)
-        case .flac: Int32(SF_FORMAT_FLAC)
-        case .opus: Int32(SF_FORMAT_OGG)
+        switch self {
+        case .opus: return Int32(SF_FORMAT_OGG) | Int32(SF_FORMAT_OPUS)
+        case .vorbis: return Int32(SF_FORMAT_OGG) | Int32(SF_FORMAT_VORBIS)
+        case .mp3: return Int32(SF_FORMAT_MPEG) | Int32(SF_FORMAT_MPEG_LAYER_III)
+        case .wav, .flac, .aiff: break
         }
-        if case .opus = self { return major | Int32(SF_FORMAT_OPUS) }
+        let major: Int32 = switch self {
+        case .flac: Int32(SF_FORMAT_FLAC)
+        case .aiff: Int32(SF_FORMAT_AIFF)
+        default: Int32(SF_FORMAT_WAV)
+        }
         let sub: Int32 = switch encoding {
         case .pcm16: Int32(SF_FORMAT_PCM_16)
         case .pcm24: Int32(SF_FORMAT_PCM_24)
@@ -49,9 +69,63 @@ public enum SoundFileFormat: Sendable, Equatable, CustomStringConvertible {
         return major | sub
     }
 
-    /// Bytes one sample takes in the file (PCM and float; Opus is compressed: 0).
+    /// The extensions Cabin writes, with the format each names.
+    public static let extensions: [(String, String)] = [
+        (".wav", "WAV"), (".flac", "FLAC"), (".aiff", "AIFF"), (".aif", "AIFF"), (".opus", "Ogg Opus"),
+        (".ogg", "Ogg Vorbis"), (".oga", "Ogg Vorbis"), (".mp3", "MP3"),
+    ]
+
+    /// The format a file name's extension names, or nil for none Cabin writes. Lossless
+    /// formats take `encoding` (FLAC has no float: 24-bit); lossy ones their encoder's
+    /// defaults (Opus 96 kb/s, Vorbis q5, MP3 -V2).
+    public static func named(by path: String, encoding: SampleEncoding) -> SoundFileFormat? {
+        let name = path.split(separator: "/").last.map(String.init)?.lowercased() ?? ""
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return nil }
+        switch name[dot...] {
+        case ".wav": return .wav(encoding)
+        case ".flac": return .flac(encoding == .float32 ? .pcm24 : encoding)
+        case ".aiff", ".aif": return .aiff(encoding)
+        case ".opus": return .opus(bitrate: 96000)
+        case ".ogg", ".oga": return .vorbis(quality: 0.5)
+        case ".mp3": return .mp3(vbrQuality: 2)
+        default: return nil
+        }
+    }
+
+    /// The format for a file name: the one its extension names, anything else → WAV.
+    public static func forPath(_ path: String, encoding: SampleEncoding) -> SoundFileFormat {
+        named(by: path, encoding: encoding) ?? .wav(encoding)
+    }
+
+    /// The format to write `path` in: the one its extension names; WAV for standard output
+    /// (`-`) and for a device or FIFO (which take a stream, e.g. `/dev/null`); otherwise
+    /// an error that lists the formats (a `.txt` or a name without an extension would get
+    /// WAV data under a name that does not say so).
+    public static func forOutput(_ path: String, encoding: SampleEncoding) throws(SoundFileError) -> SoundFileFormat {
+        if let format = named(by: path, encoding: encoding) { return format }
+        var st = stat()
+        if path == "-" || (stat(path, &st) == 0 && (st.st_mode & S_IFMT) != S_IFREG && (st.st_mode & S_IFMT) != S_IFDIR) {
+            return .wav(encoding)
+        }
+        let list = Self.extensions.map(\.0).joined(separator: " ")
+        throw SoundFileError(.unsupportedFormat, path: path,
+                             reason: "the name does not say which format to write: end it with one of \(list) (or '-' for WAV on standard output)")
+    }
+
+    public var description: String {
+        switch self {
+        case .wav(let e): "WAV \(e == .float32 ? "32-bit float" : "\(e.rawValue)-bit")"
+        case .flac(let e): "FLAC \(e.rawValue)-bit"
+        case .aiff(let e): "AIFF \(e == .float32 ? "32-bit float" : "\(e.rawValue)-bit")"
+        case .opus(let bitrate): "Ogg Opus \(bitrate / 1000) kb/s"
+        case .vorbis(let quality): "Ogg Vorbis q\(String(cFormat: "%g", quality * 10))"
+        case .mp3(let q): "MP3 VBR -V\(q)"
+        }
+    }
+
+    /// Bytes one sample takes in the file (PCM and float; lossy formats are compressed: 0).
     var bytesPerSample: Int {
-        if case .opus = self { return 0 }
+        if isLossy { return 0 }
         return switch encoding {
         case .pcm16: 2
         case .pcm24: 3
@@ -76,21 +150,6 @@ public enum SoundFileFormat: Sendable, Equatable, CustomStringConvertible {
         needsRF64(frames: frames, channels: channels) ? "RF64 \(description)" : description
     }
 
-    /// The format for a file name: `.flac` → FLAC, `.opus` → Ogg Opus (96 kb/s),
-    /// anything else → WAV.
-    public static func forPath(_ path: String, encoding: SampleEncoding) -> SoundFileFormat {
-        let lower = path.lowercased()
-        if lower.hasSuffix(".opus") { return .opus(bitrate: 96000) }
-        return lower.hasSuffix(".flac") ? .flac(encoding) : .wav(encoding)
-    }
-
-    public var description: String {
-        switch self {
-        case .wav(let e): "WAV \(e == .float32 ? "32-bit float" : "\(e.rawValue)-bit")"
-        case .flac(let e): "FLAC \(e.rawValue)-bit"
-        case .opus(let bitrate): "Ogg Opus \(bitrate / 1000) kb/s"
-        }
-    }
 }
 
 extension SoundFile {
@@ -184,11 +243,23 @@ public final class SoundFileWriter {
         // libsndfile stamps float WAVs with a PEAK chunk holding the wall-clock time, which
         // would make two renders of the same session differ: leave it out.
         sf_command(h, Int32(SFC_SET_ADD_PEAK_CHUNK), nil, Int32(SF_FALSE))
-        if case .opus(let bitrate) = format {
+        switch format {
+        case .opus(let bitrate):
             // libsndfile maps compression level 0…1 linearly onto 256…6 kb/s per channel.
             let perChannel = Double(bitrate) / Double(channelCount)
             var level = min(1, max(0, (256_000 - perChannel) / 250_000))
             sf_command(h, Int32(SFC_SET_COMPRESSION_LEVEL), &level, Int32(MemoryLayout<Double>.size))
+        case .vorbis(let quality):
+            // libsndfile's Vorbis quality is 1 − the compression level.
+            var level = min(1, max(0, 1 - quality))
+            sf_command(h, Int32(SFC_SET_COMPRESSION_LEVEL), &level, Int32(MemoryLayout<Double>.size))
+        case .mp3(let q):
+            // Variable bit rate; libsndfile gives LAME's VBR quality as the compression level × 10.
+            var mode = Int32(SF_BITRATE_MODE_VARIABLE)
+            sf_command(h, Int32(SFC_SET_BITRATE_MODE), &mode, Int32(MemoryLayout<Int32>.size))
+            var level = Double(min(9, max(0, q))) / 10
+            sf_command(h, Int32(SFC_SET_COMPRESSION_LEVEL), &level, Int32(MemoryLayout<Double>.size))
+        case .wav, .flac, .aiff: break
         }
     }
 

@@ -167,6 +167,10 @@ struct ControlCommands {
             ("device", .string(player.options.device)),
             ("latency", .seconds((s.latencyMilliseconds * 10).rounded() / 10)),
             ("radio", .bool(player.stations != nil)),
+            ("stations", .array(s.radio.map { r in
+                .object([("url", .string(r.url)), ("state", .string(r.state.rawValue)),
+                         ("name", r.name.map { .string($0) } ?? .null), ("title", r.title.map { .string($0) } ?? .null)])
+            })),
             ("events", .array(player.liveEventList.map { .string($0.name) })),
         ])
     }

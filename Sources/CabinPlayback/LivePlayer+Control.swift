@@ -116,7 +116,7 @@ extension LivePlayer {
     public func nextStation() throws(PlayerControlError) {
         guard let stations else {
             throw PlayerControlError(radio?.isEmpty ?? true ? "no radio in this session"
-                                     : "this session's station has no next or previous (playlists are not supported yet)")
+                                     : "this session's radio is one internet station: give a playlist (a folder, .m3u, .m3u8 or .pls) to switch")
         }
         do { try stations.nextStation() } catch { throw PlayerControlError("\(error)") }
     }
@@ -125,7 +125,7 @@ extension LivePlayer {
     public func previousStation() throws(PlayerControlError) {
         guard let stations else {
             throw PlayerControlError(radio?.isEmpty ?? true ? "no radio in this session"
-                                     : "this session's station has no next or previous (playlists are not supported yet)")
+                                     : "this session's radio is one internet station: give a playlist (a folder, .m3u, .m3u8 or .pls) to switch")
         }
         do { try stations.previousStation() } catch { throw PlayerControlError("\(error)") }
     }

@@ -28,6 +28,7 @@ extension LivePlayer {
             let loaded = try load(Double(output.negotiated.sampleRate), output.negotiated.periodFrames)
             let player = try LivePlayer(session: loaded.compiled, options: options, output: output)
             player.radio = loaded.radio
+            if loaded.radio.canSwitch { player.stations = loaded.radio }
             return (player, loaded)
         } catch {
             output.close()

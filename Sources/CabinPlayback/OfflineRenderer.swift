@@ -24,6 +24,9 @@ public struct OfflineRenderer {
     /// Also write the session's haptic track here: mono, at the session's rate, the same
     /// frames as the mix (the same `from`/`to`), so the two files are sample-aligned.
     public var hapticTrack: HapticTrackOutput?
+    /// The session's radio, when it plays playlists: fed before every block
+    /// (`RadioStations.fill`), so the tracks render deterministically.
+    public var radio: RadioStations?
 
     /// Where and how to write a session's haptic track.
     public struct HapticTrackOutput {
@@ -101,6 +104,7 @@ public struct OfflineRenderer {
             while position < endFrame {
                 if isCancelled() { throw RenderError.cancelled }
                 let n = Int(min(FrameTime(blockFrames), endFrame - position))
+                radio?.fill(frames: n)
                 let rendered = block.withUnsafeMutableBufferPointer { runner.render(into: $0, frameCount: n) }
                 // Frames before `from` are rendered (the mix must evolve) but not written.
                 let skip = Int(max(0, min(FrameTime(n), startFrame - position)))

@@ -10,7 +10,7 @@ extension RenderLoop {
     ///
     /// This path allocates (error text, a new PCM): no audio flows while it runs.
     mutating func reconnect(after error: AudioDeviceError) -> Bool {
-        shared.lastDeviceError.withLock { $0 = error.description }
+        shared.lastDeviceError.withLock { $0 = error.happened }
         shared.deviceErrors.add(1, ordering: .releasing)
         shared.state.store(PlayerShared.State.reconnecting.rawValue, ordering: .releasing)
         output.close()

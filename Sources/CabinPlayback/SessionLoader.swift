@@ -57,9 +57,10 @@ public enum SessionLoader {
                             options: SessionCompileOptions = .init(), progressive: Bool = false) throws(Failure) -> Loaded {
         let references = SessionReferences.checking(documentFolder: folder, library: library, patterns: patterns)
         let result = SessionReader.read(bytes, file: name, references: references)
-        guard let document = result.document else {
+        guard var document = result.document else {
             throw Failure(lines: result.diagnostics.map(\.description))
         }
+        if let strength = options.hapticStrength { document.hapticStrength = strength }
         let sounds: ResolvedSounds, decoding: SoundDecoding
         if progressive {
             (sounds, decoding) = SessionSoundLoader.loadProgressively(document, documentFolder: folder, library: library,
@@ -71,7 +72,7 @@ public enum SessionLoader {
         let haptics = SessionHapticLoader.load(document, documentFolder: folder, library: patterns, sampleRate: sampleRate)
         let compiled = SessionCompiler.compile(document, sounds: sounds, haptics: haptics, sampleRate: sampleRate,
                                                maxBlockFrames: maxBlockFrames, options: options)
-        let radio = RadioStations(compiled)
+        let radio = RadioStations(compiled, documentFolder: folder.path, live: progressive)
         if progressive {
             do { try radio.start() } catch { throw Failure(lines: ["radio: \(error)"]) }
         }

@@ -16,6 +16,7 @@ extension SessionReferences {
             sound: { reference in
                 switch reference {
                 case .synth, .station: return nil  // a station is checked when it connects
+                case .playlist(let path): return playlistProblem(path, in: documentFolder)
                 case .file(let path): return fileProblem(path, in: documentFolder, kind: "sound file")
                 case .library(let name):
                     guard let library else {
@@ -51,6 +52,21 @@ extension SessionReferences {
         if !real.hasPrefix(base == "/" ? "/" : base + "/") {
             return "\(path): leads outside the document's folder (to \(real)); copy the file into the document's folder instead"
         }
+        return nil
+    }
+
+    /// Why playlist `path` (a folder ending in `/` or a playlist file; absolute, or relative
+    /// to `folder`) cannot be read, or nil. Its tracks are checked as they play.
+    static func playlistProblem(_ path: String, in folder: URL) -> String? {
+        let full = PlaylistSource.resolve(path, in: folder.path)
+        var info = stat()
+        guard stat(full, &info) == 0 else {
+            return errno == ENOENT || errno == ENOTDIR ? "\(path): no such \(path.hasSuffix("/") ? "folder" : "playlist")" : "\(path): \(String(cString: strerror(errno)))"
+        }
+        let isFolder = (info.st_mode & S_IFMT) == S_IFDIR
+        if path.hasSuffix("/") && !isFolder { return "\(path): is not a folder" }
+        if !path.hasSuffix("/") && isFolder { return "\(path): is a folder; write it with a trailing / (\(path)/)" }
+        if access(full, R_OK) != 0 { return "\(path): permission denied" }
         return nil
     }
 

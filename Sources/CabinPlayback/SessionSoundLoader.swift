@@ -123,6 +123,8 @@ public enum SessionSoundLoader {
             throw LoadError(description: "\(reference): synthesized, nothing to load")
         case .station:
             throw LoadError(description: "\(reference): a live stream, played by a RadioStation")
+        case .playlist:
+            throw LoadError(description: "\(reference): a playlist, played by a PlaylistStation")
         case .file(let path):
             if let problem = SessionReferences.fileProblem(path, in: documentFolder, kind: "sound file") {
                 throw LoadError(description: problem)

@@ -183,17 +183,15 @@ extension SoundLibraryGenerator {
 }
 
 extension SoundFileFormat {
-    var isLossy: Bool {
-        if case .opus = self { return true }
-        return false
-    }
-
-    /// `opus`, `flac` or `wav`.
+    /// The usual extension of the format (without the dot).
     public var fileExtension: String {
         switch self {
         case .opus: "opus"
         case .flac: "flac"
         case .wav: "wav"
+        case .aiff: "aiff"
+        case .vorbis: "ogg"
+        case .mp3: "mp3"
         }
     }
 

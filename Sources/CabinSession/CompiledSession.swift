@@ -38,9 +38,12 @@ public struct CompiledSession: Sendable {
         public static let bufferSeconds = 12.0
         /// Live streams one session may play (each holds `bufferSeconds` of audio and a thread).
         public static let maximumCount = 8
+        /// The station's URL, or the playlist's path as the document gives it.
         public var url: String
         public var id: StreamID
         public var stream: AudioStream
+        /// For a playlist (`SoundReference.playlist`): how it plays; nil for an internet station.
+        public var playlist: PlaylistOptions?
     }
 
     /// The loudness target and how it is met (nil when the session has none).

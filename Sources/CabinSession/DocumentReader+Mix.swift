@@ -34,7 +34,7 @@ extension DocumentReader {
         return out
     }
 
-    static let layerKeys: Set<String> = ["bus", "sound", "loop", "gain", "normalize", "pitch", "gainMap", "scatter"]
+    static let layerKeys: Set<String> = ["bus", "sound", "loop", "gain", "normalize", "pitch", "gainMap", "scatter", "playlist"]
 
     mutating func readLayers(_ value: JSONValue?, buses: [Bus], parameters: [Parameter]) -> [Layer] {
         guard let value else { return [] }
@@ -76,9 +76,18 @@ extension DocumentReader {
             let normalize = spec["normalize"]?.bool(at: p.key("normalize"), in: &diagnostics) ?? true
             let pitch = spec["pitch"].flatMap { parameterMap($0, at: p.key("pitch"), parameters: parameters, output: .ratio) }
             let gainMap = spec["gainMap"].flatMap { parameterMap($0, at: p.key("gainMap"), parameters: parameters, output: .decibels) }
+            var playlist: PlaylistOptions?
+            if let playlistValue = spec["playlist"] {
+                playlist = readPlaylistOptions(playlistValue, at: p.key("playlist"))
+                if let sound, case .playlist = sound {} else if sound != nil {
+                    diagnostics.error("\"playlist\" options go with a playlist sound (a folder ending in / or an .m3u, .m3u8 or .pls file)",
+                                      at: playlistValue.location, path: p.key("playlist"), value: playlistValue.excerpt,
+                                      rule: "session.playlist")
+                }
+            }
             if let sound {
                 out.append(Layer(name: member.key, bus: bus, sound: sound, isLooping: loop, gain: gain,
-                                 normalize: normalize, pitch: pitch, gainMap: gainMap, scatter: scatter))
+                                 normalize: normalize, pitch: pitch, gainMap: gainMap, scatter: scatter, playlist: playlist))
             }
         }
         return out
@@ -276,5 +285,32 @@ extension DocumentReader {
             }
         }
         return out
+    }
+}
+
+extension DocumentReader {
+    /// A layer's `"playlist": { "shuffle": true, "crossfade": "4s", "replayGain": "album" }`.
+    mutating func readPlaylistOptions(_ value: JSONValue, at path: JSONPath) -> PlaylistOptions? {
+        guard let object = value.object(at: path, in: &diagnostics) else { return nil }
+        object.warnUnknownKeysAsErrors(known: ["shuffle", "crossfade", "replayGain"], at: path, in: &diagnostics)
+        var options = PlaylistOptions()
+        if let shuffle = object["shuffle"]?.bool(at: path.key("shuffle"), in: &diagnostics) { options.shuffle = shuffle }
+        if let fade = object["crossfade"], let seconds = time(fade, at: path.key("crossfade")) {
+            if seconds > PlaylistOptions.maximumCrossfadeSeconds {
+                diagnostics.error("a crossfade between tracks is at most \(NumberText.plain(PlaylistOptions.maximumCrossfadeSeconds)) s, not \(fade.excerpt)",
+                                  at: fade.location, path: path.key("crossfade"), value: fade.excerpt, rule: "session.playlist")
+            } else {
+                options.crossfadeSeconds = seconds
+            }
+        }
+        if let mode = object["replayGain"], let text = mode.string(at: path.key("replayGain"), in: &diagnostics) {
+            if let m = PlaylistOptions.GainMode(rawValue: text) {
+                options.gainMode = m
+            } else {
+                diagnostics.error("replayGain is \"track\" or \"album\", not \(mode.excerpt)", at: mode.location,
+                                  path: path.key("replayGain"), value: mode.excerpt, rule: "session.playlist")
+            }
+        }
+        return options
     }
 }

@@ -61,6 +61,9 @@ public struct SessionCompileOptions: Sendable, Equatable {
     public var masterGain: Double?
     /// A seed that replaces the document's `seed` (`cabin play --seed 7`).
     public var seed: UInt64?
+    /// A haptic strength that replaces the document's `hapticStrength` (the listener's, from
+    /// the config file or `CABIN_HAPTIC_STRENGTH`).
+    public var hapticStrength: HapticStrength?
 
     public enum LoudnessChoice: Sendable, Equatable {
         case document

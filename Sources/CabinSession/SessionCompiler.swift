@@ -198,6 +198,20 @@ public enum SessionCompiler {
                 let (id, stream) = config.addStream(capacityFrames: Int(config.sampleRate * CompiledSession.Station.bufferSeconds))
                 stations.append(CompiledSession.Station(url: url, id: id, stream: stream))
                 return .stream(id)
+            case .playlist(let path):
+                // One stream per playlist; CabinPlayback's PlaylistStation decodes its tracks into it.
+                if let known = stations.first(where: { $0.url == path }) { return .stream(known.id) }
+                guard stations.count < CompiledSession.Station.maximumCount else {
+                    warnings.append("\(user) is silent: a session plays at most \(CompiledSession.Station.maximumCount) live streams and playlists")
+                    return nil
+                }
+                let layer = document.layers.first { $0.sound == reference }
+                var options = layer?.playlist ?? PlaylistOptions()
+                options.repeats = layer?.isLooping ?? false
+                options.seed = mixed(7000 + UInt64(document.layers.firstIndex { $0.sound == reference } ?? 0))
+                let (id, stream) = config.addStream(capacityFrames: Int(config.sampleRate * CompiledSession.Station.bufferSeconds))
+                stations.append(CompiledSession.Station(url: path, id: id, stream: stream, playlist: options))
+                return .stream(id)
             case .library, .file:
                 guard let sound = sounds[reference] else {
                     let why = sounds.failures[reference.description] ?? "\(reference): not loaded"

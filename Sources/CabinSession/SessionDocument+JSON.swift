@@ -58,6 +58,13 @@ extension SessionDocument {
         if !layer.normalize { m.append(("normalize", .bool(false))) }
         if let pitch = layer.pitch { m.append(("pitch", mapJSON(pitch))) }
         if let gainMap = layer.gainMap { m.append(("gainMap", mapJSON(gainMap))) }
+        if let p = layer.playlist, !p.isDefault {
+            var o: [(String, JSONValue)] = []
+            if p.shuffle { o.append(("shuffle", .bool(true))) }
+            if p.crossfadeSeconds > 0 { o.append(("crossfade", .string(SessionTime.format(p.crossfadeSeconds)))) }
+            if p.gainMode != .track { o.append(("replayGain", .string(p.gainMode.rawValue))) }
+            m.append(("playlist", .object(o)))
+        }
         return .object(m)
     }
 

@@ -177,9 +177,13 @@ public struct Layer: Sendable, Equatable {
     public var gainMap: LayerMap?
     /// A scatter layer's one-shots (`"scatter": { … }`); then `sound` is its first sound.
     public var scatter: Scatter?
+    /// How a playlist `sound` plays (order, transitions, gain tags); nil: the defaults.
+    public var playlist: PlaylistOptions?
     public init(name: String, bus: String, sound: SoundReference, isLooping: Bool = false, gain: Double = 0,
-                normalize: Bool = true, pitch: LayerMap? = nil, gainMap: LayerMap? = nil, scatter: Scatter? = nil) {
+                normalize: Bool = true, pitch: LayerMap? = nil, gainMap: LayerMap? = nil, scatter: Scatter? = nil,
+                playlist: PlaylistOptions? = nil) {
         self.scatter = scatter
+        self.playlist = playlist
         self.name = name
         self.bus = bus
         self.sound = sound

@@ -13,9 +13,21 @@ public enum SoundReference: Sendable, Equatable, CustomStringConvertible {
     /// A live stream: an `http://` or `https://` URL of an internet radio station (Ogg Opus,
     /// MP3 or Ogg Vorbis), played as it arrives; it has no fixed content or length.
     case station(String)
+    /// The user's own music: a folder (written with a trailing `/`) or an M3U/M3U8/PLS
+    /// playlist, relative to the document or absolute; decoded from disk while it plays
+    /// (CabinPlayback's `PlaylistStation`), each track at the reference loudness.
+    case playlist(String)
 
     /// True for a live stream (`station`).
     public var isLive: Bool { if case .station = self { true } else { false } }
+
+    /// True for streamed sounds (stations and playlists): no samples are loaded before playing.
+    public var isStreamed: Bool {
+        switch self {
+        case .station, .playlist: true
+        case .library, .file, .synth: false
+        }
+    }
 
     /// As a document writes it.
     public var description: String {
@@ -24,6 +36,7 @@ public enum SoundReference: Sendable, Equatable, CustomStringConvertible {
         case .file(let path): path
         case .synth(let s): s.documentText
         case .station(let url): url
+        case .playlist(let path): path
         }
     }
 }

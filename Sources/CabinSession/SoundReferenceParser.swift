@@ -8,6 +8,8 @@ import CabinAudio
 ///   options, those not given at their defaults;
 /// - a path relative to the document: it starts with `./` or ends in a sound-file
 ///   extension (`rain.flac`, `sounds/engine.wav`); `..` and absolute paths are errors;
+/// - a playlist of the user's music: a text ending in `.m3u`, `.m3u8` or `.pls`, or a folder
+///   ending in `/` (`music/`, `/home/me/Music/`); relative to the document or absolute;
 /// - anything else is a library name (`engine/v6`), resolved through `Sounds/manifest.json`.
 public enum SoundReferenceParser {
     public struct Problem: Error, Sendable, Equatable {
@@ -18,8 +20,18 @@ public enum SoundReferenceParser {
     /// The extensions that make a text a sound file path (and a path no session document).
     public static let soundExtensions = ["wav", "flac", "ogg", "oga", "opus", "mp3", "aif", "aiff"]
 
+    /// The extensions of playlist files (`SoundReference.playlist`).
+    public static let playlistExtensions = ["m3u", "m3u8", "pls"]
+
     public static func parse(_ text: String) -> Result<SoundReference, Problem> {
         if text.hasPrefix("synth:") { return parseSynth(String(text.dropFirst(6))) }
+        if isPlaylist(text) {
+            if !text.hasPrefix("/") && text.split(separator: "/", omittingEmptySubsequences: false).contains("..") {
+                return .failure(Problem(message: "\"\(text)\" leaves the document's folder: give the playlist or folder as an absolute path instead of \"..\"",
+                                        rule: "session.sound-path"))
+            }
+            return .success(.playlist(text))
+        }
         if let scheme = ["http://", "https://"].first(where: { text.lowercased().hasPrefix($0) }) {
             let rest = text.dropFirst(scheme.count)
             guard let host = rest.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false).first, !host.isEmpty,
@@ -51,6 +63,14 @@ public enum SoundReferenceParser {
                                     rule: "session.sound"))
         }
         return .success(.library(text))
+    }
+
+    /// Whether `text` names a playlist: a playlist file's extension, or a folder's trailing `/`.
+    public static func isPlaylist(_ text: String) -> Bool {
+        guard !text.contains("://"), !text.hasPrefix("synth:"), !text.isEmpty else { return false }
+        if text.hasSuffix("/") { return true }
+        let ext = text.split(separator: "/").last?.split(separator: ".").last.map { $0.lowercased() } ?? ""
+        return text.contains(".") && playlistExtensions.contains(ext)
     }
 
     private static func parseSynth(_ spec: String) -> Result<SoundReference, Problem> {

@@ -48,8 +48,9 @@ struct Bench: ParsableCommand {
     @Option(help: "With --haptics: a pattern file to measure (repeatable) instead of the generated ones.")
     var hapticsFile: [String] = []
 
-    @Option(name: [.customShort("D"), .long], help: "ALSA device for --live and --launch.")
-    var device = "default"
+    /// The sound device for --live and --launch.
+    @OptionGroup(title: "Sound device (--live, --launch)") var output: DeviceArguments
+    var device: String { output.name }
 
     @Option(help: "Period sizes for --live, comma-separated.")
     var periods = "64,128,256"

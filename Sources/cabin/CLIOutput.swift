@@ -51,12 +51,35 @@ extension CLIOutput {
     /// problem prints one line and throws exit status 1. From here on SIGINT, SIGTERM and
     /// SIGHUP remove the temporary and exit (`Interrupt.installExiting`) unless the command
     /// installs its own handling (`Interrupt.install`).
+    /// The format `path`'s extension names (see `SoundFileFormat.forOutput`), or one error
+    /// line listing the formats. An output that is one of `inputs` is refused first.
+    static func format(_ path: String, encoding: SoundFileFormat.SampleEncoding, inputs: [String] = []) throws -> SoundFileFormat {
+        try refuseSame(path, inputs: inputs)
+        do { return try SoundFileFormat.forOutput(path, encoding: encoding) } catch {
+            CLIOutput.error("\(error)")
+            throw ExitCode.failure
+        }
+    }
+
     static func open(_ path: String, inputs: [String] = []) throws -> OutputFile {
         try refuseSame(path, inputs: inputs)
         Interrupt.installExiting()
         do { return try OutputFile(path) } catch {
             CLIOutput.error("\(error)")
             throw ExitCode.failure
+        }
+    }
+
+    /// A usage error when `path` does not end in `.EXTENSION` (a picture written as SVG is
+    /// never saved under another format's name).
+    static func requireExtension(_ path: String, _ ext: String, what: String) throws {
+        // "-" and a folder are the output's own checks (a folder: "is a directory").
+        var info = stat()
+        guard path != "-", !(stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR) else { return }
+        let name = path.lastPathComponent
+        let given = name.lastIndex(of: ".").map { String(name[name.index(after: $0)...]) }
+        guard given?.lowercased() == ext else {
+            throw ValidationError("-o \(path): this command writes \(what); name the file .\(ext)\(given.map { " (not .\($0))" } ?? "")")
         }
     }
 

@@ -16,10 +16,11 @@ struct Cabin: ParsableCommand {
               cabin haptics show Boing.ahap          a haptic pattern in the terminal
               cabin info rain.flac engine.wav        format, length and loudness
               cabin ctl pause                        control a playing session from outside
+              cabin config                           settings and where they come from
               cabin devices                          where Cabin can play (-D)
             """,
         version: CabinVersion.string,
-        subcommands: [Play.self, Ctl.self, Render.self, SessionCommand.self, HapticsCommand.self, SoundsCommand.self, Info.self, Devices.self, Bench.self]
+        subcommands: [Play.self, Ctl.self, ConfigCommand.self, Render.self, SessionCommand.self, HapticsCommand.self, SoundsCommand.self, Info.self, Devices.self, Bench.self]
     )
 }
 

@@ -7,7 +7,7 @@ struct Devices: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "List ALSA playback devices (as 'aplay -L' does) and rumble devices.",
         discussion: """
-            ALSA devices go to -D/--device; rumble devices (/dev/input/event* with FF_RUMBLE) to 'cabin haptics play --device'. --json prints the ALSA devices as before; --rumble lists only the rumble devices (as JSON with --json).
+            ALSA devices go to -D/--device; rumble devices (/dev/input/event* with FF_RUMBLE) to --rumble ('cabin play --rumble', 'cabin haptics play --rumble'). --json prints the ALSA devices as before; --rumble lists only the rumble devices (as JSON with --json).
 
             Examples:
               cabin devices
@@ -44,7 +44,7 @@ struct Devices: ParsableCommand {
     }
 
     private func printRumble(_ listing: RumbleDevices.Listing) {
-        print("Rumble devices (evdev force feedback, for 'cabin haptics play --device'):")
+        print("Rumble devices (evdev force feedback, for --rumble):")
         for device in listing.devices {
             print(device.path)
             var traits = ["\(device.effectSlots) effect slot\(device.effectSlots == 1 ? "" : "s")"]

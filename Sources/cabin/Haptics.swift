@@ -19,7 +19,7 @@ struct HapticsCommand: ParsableCommand {
               cabin haptics show Boing.ahap
               cabin haptics render Boing.ahap -o boing.wav --channels 4
               cabin haptics convert shot.haptic -o shot.ahap
-              cabin haptics play seatbelt.ahap --device /dev/input/event5
+              cabin haptics play seatbelt.ahap --rumble /dev/input/event5
             """,
         subcommands: [Check.self, Compile.self, RenderAudio.self, Plot.self, Show.self, Convert.self, Play.self, Doctor.self])
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import CabinHaptics
+import CabinIO
 
 extension HapticsCommand {
     /// `cabin haptics check FILE...`: every diagnostic, exit status 0/1.
@@ -20,7 +21,32 @@ extension HapticsCommand {
         @Flag(help: "Treat every warning as an error (what a pattern library should pass).")
         var strict = false
 
+        @Flag(help: "Print JSON: an array with each file's diagnostics and, when it loads, its length and contents.")
+        var json = false
+
+        /// One file in `--json`.
+        struct Report: Encodable {
+            struct Problem: Encodable {
+                var severity: String
+                var line, column: Int
+                var path, message, rule: String
+                var value: String?
+            }
+            var file: String
+            var ok: Bool
+            var diagnostics: [Problem]
+            /// Seconds; events and curves as in the `ok` line.
+            var duration: Double?
+            var events: Int?
+            var transients: Int?
+            var curves: Int?
+            var summary: String?
+            /// Why the file could not be read at all.
+            var error: String?
+        }
+
         func run() throws {
+            if json { return try runJSON() }
             var failed = false
             for file in files {
                 guard let bytes = CLIInput.readDocument(file) else { failed = true; continue }
@@ -33,6 +59,34 @@ extension HapticsCommand {
                 }
             }
             if failed { throw ExitCode.failure }
+        }
+
+        private func runJSON() throws {
+            var reports: [Report] = []
+            for file in files {
+                let bytes: [UInt8]
+                do { bytes = try DocumentFile.read(file) } catch {
+                    reports.append(Report(file: file, ok: false, diagnostics: [], error: "\(error)"))
+                    continue
+                }
+                let result = HapticReader.read(bytes, file: file, options: strict ? .strict : .lenient)
+                var report = Report(file: file, ok: result.pattern != nil, diagnostics: result.diagnostics.sortedByLocation.map {
+                    .init(severity: $0.severity.rawValue, line: $0.line, column: $0.column, path: "\($0.path)",
+                          message: $0.message, rule: $0.rule, value: $0.value)
+                })
+                if let pattern = result.pattern {
+                    let compiled = HapticCompiler.compile(pattern)
+                    let haptic = pattern.events.filter { $0.type.isHaptic }
+                    report.duration = compiled.endTime
+                    report.events = haptic.count
+                    report.transients = haptic.filter { $0.type == .hapticTransient }.count
+                    report.curves = pattern.parameterCurves.count
+                    report.summary = CLIHaptics.summary(pattern, compiled)
+                }
+                reports.append(report)
+            }
+            try CLIOutput.json(reports)
+            if reports.contains(where: { !$0.ok }) { throw ExitCode.failure }
         }
     }
 

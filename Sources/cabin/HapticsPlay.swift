@@ -5,18 +5,20 @@ import CabinIO
 import CabinPlayback
 
 extension HapticsCommand {
-    /// `cabin haptics play FILE --audio | --device /dev/input/eventN`.
+    /// `cabin haptics play FILE --audio [-D NAME] | --rumble /dev/input/eventN`.
     struct Play: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Play a pattern on a rumble device (evdev), or as audio (ALSA).",
             discussion: """
-                --device plays on a rumble device (a gamepad's two motors, through Linux evdev force feedback; list them with 'cabin devices --rumble'). Intensity and sharpness become strong/weak motor magnitudes by --mapping: equal-power-split (default) sends low sharpness to the strong (low-frequency) motor and high sharpness to the weak one at constant power; intensity-only drives both motors with the intensity. --audio renders the pattern as sound (as 'haptics render' does, with the pattern's own AudioCustom/AudioContinuous sound mixed in) and plays it on the ALSA device -D (default: 'default'). Ctrl-C stops at once; every effect is stopped and removed from the device.
+                --rumble plays on a rumble device (a gamepad's two motors, through Linux evdev force feedback; list them with 'cabin devices --rumble'). Intensity and sharpness become strong/weak motor magnitudes by --mapping: equal-power-split (default) sends low sharpness to the strong (low-frequency) motor and high sharpness to the weak one at constant power; intensity-only drives both motors with the intensity. --audio renders the pattern as sound (as 'haptics render' does, with the pattern's own AudioCustom/AudioContinuous sound mixed in) and plays it on the sound device -D/--device (default: 'default'), as every command that plays does. Ctrl-C stops at once; every effect is stopped and removed from the device.
+
+                Earlier spellings still work, with a line saying so: '--device /dev/input/eventN' (an evdev node) for --rumble, and '--alsa-device NAME' for -D.
 
                 Examples:
-                  cabin haptics play Boing.ahap --device /dev/input/event5
-                  cabin haptics play Boing.ahap --device /dev/input/event5 --gain 0.5
-                  cabin haptics play Boing.ahap --device /dev/input/event5 --strength light
-                  cabin haptics play Boing.ahap --device /dev/input/event5 --mapping intensity-only
+                  cabin haptics play Boing.ahap --rumble /dev/input/event5
+                  cabin haptics play Boing.ahap --rumble /dev/input/event5 --gain 0.5
+                  cabin haptics play Boing.ahap --rumble /dev/input/event5 --strength light
+                  cabin haptics play Boing.ahap --rumble /dev/input/event5 --mapping intensity-only
                   cabin haptics play Boing.ahap --audio
                   cabin haptics play Boing.ahap --audio -D plughw:1 --channels 4
                 """)
@@ -24,8 +26,8 @@ extension HapticsCommand {
         @Argument(help: "A haptic pattern (.ahap, .haptic).")
         var file: String
 
-        @Option(help: "Rumble device (evdev node), e.g. /dev/input/event5.")
-        var device: String?
+        @Option(help: ArgumentHelp("Rumble device (evdev node), e.g. /dev/input/event5 (see 'cabin devices --rumble').", valueName: "path"))
+        var rumble: String?
 
         @Option(help: "Rumble gain 0…1 (FF_GAIN): the device's own gain.")
         var gain: Double = 1
@@ -36,17 +38,35 @@ extension HapticsCommand {
         @Option(help: "Rumble mapping: equal-power-split or intensity-only.")
         var mapping: RumbleMapping = .equalPowerSplit
 
-        @Flag(help: "Play as audio through ALSA.")
+        @Flag(help: "Play as audio on the sound device (-D).")
         var audio = false
 
-        @Option(name: [.customShort("D"), .customLong("alsa-device")], help: "ALSA device for --audio.")
-        var alsaDevice: String = "default"
+        @OptionGroup(title: "Sound device (--audio)") var output: DeviceArguments
+
+        /// The earlier name of -D here (deprecated).
+        @Option(name: .customLong("alsa-device"), help: .hidden)
+        var alsaDevice: String?
 
         @OptionGroup var audioOptions: HapticAudioArguments
 
+        /// The rumble device: `--rumble`, or an evdev node given the earlier way (`--device`).
+        var rumbleDevice: String? {
+            rumble ?? output.device.flatMap { DeviceArguments.isRumbleNode($0) ? $0 : nil }
+        }
+
+        /// The sound device for `--audio`.
+        var soundDevice: String {
+            if let alsaDevice { return alsaDevice }
+            if let device = output.device, !DeviceArguments.isRumbleNode(device) { return device }
+            return DeviceArguments.defaultDevice
+        }
+
         func validate() throws {
-            guard audio != (device != nil) else {
-                throw ValidationError("say where to play: --device /dev/input/eventN (rumble) or --audio (ALSA), not both")
+            if rumble != nil, let device = output.device, DeviceArguments.isRumbleNode(device) {
+                throw ValidationError("give the rumble device once: --rumble \(rumble!) (not also --device \(device))")
+            }
+            guard audio != (rumbleDevice != nil) else {
+                throw ValidationError("say where to play: --rumble /dev/input/eventN or --audio [-D NAME] (ALSA), not both")
             }
             guard gain.isFinite, (0...1).contains(gain) else { throw ValidationError("--gain must be 0…1") }
         }
@@ -54,7 +74,11 @@ extension HapticsCommand {
         func run() throws {
             let (pattern, compiled) = try CLIHaptics.load(file, strength: strength)
             Interrupt.install()
-            if let device {
+            if rumble == nil, let device = rumbleDevice {
+                CLIOutput.warning("--device \(device): naming the rumble device with --device is deprecated (-D/--device is the sound device); use --rumble \(device)")
+            }
+            if alsaDevice != nil { CLIOutput.warning("--alsa-device is deprecated: use -D/--device") }
+            if let device = rumbleDevice {
                 do {
                     let player = try RumblePlayer.open(device)
                     defer { player.close() }
@@ -74,9 +98,9 @@ extension HapticsCommand {
             let buffer = AudioBuffer(samples: rendered.samples, channelCount: rendered.channelCount,
                                      sampleRate: rendered.sampleRate)
             do {
-                let outcome = try BufferPlayer.play(buffer, device: alsaDevice, isCancelled: { Interrupt.isRequested })
+                let outcome = try BufferPlayer.play(buffer, device: soundDevice, isCancelled: { Interrupt.isRequested })
                 if outcome == .cancelled { throw ExitCode(130) }
-                print("\(file): played \(CLIOutput.clock(buffer.duration)) as audio on \(alsaDevice)")
+                print("\(file): played \(CLIOutput.clock(buffer.duration)) as audio on \(soundDevice)")
             } catch let error as AudioDeviceError {
                 CLIOutput.error("\(error)")
                 throw ExitCode.failure

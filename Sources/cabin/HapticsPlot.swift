@@ -34,6 +34,7 @@ extension HapticsCommand {
 
         func run() throws {
             try CLIOutput.refuseSame(output, inputs: [file])
+            try CLIOutput.requireExtension(output, "svg", what: "an SVG picture")
             let (pattern, compiled) = try CLIHaptics.load(file)
             let title = "\(file.lastPathComponent) — \(CLIHaptics.summary(pattern, compiled))"
             try CLIHaptics.write(HapticPreview.svg(compiled, width: width, height: height, title: title), to: output, input: file)

@@ -21,7 +21,7 @@ extension HapticsCommand {
         @Argument(help: "A haptic pattern (.ahap, .haptic).")
         var file: String
 
-        @Option(name: .shortAndLong, help: "Output file (.wav or .flac).")
+        @Option(name: .shortAndLong, help: "Output file (.wav, .flac, .aiff: 24-bit; .opus, .ogg, .mp3).")
         var output: String
 
         @OptionGroup var audio: HapticAudioArguments
@@ -33,6 +33,7 @@ extension HapticsCommand {
         var strength: HapticStrength = .strong
 
         func run() throws {
+            let format = try CLIOutput.format(output, encoding: .pcm24, inputs: [file])
             let destination = try CLIOutput.open(output, inputs: [file])
             let (pattern, compiled) = try CLIHaptics.load(file, strict: strict, strength: strength)
             let options = audio.options
@@ -58,7 +59,6 @@ extension HapticsCommand {
             let gain = HapticAudioRenderer.gain(peak: HapticAudioRenderer.peak(compiled, options: options), options: options)
             var stream = HapticAudioRenderer.Stream(compiled, options: options)
             let channels = options.layout.channelCount
-            let format = SoundFileFormat.forPath(output, encoding: .pcm24)
             do {
                 let writer = try SoundFileWriter(output: destination, format: format, channelCount: channels,
                                                  sampleRate: options.sampleRate, expectedFrames: Int64(stream.frameCount))

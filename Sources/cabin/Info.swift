@@ -30,6 +30,9 @@ struct Info: ParsableCommand {
         var sampleRate: Double
         var frames: Int64
         var duration: Double
+        /// What the header claims when decoding found a different length (a forged or
+        /// damaged header); absent otherwise.
+        var declaredFrames: Int64?
         var loudness: Loudness
     }
 
@@ -40,10 +43,15 @@ struct Info: ParsableCommand {
             do {
                 let (info, buffer) = try SoundFile.load(file)
                 let loudness = try LoudnessMeter.measure(buffer)
+                // The length is what decodes, not what the header says (an MP3's is an
+                // estimate, and a forged one can claim years).
+                let frames = Int64(buffer.frameCount)
+                let off = abs(info.frameCount - frames) > max(2 * 1152, frames / 100)
                 let report = Report(file: file, format: info.containerDescription, container: info.container,
                                     encoding: info.encoding, channels: info.channelCount,
-                                    sampleRate: info.sampleRate, frames: info.frameCount,
-                                    duration: info.duration, loudness: loudness)
+                                    sampleRate: info.sampleRate, frames: frames,
+                                    duration: info.sampleRate > 0 ? Double(frames) / info.sampleRate : 0,
+                                    declaredFrames: off ? info.frameCount : nil, loudness: loudness)
                 if !json { printHuman(report, first: reports.isEmpty) }
                 reports.append(report)
             } catch {
@@ -61,7 +69,7 @@ struct Info: ParsableCommand {
         print("  format       \(r.format) (\(r.container)/\(r.encoding))")
         print("  channels     \(r.channels)")
         print("  sample rate  \(Int(r.sampleRate)) Hz")
-        print("  frames       \(r.frames)")
+        print("  frames       \(r.frames)" + (r.declaredFrames.map { " (the header claims \($0): damaged or forged)" } ?? ""))
         print("  duration     \(CLIOutput.clock(r.duration)) (\(String(cFormat: "%.3f", r.duration)) s)")
         print("  loudness     \(CLIOutput.decibels(r.loudness.integrated, "LUFS")) integrated")
         print("  true peak    \(CLIOutput.decibels(r.loudness.truePeak, "dBTP"))")

@@ -1,8 +1,10 @@
 import ArgumentParser
 import CabinAudio
+import CabinConfig
 import CabinIO
 import CabinPlayback
 import CabinSession
+import FoundationEssentials
 import Glibc
 
 /// `cabin play SESSION.json`: a session live on an ALSA device.
@@ -10,13 +12,13 @@ struct Play: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Play a session live through ALSA, with a status line and keyboard control.",
         discussion: """
-            Keys while playing: space pulls over (fades out and pauses the clock) and resumes, ←/→ seek 30 s, +/− change the speed parameter, 9/0 (or / and *) volume down/up by 2 dB, m mutes, l leaves focus (the speed-bump warning, the speed falls) and r returns to it (sessions with "focus", like the drive), q or Ctrl-C fade out and quit (a second Ctrl-C quits at once).
+            Keys while playing: space pulls over (fades out and pauses the clock) and resumes, ←/→ seek 30 s, +/− change the speed parameter, 9/0 (or / and *) volume down/up by 2 dB, m mutes, n/p (or >/<) the radio's next/previous track (a playlist), l leaves focus (the speed-bump warning, the speed falls) and r returns to it (sessions with "focus", like the drive), q or Ctrl-C fade out and quit (a second Ctrl-C quits at once).
 
             Control from outside: a session listens on a socket ($XDG_RUNTIME_DIR/cabin/control, or --ipc PATH) for 'cabin ctl' and for newline-delimited JSON in mpv's style ({"command": ["pause"], "request_id": 7}).
 
             With no sound device (-D none, or no sound card and no sound server), the session runs on the system clock with everything but the sound.
 
-            When stdout is a terminal a status line is redrawn in place; otherwise one plain line is printed per event. --json prints events (start, mark, xrun, device error, end; radio-buffering, radio-playing, radio-title, radio-reconnect, radio-error for live streams) as JSON lines for scripts.
+            When stdout is a terminal a status line is redrawn in place; otherwise one plain line is printed per event. --json prints events (start, mark, xrun, device error, end; radio-buffering, radio-playing, radio-title, radio-reconnect, radio-error for live streams; radio-title and radio-skipped for playlists) as JSON lines for scripts.
 
             With no session and no --preset, plays the default preset: a 25-minute drive.
 
@@ -25,6 +27,7 @@ struct Play: ParsableCommand {
               cabin play --preset drive --minutes 50 --vehicle v8 --destination Yosemite
               cabin play --preset pomodoro --ambient ambient/rain
               cabin play --radio https://radio.example/live.opus
+              cabin play --radio ~/Music/drive.m3u
               cabin play drive.json
               cabin play drive.json -D pulse --period 512
               cabin play drive.json --from 24m50s
@@ -33,29 +36,43 @@ struct Play: ParsableCommand {
               cabin play --preset ambient --minutes 480 --stop-after 45m --fade-out 60s
               cabin play --preset pomodoro --on-mark 'notify-send "Cabin: $CABIN_MARK"'
               cabin play --ipc /tmp/cabin.sock    then: cabin ctl --ipc /tmp/cabin.sock pause
+              cabin play --resume
+
+            Defaults come from the config file ($XDG_CONFIG_HOME/cabin/config.toml) and the environment (CABIN_DEVICE, CABIN_VOLUME …): see 'cabin config'. The last session, its position and the volumes it ended at are kept in $XDG_STATE_HOME/cabin/state.json.
             """)
 
-    @Argument(help: "The session document (JSON); or use --preset.")
+    @Argument(help: "The session document (JSON), or a sound file (WAV, FLAC, Ogg Opus/Vorbis, MP3, AIFF) to play as a one-layer session; or use --preset.")
     var session: String?
 
     @OptionGroup(title: "Presets") var presets: PresetArguments
 
     @OptionGroup var mix: MixArguments
 
-    @Option(name: [.customShort("D"), .long], help: "ALSA device: default, pulse, hw:0,0, plughw:…, jack (see 'cabin devices'); none: no sound, the session on the system clock.")
-    var device = "default"
+    @OptionGroup(title: "Sound device") var output: DeviceArguments
+    /// The sound device given (`-D`); unset, the config's play.device, CABIN_DEVICE or
+    /// `default`. `none` plays on the system clock with no sound.
+    var device: String? { output.device }
 
-    @Option(help: "Frames per period (a power of two; 128–1024).")
-    var period = 256
+    @Option(help: "Frames per period (a power of two; 16–8192; default 256, or the config's play.period).")
+    var period: Int?
 
-    @Option(help: "Periods per buffer (2–8).")
-    var periods = 3
+    @Option(help: "Periods per buffer (2–8; default 3, or the config's play.periods).")
+    var periods: Int?
 
     @Option(name: .long, help: "Sample rate in Hz.")
     var sampleRate = 48000
 
     @Option(help: "Start here on the session's timeline (e.g. 24m50s), to resume or to hear one part.")
     var from: String?
+
+    @Option(help: ArgumentHelp("Stop here on the session's timeline (e.g. 26m), fading out as q does.", valueName: "time"))
+    var to: String?
+
+    @Option(help: ArgumentHelp("Play this long from --from (e.g. 90s): --to is --from plus --length.", valueName: "time"))
+    var length: String?
+
+    @Flag(help: "Play the range (--from … --to, or the whole session) again and again until stopped; a sound file loops seamlessly.")
+    var loop = false
 
     @Flag(help: "No status line or event lines (errors only).")
     var quiet = false
@@ -66,11 +83,14 @@ struct Play: ParsableCommand {
     @Flag(help: "Do not ask for real-time (SCHED_FIFO) scheduling.")
     var noRealtime = false
 
-    @Option(help: "Play the session's haptic cues on this rumble device (/dev/input/eventN; see 'cabin devices').")
+    @Option(help: "Play the session's haptic cues on this rumble device (/dev/input/eventN; see 'cabin devices'); off: none, whatever the config says.")
     var rumble: String?
 
-    @Option(help: ArgumentHelp("Volume: of the master (80, 80%: mpv's percent; -6dB), or of a bus (radio=-6dB). Repeatable.", valueName: "[bus=]level"))
+    @Option(help: ArgumentHelp("Volume: of the master (80, 80%: mpv's percent; -6dB), or of a bus (radio=-6dB). Repeatable. Default: the volumes the last session ended at (the config's volume.remember), else the config's.", valueName: "[bus=]level"))
     var volume: [String] = []
+
+    @Flag(help: "Continue the last session (its document, or its preset with its options) where it stopped.")
+    var resume = false
 
     @Option(help: ArgumentHelp("A sleep timer: end the session this long after it starts (e.g. 45m; pauses count).", valueName: "time"))
     var stopAfter: String?
@@ -78,7 +98,7 @@ struct Play: ParsableCommand {
     @Option(help: ArgumentHelp("With --stop-after: fade out over this long before the end (e.g. 60s).", valueName: "time"))
     var fadeOut: String?
 
-    @Option(help: ArgumentHelp("After the session ends by itself, by --stop-after or 'cabin ctl stop': quit (the default) or run this shell command.", valueName: "quit|command"))
+    @Option(help: ArgumentHelp("After the session ends by itself, by --stop-after or 'cabin ctl stop': quit (the default), suspend (systemctl suspend) or run this shell command.", valueName: "quit|suspend|command"))
     var then: String?
 
     @Option(help: ArgumentHelp("Run this shell command at each mark, with CABIN_MARK, CABIN_TIME and CABIN_SESSION set.", valueName: "command"))
@@ -88,15 +108,27 @@ struct Play: ParsableCommand {
     var ipc: String?
 
     func validate() throws {
-        guard period >= 16, period <= 8192, period & (period - 1) == 0 else {
+        if let period, !(period >= 16 && period <= 8192 && period & (period - 1) == 0) {
             throw ValidationError("--period must be a power of two between 16 and 8192 frames, not \(period)")
         }
-        guard (2...8).contains(periods) else { throw ValidationError("--periods must be 2…8, not \(periods)") }
+        if let periods, !(2...8).contains(periods) { throw ValidationError("--periods must be 2…8, not \(periods)") }
         guard (8000...192_000).contains(sampleRate) else { throw ValidationError("--sample-rate must be 8000…192000 Hz") }
         if quiet && json { throw ValidationError("--quiet and --json cannot be used together") }
         if let from { try CLIInput.validateTime(from, option: "--from") }
+        if let to { try CLIInput.validateTime(to, option: "--to") }
+        if let length { try CLIInput.validateTime(length, option: "--length") }
+        if to != nil && length != nil { throw ValidationError("give --to or --length, not both") }
+        if let end = range.end, end <= range.start {
+            throw ValidationError(to != nil ? "--to '\(to!)' must be after --from '\(from ?? "0")'" : "--length must be more than 0")
+        }
         try presets.validateUsage(hasSession: session != nil)
-        _ = try volumeSettings()
+        if resume {
+            if session != nil || presets.preset != nil || !presets.given.isEmpty {
+                throw ValidationError("--resume continues the last session: give no session file, --preset or preset options with it")
+            }
+            if from != nil { throw ValidationError("--resume starts where the last session stopped: not with --from") }
+        }
+        _ = try configLayer()
         if let stopAfter { try CLIInput.validateTime(stopAfter, option: "--stop-after") }
         if let fadeOut {
             try CLIInput.validateTime(fadeOut, option: "--fade-out")
@@ -107,25 +139,39 @@ struct Play: ParsableCommand {
         }
     }
 
-    /// `--volume` values as (bus or nil for the master, level).
-    func volumeSettings() throws -> [(bus: String?, level: Decibels)] {
-        try volume.map { text in
-            let parts = text.split(separator: "=", maxSplits: 1).map(String.init)
-            let (bus, value) = parts.count == 2 ? (Optional(parts[0]), parts[1]) : (nil, text)
-            guard let level = VolumeLevel.parse(value) else {
-                throw ValidationError("--volume '\(text)': \(VolumeLevel.rule)")
-            }
-            return (bus, level)
-        }
+    /// `--from`, `--to`/`--length` and `--loop` (times already checked).
+    var range: PlaybackRange {
+        let start = from.flatMap(SessionTime.parse) ?? 0
+        let end = to.flatMap(SessionTime.parse) ?? length.flatMap(SessionTime.parse).map { start + $0 }
+        return PlaybackRange(start: start, end: end, loops: loop)
     }
 
     func run() throws {
-        let source = try CLISession.Source(file: session, presets: presets)
-        let compileOptions = try mix.options()
+        let (settings, _) = try CLIConfig.settings(options: try configLayer())
+        let state = CLIConfig.readState()
+        let source: CLISession.Source
+        var mix = self.mix
+        var range = self.range
+        var startTime = range.start
+        if resume {
+            let resumed = try resumedSession(state)
+            source = try CLISession.Source(resuming: resumed)
+            startTime = resumed.position
+            if mix.loudness == nil { mix.loudness = resumed.loudness }
+            if mix.seed == nil { mix.seed = resumed.seed }
+        } else {
+            // A sound file with --loop loops in the mixer (seamless), for --to or for the longest session.
+            source = try CLISession.Source(file: session, presets: presets, settings: settings,
+                                           loopFor: loop ? (range.end ?? SessionTime.maximum) : nil)
+            if loop && source.document?.layers.first?.isLooping == true { range = PlaybackRange(start: range.start, end: range.end) }
+        }
+        var compileOptions = try mix.options()
+        if settings.hapticStrength.origin != .builtIn { compileOptions.hapticStrength = settings.hapticStrength.value }
+        let device = settings.device.value, period = settings.period.value
         var options = LivePlayer.Options(device: device, configuration: PCMConfiguration(
-            sampleRate: sampleRate, channelCount: 2, periodFrames: period, periodCount: periods))
+            sampleRate: sampleRate, channelCount: 2, periodFrames: period, periodCount: settings.periods.value))
         options.realtime = !noRealtime
-        options.startTime = from.flatMap(SessionTime.parse) ?? 0
+        options.startTime = startTime
         if device == SilentClockBackend.device { playSilently(&options, source: source, reason: "-D none") }
         let player: LivePlayer
         let decoding: SoundDecoding
@@ -140,30 +186,98 @@ struct Play: ParsableCommand {
             playSilently(&options, source: source, reason: "no sound device (no sound card, no sound server)")
             (player, decoding) = try open(options, source: source, compileOptions: compileOptions)
         }
-        for (bus, level) in try volumeSettings() {
-            do { try player.setVolume(level, bus: bus) } catch {
+        let volumes = settings.startingVolumes(remembered: state?.levels, statePath: CLIConfig.statePath)
+        var carried: [String: Decibels] = [:]
+        for (bus, level) in volumes.sorted(by: { $0.key < $1.key }) {
+            do { try player.setVolume(level.value, bus: bus == "master" ? nil : bus) } catch {
+                // A bus this session lacks: an error when asked for here, else not this session's.
+                if case .state = level.origin { carried[bus] = level.value }
+                guard case .option = level.origin else { continue }
                 CLIOutput.error("--volume: \(error)")
                 throw ExitCode(64)
             }
         }
-        _ = player.poll()   // the volumes set before the start are not news
+        // The volumes set before the start are not news; the radio's first events are.
+        let early = player.poll().filter { if case .radio = $0 { true } else { false } }
         let view = PlayView(mode: json ? .json : quiet ? .quiet : (isatty(STDOUT_FILENO) == 1 ? .terminal : .lines),
                             title: player.session.title ?? source.name)
+        if let line = Play.volumeLine(volumes, player: player), view.mode == .lines || view.mode == .terminal { print(line) }
+        if resume, view.mode == .lines || view.mode == .terminal {
+            print("resuming \"\(view.title)\" at \(CLIOutput.clock(startTime).dropLast(4))")
+        }
         var sessionRumble: SessionRumble?
-        if let rumble {
+        if let rumble = settings.rumble.value, rumble != "off" {
             do { sessionRumble = try SessionRumble(device: rumble, player: player) } catch {
+                // The config's device may be unplugged: the session plays on without it.
+                guard case .option = settings.rumble.origin else {
+                    CLIOutput.warning("rumble (\(settings.rumble.origin.description)): \(error); playing without")
+                    return try play(player, view: view, rumble: nil, decoding: decoding, source: source, carried: carried, range: range)
+                }
                 CLIOutput.error("\(error)")
                 throw ExitCode.failure
             }
         }
+        try play(player, view: view, rumble: sessionRumble, decoding: decoding, source: source, carried: carried, range: range)
+    }
+
+    /// Runs the control loop with the timers, hooks, socket and state file; exits with its status.
+    func play(_ player: LivePlayer, view: PlayView, rumble: SessionRumble?, decoding: SoundDecoding,
+              source: CLISession.Source, carried: [String: Decibels], range: PlaybackRange) throws {
         let control = try openControl(player: player, title: view.title)
-        var session = PlaySession(player: player, view: view, rumble: sessionRumble, decoding: decoding, control: control)
+        var session = PlaySession(player: player, view: view, rumble: rumble, decoding: decoding, control: control)
         session.timer = stopAfter.flatMap(SessionTime.parse).map { SleepTimer(stopAfter: $0, fadeOut: fadeOut.flatMap(SessionTime.parse) ?? 0) }
         session.hooks = onMark.map { MarkHooks(command: $0, session: view.title, outputToStandardError: json) }
         session.then = then
+        session.state = PlayStateKeeper(session: stateRecord(source, title: view.title, duration: player.status.duration),
+                                        carried: carried)
+        session.range = range
+        session.early = early
         let status = try session.run()
         control?.close()
         throw ExitCode(status)
+    }
+
+    /// The options as a settings layer, over the config file's and the environment's.
+    func configLayer() throws -> ConfigLayer {
+        try CLIConfig.optionsLayer(device: device, period: period, periods: periods, rumble: rumble, volume: volume)
+    }
+
+    /// The last session from the state file, or a one-line error (exit 1) when there is none to resume.
+    func resumedSession(_ state: PlayState?) throws -> PlayState.Session {
+        guard let session = state?.session else {
+            CLIOutput.error("nothing to resume: no session has played yet (\(CLIConfig.statePath))")
+            throw ExitCode.failure
+        }
+        guard !session.ended else {
+            CLIOutput.error("nothing to resume: \"\(session.title)\" played to its end (play it again without --resume)")
+            throw ExitCode.failure
+        }
+        return session
+    }
+
+    /// What the state file keeps of this session (its position is filled in as it plays).
+    func stateRecord(_ source: CLISession.Source, title: String, duration: Double) -> PlayState.Session {
+        let file = source.file.map { path -> String in
+            if path.hasPrefix("/") { return path }
+            var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+            return realpath(path, &buffer) != nil ? String(cString: buffer) : FileManager.default.currentDirectoryPath + "/" + path
+        }
+        return PlayState.Session(file: file, preset: file == nil ? source.preset : nil, options: file == nil ? source.options : nil,
+                                 loudness: mix.loudness, seed: mix.seed, title: title, position: 0, duration: duration, ended: false)
+    }
+
+    /// `volume -6.0 dB, radio -6.0 dB (remembered from the last session; --volume sets another)`,
+    /// or nil when every volume starts at 0 dB.
+    static func volumeLine(_ volumes: [String: Setting<Decibels>], player: LivePlayer) -> String? {
+        let set = volumes.filter { $0.value.value.value != 0 && ($0.key == "master" || player.volume.buses[$0.key] != nil) }
+        guard !set.isEmpty else { return nil }
+        let levels = set.sorted { ($0.key == "master" ? "" : $0.key) < ($1.key == "master" ? "" : $1.key) }
+            .map { ($0.key == "master" ? "" : "\($0.key) ") + ConfigCommand.volume($0.value.value) }.joined(separator: ", ")
+        let origins = Set(set.values.map(\.origin.kind))
+        let from = origins == ["state"] ? "remembered from the last session; --volume sets another"
+            : origins == ["option"] ? "from --volume"
+            : "from " + Set(set.values.map(\.origin.description)).sorted().joined(separator: ", ")
+        return "volume \(levels) (\(from))"
     }
 }
 
@@ -175,7 +289,8 @@ extension Play {
         -> (LivePlayer, SoundDecoding)
     {
         let (player, loaded) = try LivePlayer.open(options: options) { rate, _ in
-            try CLISession.load(source, sampleRate: rate, maxBlockFrames: period, options: compileOptions, progressive: true)
+            try CLISession.load(source, sampleRate: rate, maxBlockFrames: options.configuration.periodFrames,
+                                options: compileOptions, progressive: true)
         }
         return (player, loaded.decoding)
     }

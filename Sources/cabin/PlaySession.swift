@@ -18,9 +18,15 @@ struct PlaySession {
     var timer: SleepTimer? = nil
     var hooks: MarkHooks? = nil
     var then: String? = nil
+    /// The state file: the session's position (periodically and at the end) and volumes.
+    var state: PlayStateKeeper? = nil
+    /// `--to`/`--length` and `--loop`.
+    var range = PlaybackRange()
+    /// Events the player reported before it started (shown after the start line).
+    var early: [PlayerEvent] = []
 
     func run() throws -> Int32 {
-        var timer = self.timer
+        var timer = self.timer, range = self.range
         let terminal = TerminalInput()
         Interrupt.install()
         // Keys work in every mode (--json and --quiet too) when stdin is a terminal.
@@ -35,15 +41,27 @@ struct PlaySession {
             if let failure = rumble?.failure { CLIOutput.warning("rumble stopped: \(failure)") }
         }
         var quitting = false
+        var finished = false   // played to its end (not stopped)
+        func isEnd(_ event: PlayerEvent) -> Bool { if case .ended(.finished, _, _) = event { true } else { false } }
         var lastDraw = Date.distantPast
         let started = Date()
+        var early = self.early
         while true {
-            let events = player.poll()
+            var events = player.poll()
+            if !early.isEmpty {
+                // Events from before the start (a playlist's first title) follow the start line.
+                let starts = events.filter { if case .started = $0 { true } else { false } }
+                events = starts + early + events.filter { if case .started = $0 { false } else { true } }
+                early = []
+            }
             for event in events { view.show(event) }
+            finished = finished || events.contains(where: isEnd)
             control?.publish(events)
             hooks?.handle(events)
             for line in hooks?.takeProblems() ?? [] { CLIOutput.warning(line) }
             timer?.update(player, elapsed: Date().timeIntervalSince(started))
+            state?.tick(player)
+            range.update(player)
             for line in decoding.takeFailures() { CLIOutput.warning(line) }
             if player.isFinished { break }
             if Interrupt.isRequested && !quitting { quitting = true; player.stop() }
@@ -62,6 +80,9 @@ struct PlaySession {
                 case .other(UInt8(ascii: "m")), .other(UInt8(ascii: "M")): player.setMuted(!player.volume.muted)
                 case .other(UInt8(ascii: "l")), .other(UInt8(ascii: "L")): try? player.trigger(FocusEvent.leaveFocus.rawValue)
                 case .other(UInt8(ascii: "r")), .other(UInt8(ascii: "R")): try? player.trigger(FocusEvent.returnFocus.rawValue)
+                case .other(UInt8(ascii: "?")), .other(UInt8(ascii: "h")): view.toggleKeyHelp(); lastDraw = .distantPast
+                case .other(UInt8(ascii: "n")), .other(UInt8(ascii: ">")): switchStation(by: 1)
+                case .other(UInt8(ascii: "p")), .other(UInt8(ascii: "<")): switchStation(by: -1)
                 case .other: break
                 }
             }
@@ -75,6 +96,8 @@ struct PlaySession {
         player.waitUntilFinished()
         let events = player.poll()
         for event in events { view.show(event) }
+        finished = finished || events.contains(where: isEnd)
+        state?.save(player, ended: finished)
         control?.publish(events)
         control?.serve(timeoutMilliseconds: 0)   // the last events on their way
         hooks?.handle(events)
@@ -83,7 +106,8 @@ struct PlaySession {
         // What follows the end: not after the user quit (q, Ctrl-C, 'cabin ctl quit').
         if let then, then != "quit", !quitting, control?.quitRequested != true {
             do {
-                let child = try ChildProcess(shell: then, environment: ["CABIN_SESSION": view.title], outputToStandardError: view.mode == .json)
+                let command = then == "suspend" ? PlaySession.suspendCommand : then
+                let child = try ChildProcess(shell: command, environment: ["CABIN_SESSION": view.title], outputToStandardError: view.mode == .json)
                 if let status = child.exitStatus(waiting: true), status != 0 { CLIOutput.warning("--then: '\(then)' exited with status \(status)") }
             } catch {
                 CLIOutput.warning("--then: \(error)")
@@ -92,12 +116,24 @@ struct PlaySession {
         return 0
     }
 
+    /// What `--then suspend` runs: `systemctl suspend`, or `$CABIN_SUSPEND_COMMAND` (a
+    /// shell command) when set, for tests and for systems that suspend otherwise.
+    static var suspendCommand: String {
+        let override = ProcessInfo.processInfo.environment["CABIN_SUSPEND_COMMAND"] ?? ""
+        return override.isEmpty ? "systemctl suspend" : override
+    }
+
     /// The master volume by `delta` dB (−60 dB at the least; unmutes).
     private func stepVolume(by delta: Double) {
         let now = player.volume.master.value
         let next = min(VolumeLevel.maximum.value, max(-60, (now.isFinite ? now : -60) + delta))
         if player.volume.muted { player.setMuted(false) }
         try? player.setVolume(Decibels(next))
+    }
+
+    /// The radio's next (1) or previous (−1) track; a session without a playlist says why.
+    private func switchStation(by step: Int) {
+        do { try step > 0 ? player.nextStation() : player.previousStation() } catch { CLIOutput.warning("\(error)") }
     }
 
     private func nudge(_ name: String, by delta: Double) {

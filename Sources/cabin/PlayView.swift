@@ -17,6 +17,23 @@ final class PlayView {
     private var info: PlaybackInfo?
     /// Meter levels shown, falling back slowly (peak hold with a 15 dB/s release).
     private var meters: [(String, Double)] = []
+    /// Whether the key help (`?`) shows under the status block.
+    private(set) var showsKeyHelp = false
+
+    /// The keys `cabin play` takes, as the `?` overlay lists them.
+    static let keyHelp: [(keys: String, action: String)] = [
+        ("space", "pull over (fade out, pause the clock) / resume"),
+        ("← →", "seek 30 s back / forward"),
+        ("+ − ↑ ↓", "speed up / down by 5"),
+        ("9 0  / *", "volume down / up by 2 dB"),
+        ("m", "mute / unmute"),
+        ("l r", "leave focus (speed bump, slow down) / return to it"),
+        ("?", "show / hide these keys"),
+        ("q  Ctrl-C", "fade out and quit (Ctrl-C twice: at once)"),
+    ]
+
+    /// Shows or hides the key help on the next draw.
+    func toggleKeyHelp() { showsKeyHelp.toggle() }
 
     init(mode: Mode, title: String) {
         self.mode = mode
@@ -27,9 +44,12 @@ final class PlayView {
         if case .started(let i) = event { info = i }
         switch mode {
         case .quiet:
-            if case .deviceError(let message) = event { CLIOutput.warning(message) }
-            if case .ended(.failed, _, _) = event { CLIOutput.error("the audio device did not come back; playback stopped") }
+            if case .deviceError(let message) = event { CLIOutput.warning("\(message); retrying") }
+            if case .ended(.failed, _, _) = event {
+                CLIOutput.error("the audio device did not come back; playback stopped (check that the sound server or device is back, then play again)")
+            }
             if case .radio(.error(let url, let message)) = event { CLIOutput.warning("radio \(url): \(message)") }
+            if case .radio(.skipped(let url, let message)) = event { CLIOutput.warning("radio \(url): skipped \(message)") }
         case .json:
             print(PlayEventJSON.line(event, title: title))
             CLIOutput.flush()
@@ -65,7 +85,11 @@ final class PlayView {
         }
         if let problem = status.deviceProblem { lines.append("  device lost, retrying: \(problem)") }
         for station in status.radio { lines.append("  " + RadioLine.status(station)) }
-        lines.append("  [space] pull over  [←/→] ±30 s  [+/−] speed  [9/0] volume  [m] mute  [q] quit")
+        lines.append("  [space] pull over  [←/→] ±30 s  [+/−] speed  [?] keys  [q] quit")
+        if showsKeyHelp {
+            lines.append("  keys:")
+            for (keys, action) in PlayView.keyHelp { lines.append("    " + keys.padded(toLength: 11) + action) }
+        }
         // Each line fits the width (one column to spare, so no terminal wraps it).
         let width = max(10, (TerminalInput.columns ?? 80) - 1)
         lines = lines.map { $0.count > width ? String($0.prefix(width - 1)) + "…" : $0 }

@@ -12,6 +12,7 @@ enum RadioLine {
         case .reconnect(let url, let attempt, let delay, let reason):
             "radio \(url): \(reason); reconnecting in " + String(cFormat: "%.0f s (attempt %d)", delay, attempt)
         case .error(let url, let message): "radio \(url): \(message)"
+        case .skipped(let url, let message): "radio \(url): skipped \(message)"
         }
     }
 
@@ -28,6 +29,7 @@ enum RadioLine {
             o = .init(event: "radio-reconnect", reason: reason)
             (o.attempt, o.delay) = (attempt, delay)
         case .error(_, let message): o = .init(event: "radio-error", message: message)
+        case .skipped(_, let message): o = .init(event: "radio-skipped", message: message)
         }
         o.url = event.url
         return o

@@ -1,5 +1,6 @@
 import ArgumentParser
 import CabinAudio
+import CabinConfig
 import CabinIO
 import CabinPlayback
 import CabinSession
@@ -10,7 +11,9 @@ struct Render: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Render a session to a WAV, FLAC or Opus file, far faster than real time.",
         discussion: """
-            The file is written under a temporary name and renamed at the end: an interrupted or failed render leaves nothing at OUT. A device or FIFO gets the bytes once the render is complete (never replaced); '-o -' writes WAV to standard output (the summary goes to stderr), and SESSION '-' reads the document from standard input. The same session gives the same bits on every run and with every --block-size.
+            The file is written under a temporary name and renamed at the end: an interrupted or failed render leaves nothing at OUT. A device or FIFO gets the bytes once the render is complete (never replaced); '-o -' writes WAV to standard output (the summary goes to stderr), and SESSION '-' reads the document from standard input. The same session gives the same bits on every run and with every --block-size (in Ogg files, all but the stream's random serial number).
+
+            Formats, by OUT's extension: .wav (RF64 past 4 GiB), .flac, .aiff, .opus (96 kb/s), .ogg (Vorbis q5), .mp3 (LAME VBR -V2); a name with none of these is refused, except a device or FIFO (WAV).
 
             Haptics: --haptics HAPTICS.wav also writes the haptic track: every 'haptic' cue's pattern rendered as audio (as 'cabin haptics render' does) from its cue's exact frame; mono, same rate, same frames as OUT (sample-aligned). Haptic audio stays out of the main mix unless --haptics-in-mix puts it on a 'haptics' bus (the document's 'haptics' bus gain if declared, else -12 dB). Patterns: library names (Patterns/haptics/NAME.ahap, or $CABIN_PATTERNS) or paths relative to the document.
 
@@ -36,7 +39,7 @@ struct Render: ParsableCommand {
     @Option(name: .long, help: "Sample rate in Hz.")
     var sampleRate: Int = 48000
 
-    @Option(name: .long, help: "Sample format: 16, 24 or 32f (float; WAV only).")
+    @Option(name: .long, help: "Sample format of WAV, AIFF and FLAC: 16, 24 or 32f (float; not FLAC).")
     var bits: String = "16"
 
     @Option(name: .long, help: "Frames per render block (the output does not depend on it).")
@@ -87,11 +90,15 @@ struct Render: ParsableCommand {
     }
 
     func run() throws {
-        // The outputs are checked (and their temporaries made) before any work.
+        // A preset's default options and stations come from the config file (a document has its own).
+        let settings = session == nil ? try CLIConfig.settings().settings : nil
+        // The outputs are checked (their formats, and their temporaries made) before any work.
+        let encoding = SoundFileFormat.SampleEncoding(rawValue: bits)!
         let inputs = session.map { [$0] } ?? []
+        let format = try CLIOutput.format(output, encoding: encoding, inputs: inputs)
         let destination = try CLIOutput.open(output, inputs: inputs)
         let hapticDestination = try haptics.map { try CLIOutput.open($0, inputs: inputs + [output]) }
-        let source = try CLISession.Source(file: session, presets: presets)
+        let source = try CLISession.Source(file: session, presets: presets, settings: settings)
         let options = try mix.options(hapticsBusGain: hapticsInMix ? SessionCompileOptions.defaultHapticsBusGain : nil)
         var loaded = try CLISession.load(source, sampleRate: Double(sampleRate), maxBlockFrames: blockSize, options: options)
         if let url = loaded.document.stations.first {
@@ -110,13 +117,13 @@ struct Render: ParsableCommand {
         }
         let inputFiles = CLISession.inputFiles(loaded.document, session: session)
         try CLIOutput.refuseSame(output, inputs: inputFiles)
-        if let haptics { try CLIOutput.refuseSame(haptics, inputs: inputFiles) }
+        let hapticFormat = try haptics.map { try CLIOutput.format($0, encoding: encoding, inputs: inputFiles + [output]) }
         let runner = SessionRunner(loaded.compiled)
         var renderer = OfflineRenderer(blockFrames: blockSize)
-        let encoding = SoundFileFormat.SampleEncoding(rawValue: bits)!
-        if let haptics {
+        renderer.radio = loaded.radio
+        if let haptics, let hapticFormat {
             renderer.hapticTrack = .init(track: SessionHapticTrack(loaded.compiled, options: options.hapticAudio),
-                                         path: haptics, format: .forPath(haptics, encoding: encoding),
+                                         path: haptics, format: hapticFormat,
                                          output: hapticDestination)
         }
         renderer.from = from.flatMap(SessionTime.parse)
@@ -125,11 +132,17 @@ struct Render: ParsableCommand {
         renderer.isCancelled = { Interrupt.isRequested }
         let bar = ProgressBar(label: "rendering", secondsPerUnit: 1 / Double(sampleRate))
         renderer.progress = { bar.update($0, of: $1) }
-        let format = SoundFileFormat.forPath(output, encoding: encoding)
         let summaryOutput = haptics == "-" ? "-" : output  // stdout carries audio: summary to stderr
         do {
             let summary = try renderer.write(runner, to: destination, format: format)
             bar.finish()
+            // A playlist's tracks that could not be played: one line each.
+            for event in loaded.radio.poll() {
+                switch event {
+                case .skipped, .error: CLIOutput.warning(RadioLine.describe(event))
+                default: break
+                }
+            }
             CLIOutput.summary("\(destination.name): \(CLIOutput.clock(summary.seconds)) of \(loaded.compiled.title ?? source.name) at \(sampleRate) Hz (\(format.description(frames: summary.frames, channels: 2))), "
                               + String(cFormat: "rendered in %.2f s (%.0f× real time)", summary.wallSeconds, summary.speed), output: summaryOutput)
             if let haptics, let track = renderer.hapticTrack?.track {
@@ -151,16 +164,45 @@ enum CLISession {
     struct Source {
         var file: String?
         var preset: String?
+        /// The document made here (a preset's, or a sound file's one-layer session).
         var document: SessionDocument?
+        /// The folder `document`'s relative paths start from.
+        var folder: String?
         var options: [String: String] = [:]
 
-        init(file: String?, presets: PresetArguments) throws {
+        /// `file` may be a session document or a sound file (by its extension, else its first
+        /// bytes): a sound plays as a one-layer session, looping for `loopFor` seconds if given.
+        /// `settings` (the config file's and the environment's) give the default preset and
+        /// each preset's options under those given, and radio stations by name.
+        init(file: String?, presets: PresetArguments, settings: CabinSettings? = nil, loopFor: Double? = nil) throws {
             self.file = file
-            if file == nil {
-                let name = presets.preset ?? SessionPresets.defaultName
+            if let file, AudioContainer.isSoundFile(file) {
+                let info: SoundFileInfo
+                do { info = try SoundFile.info(file) } catch {
+                    CLIOutput.error("\(error)")
+                    throw ExitCode.failure
+                }
+                let folder = file.deletingLastPathComponent
+                self.folder = folder.isEmpty ? "." : folder
+                var document = SessionDocument.playing(file: file.lastPathComponent, duration: loopFor ?? info.duration,
+                                                       looping: loopFor != nil)
+                document.title = file.lastPathComponent
+                self.document = document
+            } else if file == nil {
+                let name = presets.preset ?? settings?.preset.value ?? SessionPresets.defaultName
                 preset = name
-                options = presets.given
-                document = try presets.document(name: name)
+                options = settings?.presetOptions(for: name, given: presets.given) ?? presets.given
+                document = try PresetArguments.document(name: name, options: options)
+            }
+        }
+
+        /// The session a state file remembers (`cabin play --resume`).
+        init(resuming session: PlayState.Session) throws {
+            file = session.file
+            if let name = session.preset {
+                preset = name
+                options = session.options ?? [:]
+                document = try PresetArguments.document(name: name, options: options)
             }
         }
 
@@ -192,13 +234,13 @@ enum CLISession {
     /// Loads, printing warnings; on errors prints them (one line each) and exits 1.
     static func load(_ source: Source, sampleRate: Double, maxBlockFrames: Int,
                      options: SessionCompileOptions = .init(), progressive: Bool = false) throws -> SessionLoader.Loaded {
-        if let file = source.file {
+        if let file = source.file, source.document == nil {
             return try load(file, sampleRate: sampleRate, maxBlockFrames: maxBlockFrames, options: options,
                             progressive: progressive)
         }
         let bytes = Array(source.document!.json().utf8)
         return try load(source.name, sampleRate: sampleRate, maxBlockFrames: maxBlockFrames) { library throws(SessionLoader.Failure) in
-            try SessionLoader.load(bytes: bytes, name: source.name, folder: URL(fileURLWithPath: CLIPaths.packageFile(".")),
+            try SessionLoader.load(bytes: bytes, name: source.name, folder: URL(fileURLWithPath: source.folder ?? CLIPaths.packageFile(".")),
                                    sampleRate: sampleRate, maxBlockFrames: maxBlockFrames, library: library,
                                    patterns: HapticPatternLibrary.locate(), options: options, progressive: progressive)
         }

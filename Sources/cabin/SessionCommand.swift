@@ -8,7 +8,7 @@ import FoundationEssentials
 struct SessionCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "session",
-        abstract: "Print a preset's session document, list presets, check documents.",
+        abstract: "Print a preset's session document, list presets, check documents, draw them.",
         discussion: """
             A session document is a JSON file that says what to play, on which bus, and when (see docs/SESSION-FORMAT.md).
 
@@ -17,8 +17,9 @@ struct SessionCommand: ParsableCommand {
               cabin session presets
               cabin session validate drive.json
               cabin session validate Patterns/sessions/*.json
+              cabin session plot --preset drive -o drive.svg
             """,
-        subcommands: [Print.self, Presets.self, Validate.self], defaultSubcommand: Print.self)
+        subcommands: [Print.self, Presets.self, Validate.self, Plot.self], defaultSubcommand: Print.self)
 
     /// `cabin session --preset NAME [options]`: the preset's document, to read or edit.
     struct Print: ParsableCommand {
@@ -45,7 +46,24 @@ struct SessionCommand: ParsableCommand {
     struct Presets: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "List the presets and their options.")
 
-        func run() {
+        @Flag(help: "Print JSON (an array of presets with their options and defaults).")
+        var json = false
+
+        struct Item: Encodable {
+            struct Option: Encodable { var name, help, `default`: String }
+            var name, summary: String
+            var `default`: Bool
+            var options: [Option]
+        }
+
+        func run() throws {
+            if json {
+                try CLIOutput.json(SessionPresets.all.map { preset in
+                    Item(name: preset.name, summary: preset.summary, default: preset.name == SessionPresets.defaultName,
+                         options: preset.options.map { .init(name: $0.name, help: $0.help, default: $0.defaultValue) })
+                })
+                return
+            }
             for preset in SessionPresets.all {
                 print("\(preset.name)\(preset.name == SessionPresets.defaultName ? " (default)" : ""): \(preset.summary)")
                 for option in preset.options {

@@ -51,10 +51,34 @@ struct SoundsCommand: ParsableCommand {
         @Option(help: "Only this category (engine, ambient, ui, radio, voice).")
         var category: String?
 
+        @Flag(help: "Print JSON (an array of sounds, durations in seconds, loop points in frames of the file).")
+        var json = false
+
+        /// One sound in `--json`.
+        struct Item: Encodable {
+            var name, category, file: String
+            var duration: Double?
+            var loudness: Double?
+            var truePeak: Double?
+            var trim: Double
+            var loopStart: Int?
+            var loopEnd: Int?
+            var description: String?
+        }
+
         func run() throws {
             let library = try SoundsCommand.library()
+            let sounds = library.manifest.sounds.filter { category == nil || $0.category == category }
+            if json {
+                try CLIOutput.json(sounds.map {
+                    Item(name: $0.name, category: $0.category, file: $0.file, duration: $0.duration, loudness: $0.loudness,
+                         truePeak: $0.truePeak, trim: $0.trim, loopStart: $0.loopStart, loopEnd: $0.loopEnd,
+                         description: $0.description)
+                })
+                return
+            }
             print("NAME                       CATEGORY  DURATION    LOUDNESS       TRIM  LOOP")
-            for e in library.manifest.sounds where category == nil || e.category == category {
+            for e in sounds {
                 let loop = e.loopEnd.map { "\(e.loopStart ?? 0)…\($0)" } ?? "-"
                 print(e.name.padded(toLength: max(26, e.name.count)) + " "
                       + e.category.padded(toLength: 8)
@@ -72,8 +96,7 @@ struct SoundsCommand: ParsableCommand {
         @Argument(help: "Library name, e.g. engine/v8.")
         var name: String
 
-        @Option(name: [.customShort("D"), .long], help: "ALSA device (see 'cabin devices').")
-        var device = "default"
+        @OptionGroup(title: "Sound device") var output: DeviceArguments
 
         @Option(help: "Times to play a loop back to back (to hear its seam).")
         var loops = 2
@@ -82,7 +105,7 @@ struct SoundsCommand: ParsableCommand {
             let library = try SoundsCommand.library()
             let entry = try SoundsCommand.entry(name, in: library)
             do {
-                try SoundPreview.play(try SoundPreview.buffer(entry, in: library, loops: loops), device: device)
+                try SoundPreview.play(try SoundPreview.buffer(entry, in: library, loops: loops), device: output.name)
             } catch {
                 CLIOutput.error("\(error)")
                 throw ExitCode.failure
@@ -98,7 +121,7 @@ struct SoundsCommand: ParsableCommand {
         @Argument(help: "Library name, e.g. ambient/rain.")
         var name: String
 
-        @Option(name: .shortAndLong, help: "Output file (.wav or .flac, 16-bit).")
+        @Option(name: .shortAndLong, help: "Output file (.wav, .flac, .aiff: 16-bit; .opus, .ogg, .mp3).")
         var output: String
 
         @Option(help: "Times to repeat a loop back to back.")
@@ -107,10 +130,12 @@ struct SoundsCommand: ParsableCommand {
         func run() throws {
             let library = try SoundsCommand.library()
             let entry = try SoundsCommand.entry(name, in: library)
-            let destination = try CLIOutput.open(output, inputs: [library.url(for: entry).path])
+            let inputs = [library.url(for: entry).path]
+            let format = try CLIOutput.format(output, encoding: .pcm16, inputs: inputs)
+            let destination = try CLIOutput.open(output, inputs: inputs)
             do {
                 let buffer = try SoundPreview.buffer(entry, in: library, loops: loops)
-                try SoundFile.write(buffer, to: destination, format: SoundFileFormat.forPath(output, encoding: .pcm16))
+                try SoundFile.write(buffer, to: destination, format: format)
                 CLIOutput.summary("\(output): \(name), \(CLIOutput.clock(buffer.duration))", output: output)
             } catch {
                 CLIOutput.error("\(error)")

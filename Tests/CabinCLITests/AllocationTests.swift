@@ -39,6 +39,28 @@ import Testing
         #expect(result.stdout.contains("allocations: 0 (0 bytes), frees: 0"))
     }
 
+    /// A playlist on the radio (its tracks decoded into the stream ahead): the stream voice
+    /// playing the user's music allocates nothing.
+    @Test func playlistSessionAllocatesNothing() throws {
+        let dir = try TestEnvironment.temporaryDirectory("cabin-alloc")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        for (name, f) in [("a.flac", 300), ("b.wav", 700)] {
+            _ = try ExternalTool.check("sox", ["-n", "-r", "44100", "-c", "2", dir.appendingPathComponent(name).path,
+                                               "synth", "4", "sine", "\(f)", "vol", "0.3"])
+        }
+        try Data("a.flac\nb.wav\n".utf8).write(to: dir.appendingPathComponent("l.m3u"))
+        let path = dir.appendingPathComponent("s.json").path
+        try Data("""
+            { "cabin": 1, "duration": "10s", "layers": { "radio": { "bus": "radio", "sound": "l.m3u", "loop": true,
+              "playlist": { "crossfade": "1s" } } }, "cues": [ { "at": 0, "start": "radio", "fadeIn": "2s" } ] }
+            """.utf8).write(to: URL(fileURLWithPath: path))
+        let result = try ExternalTool.run(Self.checker, [path, "--seconds", "8"], environment: ["LD_PRELOAD": Self.interposer])
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.contains("allocations: 0 (0 bytes), frees: 0"), "\(result.stdout)")
+        #expect(result.stdout.contains("title(url: \"l.m3u\", title: \"b\")"), "\(result.stdout)")
+        #expect(result.stdout.contains("peak 0.") && !result.stdout.contains("peak 0.000"), "\(result.stdout)")
+    }
+
     /// The checker does catch allocations: one injected per block is counted and fails it.
     @Test func catchesAnAllocationInTheRenderLoop() throws {
         let result = try ExternalTool.run(Self.checker, ["--seconds", "1", "--block", "480", "--inject-allocation"],

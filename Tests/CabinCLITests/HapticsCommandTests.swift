@@ -190,23 +190,23 @@ import Testing
     }
 
     @Test(.needsSharedFixtures) func playOnARumbleDeviceSaysWhyNot() throws {
-        let missing = try ExternalTool.cabin(["haptics", "play", Self.boing, "--device", "/dev/input/event999"])
+        let missing = try ExternalTool.cabin(["haptics", "play", Self.boing, "--rumble", "/dev/input/event999"])
         #expect(missing.status == 1)
         #expect(missing.stderr == "cabin: error: rumble device /dev/input/event999: open: No such file or directory (errno 2); list rumble devices with 'cabin devices'\n")
-        let notInput = try ExternalTool.cabin(["haptics", "play", Self.boing, "--device", "/dev/null"])
+        let notInput = try ExternalTool.cabin(["haptics", "play", Self.boing, "--rumble", "/dev/null"])
         #expect(notInput.status == 1)
         #expect(notInput.stderr == "cabin: error: rumble device /dev/null: EVIOCGBIT(0): Inappropriate ioctl for device (errno 25); this device has no rumble; list rumble devices with 'cabin devices'\n")
-        let both = try ExternalTool.cabin(["haptics", "play", Self.boing, "--device", "/dev/null", "--audio"])
+        let both = try ExternalTool.cabin(["haptics", "play", Self.boing, "--rumble", "/dev/null", "--audio"])
         #expect(both.status == 64)
-        #expect(both.stderr.hasPrefix("Error: say where to play: --device /dev/input/eventN (rumble) or --audio (ALSA), not both\n"))
-        let mapping = try ExternalTool.cabin(["haptics", "play", Self.boing, "--device", "/dev/null", "--mapping", "loud"])
+        #expect(both.stderr.hasPrefix("Error: say where to play: --rumble /dev/input/eventN or --audio [-D NAME] (ALSA), not both\n"))
+        let mapping = try ExternalTool.cabin(["haptics", "play", Self.boing, "--rumble", "/dev/null", "--mapping", "loud"])
         #expect(mapping.status == 64)
     }
 
     @Test func devicesListsRumbleDevicesToo() throws {
         let result = try ExternalTool.cabin(["devices"])
         #expect(result.status == 0)
-        #expect(result.stdout.contains("\nRumble devices (evdev force feedback, for 'cabin haptics play --device'):\n"))
+        #expect(result.stdout.contains("\nRumble devices (evdev force feedback, for --rumble):\n"))
         let json = try ExternalTool.cabin(["devices", "--rumble", "--json"])
         #expect(json.status == 0)
         if !FileManager.default.fileExists(atPath: "/dev/input") {

@@ -92,6 +92,24 @@ import Testing
         #expect(result.stdout.contains("Examples:"))
     }
 
+    /// A sound server that is not running is one line that says so, for every command
+    /// that plays (ALSA's PulseAudio plugin ends its message with a newline).
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: "/usr/lib/x86_64-linux-gnu/alsa-lib/libasound_module_pcm_pulse.so"),
+                   "needs ALSA's PulseAudio plugin (libasound2-plugins)"))
+    func noSoundServerIsOneLine() throws {
+        let environment = ["PULSE_SERVER": "unix:/nonexistent/cabin-test-no-server", "ALSA_CONFIG_PATH": "/usr/share/alsa/alsa.conf"]
+        let pattern = TestEnvironment.packageRoot.appendingPathComponent("Patterns/haptics/tick.ahap").path
+        for arguments in [["sounds", "play", "ui/seatbelt", "-D", "pulse"], ["haptics", "play", pattern, "--audio", "-D", "pulse"],
+                          ["play", "--preset", "pomodoro", "-D", "pulse"]] {
+            let result = try ExternalTool.cabin(arguments, environment: environment)
+            #expect(result.status == 1, "\(arguments)")
+            #expect(result.stderr.hasSuffix("start PulseAudio or PipeWire, pick a device from 'cabin devices', or play silently with -D none\n"),
+                    "\(arguments): \(result.stderr)")
+            #expect(result.stderr.contains("no sound server answers"), "\(arguments): \(result.stderr)")
+            #expect(result.stderr.split(separator: "\n").count == 1, "\(arguments): \(result.stderr)")
+        }
+    }
+
     @Test func unknownOptionIsUsageErrorNotCrash() throws {
         let result = try ExternalTool.cabin(["info", "x.wav", "--bogus"])
         #expect(result.status == 64)

@@ -18,7 +18,7 @@ import Testing
     @Test(arguments: [
         (["session", "--preset", "drive", "--minutes", "0"], "cabin: error: --minutes must be a whole number of minutes from 25 to 240, not '0'\n"),
         (["session", "--preset", "drive", "--rest-every", "3x"], "cabin: error: --rest-every must be 25m, 50m or off, not '3x'\n"),
-        (["render", "--preset", "pomodoro", "--vehicle", "v8", "-o", "/tmp/x.wav"], "cabin: error: --vehicle is not an option of the pomodoro preset (it takes --focus, --short, --long, --cycles, --ambient)\n"),
+        (["render", "--preset", "pomodoro", "--vehicle", "v8", "-o", "/tmp/x.wav"], "cabin: error: --vehicle is not an option of the pomodoro preset (it takes --focus, --short, --long, --cycles, --ambient, --warn)\n"),
     ])
     func optionErrorsAreOneLine(_ arguments: [String], _ stderr: String) throws {
         let result = try ExternalTool.cabin(arguments)

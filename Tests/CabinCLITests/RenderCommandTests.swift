@@ -1,3 +1,4 @@
+import CabinIO
 import CabinTestSupport
 import Foundation
 import Testing
@@ -109,6 +110,33 @@ import Testing
         let result = try ExternalTool.cabin(["render", session, "-o", out, "--bits", "32f"])
         #expect(result.status == 64)
         #expect(result.stderr.hasPrefix("Error: FLAC has no float samples: use --bits 16 or 24, or write a .wav"))
+    }
+
+    /// The extension names the format that is written (and the summary says it); a name
+    /// that names none is refused before anything is rendered or created.
+    @Test func theExtensionNamesTheFormat() throws {
+        let (dir, session) = try Self.write(Self.session)
+        for (name, container, encoding, summary) in [
+            ("a.wav", "WAV", "PCM_16", "WAV 16-bit"), ("a.flac", "FLAC", "PCM_16", "FLAC 16-bit"),
+            ("a.aiff", "AIFF", "PCM_16", "AIFF 16-bit"), ("a.ogg", "OGG", "VORBIS", "Ogg Vorbis q5"),
+            ("a.opus", "OGG", "OPUS", "Ogg Opus 96 kb/s"), ("a.mp3", "MPEG", "MP3", "MP3 VBR -V2"),
+        ] {
+            let out = dir.appendingPathComponent(name).path
+            let result = try ExternalTool.cabin(["render", session, "-o", out])
+            #expect(result.status == 0 && result.stdout.contains("(\(summary))"), "\(name): \(result.stdout)\(result.stderr)")
+            let info = try SoundFile.info(out)
+            #expect(info.container == container && info.encoding == encoding, "\(name): \(info.formatLabel)")
+            #expect(abs(info.duration - 4) < 0.1, "\(name): \(info.duration) s")
+        }
+        for name in ["noext", "a.txt", "a.mp4"] {
+            let out = dir.appendingPathComponent(name).path
+            let result = try ExternalTool.cabin(["render", session, "-o", out])
+            #expect(result.status == 1)
+            #expect(result.stderr == "cabin: error: \(out): the name does not say which format to write: end it with one of .wav .flac .aiff .aif .opus .ogg .oga .mp3 (or '-' for WAV on standard output)\n")
+            #expect(!FileManager.default.fileExists(atPath: out))
+        }
+        let null = try ExternalTool.cabin(["render", session, "-o", "/dev/null"])
+        #expect(null.status == 0 && null.stdout.contains("(WAV 16-bit)"), "a device takes a WAV stream")
     }
 
     @Test func hapticsWritesASampleAlignedHapticTrack() throws {

@@ -89,6 +89,10 @@ import Testing
         #expect(m[tag + 7] & 1 == 1, "the tag carries a frame count")
         m.replaceSubrange((tag + 8)..<(tag + 12), with: [0x7F, 0xFF, 0xFF, 0xFF])
         try m.write(to: URL(fileURLWithPath: mp3))
+        // `info` gives the length that decodes, and says the header claims otherwise.
+        let info = try ExternalTool.cabin(["info", mp3])
+        #expect(info.status == 0 && info.stdout.contains("duration     0:02.0"), "\(info.stdout)")
+        #expect(info.stdout.contains(": damaged or forged)") && info.stdout.contains("the header claims"), "\(info.stdout)")
         for (file, warning) in [("tone.mp3", nil), ("tone.flac", "tone.flac: truncated: the header promises 68719476735 frames but only 48000 could be decoded")] {
             let session = dir.appendingPathComponent("\(file).json").path
             try Data("""
@@ -106,6 +110,31 @@ import Testing
                 let rendered = try SoundFile.read(out)
                 #expect(SignalAnalysis.rms(rendered.samples) > 0.001, "the MP3 plays what it holds")
             }
+        }
+    }
+
+    /// A damaged MP3 (200 bytes overwritten) plays what can be decoded, and libmpg123's
+    /// complaints ("error: dequantization failed!", "Note: Trying to resync...", several a
+    /// frame) stay off the terminal.
+    @Test func aDamagedMP3DoesNotFillTheTerminal() throws {
+        let dir = try TestEnvironment.temporaryDirectory("cabin-cli")
+        let mp3 = dir.appendingPathComponent("bad.mp3").path
+        try ExternalTool.check("ffmpeg", ["-v", "quiet", "-y", "-f", "lavfi", "-i", "sine=f=1000:d=3", "-b:a", "128k", mp3])
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: mp3))
+        var state: UInt64 = 3
+        func next() -> Int {  // a fixed sequence (an LCG), so every run damages the same bytes
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return Int(state >> 33)
+        }
+        for _ in 0..<200 { bytes[2000 + next() % (bytes.count - 2000)] = UInt8(truncatingIfNeeded: next()) }
+        try bytes.write(to: URL(fileURLWithPath: mp3))
+        let session = dir.appendingPathComponent("bad.json").path
+        try Data(#"{ "cabin": 1, "duration": "2s", "layers": { "a": { "bus": "ambient", "sound": "./bad.mp3" } }, "cues": [ { "at": 0, "start": "a" } ] }"#.utf8)
+            .write(to: URL(fileURLWithPath: session))
+        for arguments in [["render", session, "-o", dir.appendingPathComponent("bad.wav").path], ["info", mp3]] {
+            let result = try ExternalTool.cabin(arguments)
+            #expect(result.status == 0, "\(arguments): \(result.stderr)")
+            #expect(!result.stderr.contains("libmpg123") && !result.stderr.contains("resync"), "\(arguments): \(result.stderr)")
         }
     }
 
@@ -171,8 +200,9 @@ import Testing
     }
 
     /// A link inside the document's folder that leads outside it is refused like `..`; a
-    /// sound file given where a session document goes is named as such.
-    @Test func linksOutOfTheFolderAndSoundFilesAsDocumentsAreRefused() throws {
+    /// sound file given where a session document goes is a session of one layer (from its
+    /// own folder, so it never leaves it).
+    @Test func linksOutOfTheFolderAreRefusedAndSoundFilesAreSessions() throws {
         let dir = try TestEnvironment.temporaryDirectory("cabin-cli")
         let outside = try TestEnvironment.temporaryDirectory("cabin-cli-outside")
         let secret = outside.appendingPathComponent("secret.wav").path
@@ -191,9 +221,11 @@ import Testing
             "\(path):2:32: error: cues[0].play: link.wav: leads outside the document's folder (to \(real)); copy the file into the document's folder instead",
             "\(path):2:65: error: cues[1].play: sub/secret.wav: leads outside the document's folder (to \(real)); copy the file into the document's folder instead",
         ])
-        let render = try ExternalTool.cabin(["render", secret, "-o", dir.appendingPathComponent("x.wav").path])
-        #expect(render.status == 1)
-        #expect(render.stderr == "cabin: error: \(secret): is a sound file, not a session document; a session plays it as a layer (\"sound\": \"./secret.wav\")\n")
+        let out = dir.appendingPathComponent("x.wav").path
+        let render = try ExternalTool.cabin(["render", secret, "-o", out])
+        #expect(render.status == 0, "\(render.stderr)")
+        #expect(render.stdout.hasPrefix("\(out): 0:01.000 of secret.wav at 48000 Hz (WAV 16-bit), rendered in "))
+        #expect(FileManager.default.fileExists(atPath: out))
     }
 }
 

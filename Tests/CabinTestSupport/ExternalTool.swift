@@ -23,12 +23,20 @@ public enum ExternalTool {
     /// child never records into another test's sink capture (`CABIN_SINK_FILE`, which an
     /// in-process test may have set for itself) and never listens on the user's default
     /// control socket (no `XDG_RUNTIME_DIR`: `cabin play` children running at once would
-    /// contend for it, and a user's own session may hold it) unless `extra` says so.
+    /// contend for it, and a user's own session may hold it) unless `extra` says so. Each
+    /// child also has config and state folders of its own (`XDG_CONFIG_HOME`,
+    /// `XDG_STATE_HOME`, empty and new) and none of the `CABIN_…` settings variables, so
+    /// neither the user's config nor another test's remembered volume or session applies.
     public static func childEnvironment(_ extra: [String: String] = [:]) -> [String: String] {
         _ = PacedSink.problem   // the sink's ALSA configuration is in place before any child starts
         var env = ProcessInfo.processInfo.environment
         env[PacedSink.captureVariable] = ""
         env["XDG_RUNTIME_DIR"] = nil
+        for name in ["CABIN_DEVICE", "CABIN_PERIOD", "CABIN_PERIODS", "CABIN_PRESET", "CABIN_RUMBLE", "CABIN_VOLUME",
+                     "CABIN_HAPTIC_STRENGTH", "CABIN_SUSPEND_COMMAND"] { env[name] = nil }
+        let own = FileManager.default.temporaryDirectory.appendingPathComponent("cabin-test-xdg-\(getpid())/\(UUID().uuidString)").path
+        env["XDG_CONFIG_HOME"] = own + "/config"
+        env["XDG_STATE_HOME"] = own + "/state"
         for (k, v) in extra { env[k] = v }
         return env
     }

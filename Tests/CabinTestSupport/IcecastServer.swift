@@ -100,7 +100,15 @@ public final class IcecastServer: @unchecked Sendable {
             process.standardInput = FileHandle.nullDevice
             try process.run()
             sources[mount] = process
-            try wait(until: "the \(mount) mount", timeout: 30) { self.isLive(mount) || !process.isRunning }
+            // Live once it serves audio past the headers, or 5 s after it first answered 200
+            // (a slow encoder on a loaded machine is still a live mount).
+            var answered: Date?
+            try wait(until: "the \(mount) mount", timeout: 30) {
+                guard process.isRunning else { return true }
+                let (status, bytes) = self.probe(mount)
+                if status == 200 && answered == nil { answered = Date() }
+                return status == 200 && (bytes > 8192 || Date().timeIntervalSince(answered!) > 5)
+            }
             if process.isRunning { return }
             lastError = ((try? String(contentsOf: log, encoding: .utf8)) ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
             sources[mount] = nil
@@ -135,13 +143,15 @@ public final class IcecastServer: @unchecked Sendable {
         try? FileManager.default.removeItem(at: directory)
     }
 
-    /// Whether `mount` is being served with audio: a GET gets a 200 and over 8 KB (more than
-    /// the Ogg headers) within 1.5 s, so a listener that connects next gets audio at once.
-    public func isLive(_ mount: String) -> Bool {
+    /// Whether `mount` is being served (a GET gets a 200).
+    public func isLive(_ mount: String) -> Bool { probe(mount).status == 200 }
+
+    /// A GET of `mount` for 1.5 s: the HTTP status and the bytes that came.
+    func probe(_ mount: String) -> (status: Int, bytes: Int) {
         guard let reply = try? ExternalTool.run("curl", ["-s", "-o", "/dev/null", "-w", "%{http_code} %{size_download}",
-                                                         "-m", "1.5", url(mount)]).stdout else { return false }
+                                                         "-m", "1.5", url(mount)]).stdout else { return (0, 0) }
         let fields = reply.split(separator: " ")
-        return fields.count == 2 && fields[0] == "200" && (Int(fields[1]) ?? 0) > 8192
+        return fields.count == 2 ? (Int(fields[0]) ?? 0, Int(fields[1]) ?? 0) : (0, 0)
     }
 
     private func wait(until what: String, timeout: Double = 10, _ condition: () -> Bool) throws {

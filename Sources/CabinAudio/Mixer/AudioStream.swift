@@ -87,6 +87,23 @@ public final class AudioStream: @unchecked Sendable {
     /// Frames `write` would take now. Any thread (a snapshot).
     public var freeFrames: Int { capacityFrames - availableFrames }
 
+    /// Takes up to `frames` frames (interleaved stereo) out of the ring into `destination` and
+    /// returns how many; never blocks. For a consumer that is not a mixer — a playlist relaying
+    /// an internet station's stream into its own — and only for a stream no mixer plays (the
+    /// ring has one consumer). Not on the render thread's path.
+    public func read(into destination: UnsafeMutablePointer<Float>, frames: Int) -> Int {
+        let read = counters[StreamCounter.read].load(ordering: .relaxed)
+        let written = counters[StreamCounter.written].load(ordering: .acquiring)
+        let count = min(frames, written - read)
+        guard count > 0 else { return 0 }
+        let start = read % capacityFrames
+        let first = min(count, capacityFrames - start)
+        destination.update(from: samples + 2 * start, count: 2 * first)
+        (destination + 2 * first).update(from: samples, count: 2 * (count - first))
+        counters[StreamCounter.read].store(read + count, ordering: .releasing)
+        return count
+    }
+
     /// Frames played so far (read from the ring). Any thread.
     public var playedFrames: Int { counters[StreamCounter.read].load(ordering: .acquiring) }
 

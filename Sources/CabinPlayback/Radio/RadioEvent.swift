@@ -12,11 +12,13 @@ public enum RadioEvent: Sendable, Equatable {
     case reconnect(url: String, attempt: Int, delay: Double, reason: String)
     /// The station cannot be played (one line); its layers stay silent, the session plays on.
     case error(url: String, message: String)
+    /// A playlist's track cannot be played (or stopped early): one line; the next plays.
+    case skipped(url: String, message: String)
 
     public var url: String {
         switch self {
         case .buffering(let url, _), .playing(let url, _, _, _), .title(let url, _), .reconnect(let url, _, _, _),
-             .error(let url, _): url
+             .error(let url, _), .skipped(let url, _): url
         }
     }
 }

@@ -2,8 +2,10 @@ import CabinAudio
 import CabinIO
 import CabinSession
 
-/// The live streams of a session, each a `RadioStation` on its own thread writing to the
-/// `AudioStream` the compiler registered for it (`CompiledSession.stations`).
+/// The radio of a session: its live streams, each a `RadioStation` on its own thread, and
+/// its playlists of the user's music, each a `PlaylistStation`, writing to the
+/// `AudioStream` the compiler registered for it (`CompiledSession.stations`). With a
+/// playlist it switches tracks (`StationSwitching`: `LivePlayer.nextStation`).
 ///
 /// ```swift
 /// let radio = RadioStations(loaded.compiled)
@@ -13,41 +15,83 @@ import CabinSession
 /// ```
 ///
 /// Thread: control thread.
-public final class RadioStations: @unchecked Sendable {
+public final class RadioStations: StationSwitching, @unchecked Sendable {
     // @unchecked Sendable: the stations are set in init; each is itself thread-safe.
     private let stations: [RadioStation]
+    private let playlists: [PlaylistStation]
+    private var started = false
 
     /// One station per live stream of `session` (none for a session without).
     ///
     /// `waitsForListener`: a station's audio stays at the live edge (about a second held)
     /// until a voice first plays its stream, so a layer started late in the session does not
     /// begin on stale audio; false writes to the stream at once (tests that read it directly).
-    public init(_ session: CompiledSession, waitsForListener: Bool = true) {
-        stations = session.stations.map {
+    ///
+    /// `documentFolder`: where a playlist's relative path starts (the document's folder).
+    /// `live`: a playlist's station URLs play (a live session); offline they are skipped.
+    public init(_ session: CompiledSession, waitsForListener: Bool = true, documentFolder: String = ".", live: Bool = false) {
+        stations = session.stations.filter { $0.playlist == nil }.map {
             RadioStation(url: $0.url, stream: $0.stream, sampleRate: session.sampleRate, waitsForListener: waitsForListener)
         }
+        playlists = session.stations.compactMap { s in
+            s.playlist.map {
+                PlaylistStation(name: s.url, path: PlaylistSource.resolve(s.url, in: documentFolder), options: $0,
+                                stream: s.stream, sampleRate: session.sampleRate, live: live)
+            }
+        }
+        // A runner pre-rolls the mixer's look-ahead when it is made: the first frames must be
+        // in the ring by then (live and offline alike), or they would play as an underflow.
+        for playlist in playlists { playlist.fill(frames: Int(PlaylistStation.leadSeconds * session.sampleRate), publishing: false) }
     }
 
     /// No stations.
-    public init() { stations = [] }
-
-    public var isEmpty: Bool { stations.isEmpty }
-
-    /// Connects every station (each on its own thread).
-    public func start() throws(SystemError) {
-        for station in stations { try station.start() }
+    public init() {
+        stations = []
+        playlists = []
     }
 
-    /// Disconnects every station and waits for their threads.
+    public var isEmpty: Bool { stations.isEmpty && playlists.isEmpty }
+
+    /// Whether it has something to switch (a playlist): `nextStation` and `previousStation` work.
+    public var canSwitch: Bool { !playlists.isEmpty }
+
+    /// Connects every station and starts every playlist (each on its own thread).
+    public func start() throws(SystemError) {
+        started = true
+        for station in stations { try station.start() }
+        for playlist in playlists { try playlist.start() }
+    }
+
+    /// Disconnects every station, stops every playlist and waits for their threads.
     public func stop() {
         for station in stations { station.stop() }
+        for playlist in playlists { playlist.stop() }
+    }
+
+    /// Offline (not started): feeds each playlist's stream so it holds `frames` frames for
+    /// the next block (`OfflineRenderer` calls it before every block).
+    public func fill(frames: Int) {
+        guard !started else { return }
+        for playlist in playlists { playlist.fill(frames: frames) }
+    }
+
+    /// The next track of every playlist, crossfaded equal-power (`PlaylistFeeder.switchSeconds`).
+    public func nextStation() throws {
+        guard canSwitch else { throw PlayerControlError("this session's radio has no playlist to switch (a folder or an .m3u, .m3u8 or .pls file)") }
+        for playlist in playlists { playlist.skip(by: 1) }
+    }
+
+    /// The previous track of every playlist (the first restarts).
+    public func previousStation() throws {
+        guard canSwitch else { throw PlayerControlError("this session's radio has no playlist to switch (a folder or an .m3u, .m3u8 or .pls file)") }
+        for playlist in playlists { playlist.skip(by: -1) }
     }
 
     deinit { stop() }
 
     /// Events since the last call, in order per station.
-    public func poll() -> [RadioEvent] { stations.flatMap { $0.takeEvents() } }
+    public func poll() -> [RadioEvent] { stations.flatMap { $0.takeEvents() } + playlists.flatMap { $0.takeEvents() } }
 
-    /// What each station is doing now.
-    public var status: [RadioStatus] { stations.map(\.status) }
+    /// What each station and playlist is doing now (the playlist's title: the track playing).
+    public var status: [RadioStatus] { stations.map(\.status) + playlists.map(\.status) }
 }

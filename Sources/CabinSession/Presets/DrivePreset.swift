@@ -24,7 +24,7 @@ enum DrivePreset {
             .init(name: "destination", defaultValue: "your destination", help: "where you are going"),
             .init(name: "rest-every", defaultValue: "25m", help: "25m|50m|off"),
             .init(name: "rest", defaultValue: "5m", help: "5m|10m|15m"),
-            .init(name: "radio", defaultValue: "lofi", help: radios.joined(separator: "|") + "|http(s)://station-URL"),
+            .init(name: "radio", defaultValue: "lofi", help: radios.joined(separator: "|") + "|http(s)://station-URL|FOLDER/|PLAYLIST.m3u"),
             .init(name: "ambient", defaultValue: "route", help: "route (the route's own) or an ambient/… library name"),
         ],
         make: { (o) throws(PresetError) -> SessionDocument in try make(o) })
@@ -50,7 +50,8 @@ enum DrivePreset {
         let radioOption = o.raw("radio")
         let isStation = radioOption.lowercased().hasPrefix("http://") || radioOption.lowercased().hasPrefix("https://")
         if isStation, case .failure(let problem) = SoundReferenceParser.parse(radioOption) { throw PresetError("--radio: \(problem.message)") }
-        let radio = isStation ? radioOption : try o.choice("radio", radios)
+        let isPlaylist = !isStation && SoundReferenceParser.isPlaylist(radioOption)
+        let radio = isStation || isPlaylist ? radioOption : try o.choice("radio", radios)
         return Settings(
             minutes: try o.minutes("minutes", in: 25...240), vehicle: try o.choice("vehicle", vehicles), route: route,
             destination: try o.text("destination"),

@@ -106,6 +106,10 @@ struct DriveTimeline {
         if let radio = s.radio, case .success(.station(let url)) = SoundReferenceParser.parse(radio) {
             // A station is mastered near -14 LUFS, the library's beds near its -23 reference.
             b.document.layers.append(Layer(name: "radio", bus: "radio", sound: .station(url), isLooping: true, gain: -10))
+        } else if let radio = s.radio, SoundReferenceParser.isPlaylist(radio) {
+            // The user's music: every track at the library's reference loudness, like the beds.
+            b.document.layers.append(Layer(name: "radio", bus: "radio", sound: .playlist(radio), isLooping: true, gain: -2,
+                                           playlist: PlaylistOptions(shuffle: true, crossfadeSeconds: 3)))
         } else if let radio = s.radio {
             let isNoise = radio.hasSuffix("-noise")
             b.document.layers.append(Layer(name: "radio", bus: "radio",

@@ -1,6 +1,7 @@
 /// `pomodoro`: focus and break periods (a long break after the last focus), chimes, spoken
 /// prompts and haptics at each transition; the ambience plays through focus and softer
-/// through breaks; the end alert.
+/// through breaks; the end alert. With `--warn 2m`, a soft chime (`ui/chime-milestone`, 8 dB
+/// under the transition chimes) plays that long before each phase ends.
 enum PomodoroPreset {
     static let preset = SessionPresets.Preset(
         name: "pomodoro", summary: "focus / short break cycles with a long break, chimes, prompts and an ambience",
@@ -10,6 +11,7 @@ enum PomodoroPreset {
             .init(name: "long", defaultValue: "15m", help: "long break, 1–60 minutes"),
             .init(name: "cycles", defaultValue: "4", help: "focus periods, 1–12"),
             .init(name: "ambient", defaultValue: "ambient/rain", help: "an ambient/… library name, synth:NAME or off"),
+            .init(name: "warn", defaultValue: "off", help: "a soft chime this long before each phase ends, 30s–30m, or off"),
         ],
         make: { (o) throws(PresetError) -> SessionDocument in try make(o) })
 
@@ -18,6 +20,7 @@ enum PomodoroPreset {
         let short = Double(try o.minutes("short", in: 1...30) * 60)
         let long = Double(try o.minutes("long", in: 1...60) * 60)
         let cycles = Int(try o.number("cycles", in: 1...12))
+        let warn = try warning(o)
         let ambient = o.raw("ambient")
         var sound: SoundReference?
         if ambient != "off" {
@@ -49,8 +52,10 @@ enum PomodoroPreset {
             transition(&b, at: t, mark: "focus", chime: "ui/chime-focus", haptic: "focus-start", text: "Focus time",
                        fallback: "voice/focus-time")
             if sound != nil && cycle > 1 { for layer in bed { b.fade(t, layer, to: 0, over: 4) } }
+            warnBefore(&b, end: t + focus, length: focus, warn: warn)
             t += focus
             let isLast = cycle == cycles
+            warnBefore(&b, end: t + (isLast ? long : short), length: isLast ? long : short, warn: warn)
             transition(&b, at: t, mark: isLast ? "long-break" : "short-break", chime: "ui/chime-break", haptic: "break-start",
                        text: isLast ? "Long break" : "Short break", fallback: isLast ? "voice/long-break" : "voice/short-break")
             if sound != nil { for layer in bed { b.fade(t, layer, to: -10, over: 4) } }
@@ -61,6 +66,25 @@ enum PomodoroPreset {
         b.say(t + 2.5, "Session complete", fallback: "voice/session-complete")
         if sound != nil { b.stop(t, bed, fadeOut: 7) }
         return b.build()
+    }
+
+    /// The gain of the warning chime against the transition chimes: soft, a reminder.
+    static let warningGain = -8.0
+
+    /// `--warn`: nil (off), or seconds before a phase's end.
+    static func warning(_ o: PresetOptions) throws(PresetError) -> Double? {
+        let text = o.raw("warn").trimmingWhitespace()
+        if text == "off" { return nil }
+        guard let seconds = Double(text).map({ $0 * 60 }) ?? SessionTime.parse(text), seconds >= 30, seconds <= 1800 else {
+            throw PresetError("--warn must be a time from 30s to 30m before a phase ends (2m, 90s; a bare number is minutes) or off, not '\(text)'")
+        }
+        return seconds
+    }
+
+    /// The warning chime `warn` seconds before `end`, when the phase is longer than that.
+    static func warnBefore(_ b: inout SessionBuilder, end: Double, length: Double, warn: Double?) {
+        guard let warn, warn < length else { return }
+        b.play(end - warn, "ui/chime-milestone", gain: warningGain)
     }
 
     /// A transition's haptic is timed to its chime: `focus-start` to `ui/chime-focus`,

@@ -1,0 +1,113 @@
+import CabinAudio
+import CabinPlayback
+import CabinSession
+import FoundationEssentials
+
+/// What `cabin play` remembers between runs, in `$XDG_STATE_HOME/cabin/state.json`: the last
+/// session (its document's path, or its preset with the options, and the loudness and seed
+/// given) with the position it stopped at, and the listener's volumes it ended with.
+///
+/// ```json
+/// {
+///   "cabinState": 1,
+///   "session": { "preset": "pomodoro", "options": { "focus": "50m" }, "title": "Pomodoro: 4 × 50 min",
+///                "position": 754.2, "duration": 12608, "ended": false },
+///   "volumes": { "master": -6, "radio": -6 }
+/// }
+/// ```
+///
+/// `cabin play` writes it (through CabinIO's `OutputFile`: a temporary file, synced and
+/// renamed, so a crash never leaves half a file) when the session stops and every
+/// ``saveInterval`` seconds while it plays. A session that played to its end is remembered
+/// as ended, and `--resume` says there is nothing to resume.
+///
+/// Thread: pure; any thread except the render thread.
+public struct PlayState: Sendable, Equatable, Codable {
+    /// The format's version.
+    public var cabinState = 1
+    public var session: Session?
+    /// The listener's volumes by bus (`master` for the master) in dB; nil is silence.
+    public var volumes: [String: Double?] = [:]
+
+    /// How often a playing session saves its position.
+    public static let saveInterval = 10.0
+
+    public struct Session: Sendable, Equatable, Codable {
+        /// The document's absolute path, or nil for a preset.
+        public var file: String?
+        public var preset: String?
+        public var options: [String: String]?
+        /// `--loudness` and `--seed`, as given.
+        public var loudness: String?
+        public var seed: UInt64?
+        public var title: String
+        /// Where it stopped on its timeline, in seconds.
+        public var position: Double
+        public var duration: Double
+        /// It played to its end (nothing to resume).
+        public var ended: Bool
+
+        public init(file: String? = nil, preset: String? = nil, options: [String: String]? = nil, loudness: String? = nil,
+                    seed: UInt64? = nil, title: String, position: Double, duration: Double, ended: Bool) {
+            (self.file, self.preset, self.options, self.loudness, self.seed) = (file, preset, options, loudness, seed)
+            (self.title, self.position, self.duration, self.ended) = (title, position, duration, ended)
+        }
+    }
+
+    public init(session: Session? = nil, volumes: [String: Decibels] = [:]) {
+        self.session = session
+        self.volumes = volumes.mapValues { $0.value.isFinite ? $0.value : nil }
+    }
+
+    /// The remembered volumes as levels.
+    public var levels: [String: Decibels] {
+        volumes.mapValues { level in level.map { Decibels($0) } ?? .silence }
+    }
+
+    /// The file's bytes.
+    public func encoded() -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return Array((try? encoder.encode(self)) ?? Data("{}".utf8)) + [UInt8(ascii: "\n")]
+    }
+
+    /// Reads a state file's bytes; a file that cannot be used is the reason, one line (the
+    /// CLI warns and goes on without it: a state file is never worth failing over).
+    public static func decode(_ bytes: [UInt8]) -> Result<PlayState, PlayStateError> {
+        let state: PlayState
+        do { state = try JSONDecoder().decode(PlayState.self, from: Data(bytes)) } catch {
+            return .failure(PlayStateError("not a Cabin state file (\(PlayStateError.describe(error)))"))
+        }
+        guard state.cabinState == 1 else { return .failure(PlayStateError("version \(state.cabinState) is not one this Cabin reads (1)")) }
+        if let s = state.session {
+            guard s.position.isFinite, s.position >= 0, s.duration.isFinite, s.duration >= 0, s.position <= s.duration + 1 else {
+                return .failure(PlayStateError("session.position \(s.position) is not a time within the session's \(s.duration) s"))
+            }
+            guard (s.file == nil) != (s.preset == nil) else { return .failure(PlayStateError("session: needs a file or a preset, one of them")) }
+            if let file = s.file, !file.hasPrefix("/") { return .failure(PlayStateError("session.file '\(file)' is not an absolute path")) }
+            if let preset = s.preset, SessionPresets.named(preset) == nil { return .failure(PlayStateError("session.preset: no preset '\(preset)'")) }
+        }
+        for (bus, level) in state.volumes {
+            if let level, !(level.isFinite && level <= VolumeLevel.maximum.value + 1e-9 && level >= -200) {
+                return .failure(PlayStateError("volumes.\(bus): \(level) dB is not a volume (−200 … +6.8 dB)"))
+            }
+        }
+        return .success(state)
+    }
+}
+
+/// Why a state file was not used, as one line.
+public struct PlayStateError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var description: String
+    public init(_ description: String) { self.description = description }
+
+    static func describe(_ error: any Error) -> String {
+        switch error {
+        case DecodingError.dataCorrupted(let c): return c.debugDescription
+        case DecodingError.keyNotFound(let key, _): return "no \"\(key.stringValue)\""
+        case DecodingError.typeMismatch(_, let c), DecodingError.valueNotFound(_, let c):
+            return (c.codingPath.map(\.stringValue).joined(separator: ".")) + ": " + c.debugDescription
+        default: return "\(error)"
+        }
+    }
+}

@@ -1,0 +1,56 @@
+/// The part of the timeline `cabin play` plays (`--from`, `--to`/`--length`) and whether it
+/// loops (`--loop`): at the range's end the session stops (fading out as `stop` does), or
+/// seeks back to its start (the seek's 30 ms fade is the seam).
+///
+/// The control loop calls `update` several times a second. A loop seeks back `lead` seconds
+/// before the end, so a late call never lets a session reach its own end and finish.
+///
+/// Thread: control thread.
+public struct PlaybackRange: Sendable {
+    public let start: Double
+    /// The end on the session's timeline; `nil`: the session's own end.
+    public let end: Double?
+    public let loops: Bool
+    /// How many times it has gone round.
+    public private(set) var laps = 0
+    /// Whether it has stopped the session (at `end`, not looping).
+    public private(set) var hasStopped = false
+    /// After a seek back, nothing happens until the position is back before the end.
+    private var armed = true
+    /// How early the seek back is asked for: the control loop wakes at least every 100 ms.
+    public static let lead = 0.25
+
+    public init(start: Double = 0, end: Double? = nil, loops: Bool = false) {
+        let start = max(0, start)
+        self.start = start
+        self.end = end.map { max($0, start) }
+        self.loops = loops
+    }
+
+    /// Whether there is anything to do (a range that is the whole session, not looping, is not).
+    public var isActive: Bool { end != nil || loops }
+
+    /// Where this range ends on a session `duration` seconds long.
+    public func end(in duration: Double) -> Double { min(end ?? duration, duration) }
+
+    /// Stops or loops `player` when its position reaches the end.
+    public mutating func update(_ player: LivePlayer) {
+        guard isActive, !hasStopped, !player.isFinished else { return }
+        let end = self.end(in: player.session.duration)
+        let position = player.position
+        if loops {
+            // Seek back just before the end, once per lap; never for a range shorter than the lead.
+            let turn = max(start + 0.05, end - (self.end == nil || end >= player.session.duration - PlaybackRange.lead ? PlaybackRange.lead : 0))
+            if armed && position >= turn {
+                armed = false
+                laps += 1
+                player.seek(to: start)
+            } else if !armed && position < turn {
+                armed = true
+            }
+        } else if position >= end {
+            hasStopped = true
+            player.stop()
+        }
+    }
+}

@@ -1,0 +1,112 @@
+import ArgumentParser
+import CabinAudio
+import CabinConfig
+import CabinIO
+import CabinPlayback
+import FoundationEssentials
+import Glibc
+
+/// The CLI's side of the settings: where the config and state files are, reading them, and
+/// printing their problems (CabinConfig does the parsing and merging, purely).
+enum CLIConfig {
+    static var environment: [String: String] { ProcessInfo.processInfo.environment }
+
+    /// `$XDG_CONFIG_HOME/cabin/config.toml` (default `~/.config/cabin/config.toml`).
+    static var configPath: String { xdg("XDG_CONFIG_HOME", fallback: ".config") + "/cabin/config.toml" }
+
+    /// `$XDG_STATE_HOME/cabin/state.json` (default `~/.local/state/cabin/state.json`).
+    static var statePath: String { xdg("XDG_STATE_HOME", fallback: ".local/state") + "/cabin/state.json" }
+
+    private static func xdg(_ variable: String, fallback: String) -> String {
+        // The XDG spec: a relative path in the variable is invalid and ignored.
+        if let value = environment[variable], value.hasPrefix("/") { return value }
+        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? "/"
+        return (home.hasSuffix("/") ? String(home.dropLast()) : home) + "/" + fallback
+    }
+
+    /// The file's layer (an empty one when there is no file) and its problems.
+    static func readFile() -> ConfigFile {
+        let path = configPath
+        guard access(path, F_OK) == 0 else { return ConfigFile(path: path) }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            var file = ConfigFile(path: path)
+            file.problems.append(ConfigProblem(.error, source: path, key: nil, message: "cannot be read (\(String(cString: strerror(errno))))"))
+            return file
+        }
+        guard let text = String(validating: data, as: UTF8.self) else {
+            var file = ConfigFile(path: path)
+            file.problems.append(ConfigProblem(.error, source: path, key: nil, message: "is not UTF-8 text"))
+            return file
+        }
+        return ConfigFile.parse(text, path: path)
+    }
+
+    /// The settings with `options` on top: prints every problem (one line each) and exits
+    /// 1 when any is an error.
+    static func settings(options: ConfigLayer = ConfigLayer()) throws -> (settings: CabinSettings, file: ConfigFile) {
+        let file = readFile()
+        let (environmentLayer, environmentProblems) = ConfigEnvironment.layer(environment)
+        let problems = file.problems + environmentProblems
+        for problem in problems { StandardStreams.writeError("\(problem)\n") }
+        if problems.contains(where: { $0.severity == .error }) { throw ExitCode.failure }
+        return (CabinSettings.merge([file.layer, environmentLayer, options]), file)
+    }
+
+    /// The state file, or nil (with a warning when one is there but cannot be used).
+    static func readState() -> PlayState? {
+        let path = statePath
+        guard access(path, F_OK) == 0 else { return nil }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            CLIOutput.warning("\(path): cannot be read (\(String(cString: strerror(errno)))); starting afresh")
+            return nil
+        }
+        switch PlayState.decode(Array(data)) {
+        case .success(let state): return state
+        case .failure(let problem):
+            CLIOutput.warning("\(path): \(problem); starting afresh")
+            return nil
+        }
+    }
+
+    /// Writes the state file atomically (a temporary, synced and renamed), making its
+    /// folder (mode 0700) when needed.
+    static func writeState(_ state: PlayState) throws {
+        let path = statePath
+        let folder = String(path[..<path.lastIndex(of: "/")!])
+        if access(folder, F_OK) != 0 {
+            do { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true,
+                                                         attributes: [.posixPermissions: 0o700]) } catch {
+                throw ValidationError("\(folder): cannot make the folder (\(error.localizedDescription))")
+            }
+        }
+        let output = try OutputFile(path)
+        try output.write(state.encoded())
+        try output.commit()
+    }
+
+    /// The command line's settings as a layer (checked as the file's values are): the
+    /// options `cabin play` and `cabin config` share.
+    static func optionsLayer(device: String?, period: Int?, periods: Int?, rumble: String?, preset: String? = nil,
+                             volume: [String]) throws -> ConfigLayer {
+        var layer = ConfigLayer()
+        var sets: [([String], ConfigValue, String)] = []
+        if let device { sets.append((["play", "device"], .string(device), "-D")) }
+        if let period { sets.append((["play", "period"], .integer(period), "--period")) }
+        if let periods { sets.append((["play", "periods"], .integer(periods), "--periods")) }
+        if let rumble { sets.append((["play", "rumble"], .string(rumble), "--rumble")) }
+        if let preset { sets.append((["play", "preset"], .string(preset), "--preset")) }
+        for text in volume {
+            let parts = text.split(separator: "=", maxSplits: 1).map(String.init)
+            let (bus, value) = parts.count == 2 ? (parts[0], parts[1]) : ("master", text)
+            if bus == "remember" { throw ValidationError("--volume '\(text)': 'remember' is not a bus") }
+            sets.append((["volume", bus], .string(value), "--volume"))
+        }
+        for (key, value, option) in sets {
+            if let (_, message) = layer.set(key, value, origin: .option(option)) {
+                let shown = option == "--volume" && key[1] != "master" ? "\(key[1])=\(value.text ?? "")" : value.text ?? ""
+                throw ValidationError("\(option) '\(shown)': \(message)")
+            }
+        }
+        return layer
+    }
+}

@@ -1,0 +1,100 @@
+import CabinIO
+import CabinTestSupport
+import Foundation
+import Testing
+
+/// `cabin play` with a playlist on the radio, switched through the control socket with
+/// `cabin ctl next-station` / `previous-station` (the real binary, `-D none`: on the
+/// system clock, in real time).
+@Suite(.serialized)
+struct PlaylistCommandTests {
+    static func ctl(_ socket: String, _ words: [String]) throws -> ExternalTool.Result {
+        try ExternalTool.cabin(["ctl", "--ipc", socket] + words)
+    }
+
+    /// The title the status reports for the playlist, within `timeout` seconds of asking.
+    static func waitForTitle(_ socket: String, _ title: String, timeout: Double = 3) throws -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            let status = try ctl(socket, ["status", "--json"])
+            if let object = try? JSONSerialization.jsonObject(with: Data(status.stdout.utf8)) as? [String: Any],
+               let stations = object["stations"] as? [[String: Any]], stations.first?["title"] as? String == title {
+                return true
+            }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        return false
+    }
+
+    @Test func nextAndPreviousSwitchTracksAndReportThem() throws {
+        let dir = try TestEnvironment.temporaryDirectory("cabin-playlist-cli")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        for (name, f) in [("a.wav", 300), ("b.wav", 500), ("c.wav", 700)] {
+            _ = try ExternalTool.check("sox", ["-n", "-r", "48000", "-c", "2", dir.appendingPathComponent(name).path,
+                                               "synth", "20", "sine", "\(f)", "vol", "0.2"])
+        }
+        try Data("a.wav\nb.wav\nc.wav\n".utf8).write(to: dir.appendingPathComponent("list.m3u"))
+        let path = dir.appendingPathComponent("s.json").path
+        try Data("""
+            { "cabin": 1, "duration": "30s", "layers": { "radio": { "bus": "radio", "sound": "list.m3u" } },
+              "cues": [ { "at": 0, "start": "radio" } ] }
+            """.utf8).write(to: URL(fileURLWithPath: path))
+        let socket = dir.appendingPathComponent("control").path
+        let process = Process()
+        let stdout = Pipe()
+        process.executableURL = URL(fileURLWithPath: ExternalTool.cabinBinary)
+        process.environment = ExternalTool.childEnvironment()
+        process.arguments = ["play", path, "-D", "none", "--ipc", socket, "--json"]
+        process.standardOutput = stdout
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        defer { if process.isRunning { process.terminate() } }
+        let deadline = Date().addingTimeInterval(10)
+        while !FileManager.default.fileExists(atPath: socket) && Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+
+        #expect(try Self.waitForTitle(socket, "a"))
+        #expect(try Self.ctl(socket, ["next-station"]).status == 0)
+        // Heard after what is already in the ring (0.5 s at most).
+        #expect(try Self.waitForTitle(socket, "b", timeout: 1.5))
+        #expect(try Self.ctl(socket, ["next-station"]).status == 0)
+        #expect(try Self.waitForTitle(socket, "c", timeout: 1.5))
+        #expect(try Self.ctl(socket, ["previous-station"]).status == 0)
+        #expect(try Self.waitForTitle(socket, "b", timeout: 1.5))
+        #expect(try Self.ctl(socket, ["quit"]).status == 0)
+        process.waitUntilExit()
+        let text = String(decoding: stdout.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let titles = text.split(separator: "\n").compactMap { line -> String? in
+            guard let o = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+                  o["event"] as? String == "radio-title" else { return nil }
+            #expect(o["url"] as? String == "list.m3u")
+            return o["title"] as? String
+        }
+        #expect(titles == ["a", "b", "c", "b"], "\(text)")
+    }
+
+    @Test func aSessionWithoutAPlaylistSaysWhy() throws {
+        let dir = try TestEnvironment.temporaryDirectory("cabin-playlist-cli")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("s.json").path
+        try Data("""
+            { "cabin": 1, "duration": "10s", "layers": { "bed": { "bus": "ambient", "sound": "synth:pink-noise", "loop": true } },
+              "cues": [ { "at": 0, "start": "bed" } ] }
+            """.utf8).write(to: URL(fileURLWithPath: path))
+        let socket = dir.appendingPathComponent("control").path
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: ExternalTool.cabinBinary)
+        process.environment = ExternalTool.childEnvironment()
+        process.arguments = ["play", path, "-D", "none", "--ipc", socket, "--quiet"]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        defer { if process.isRunning { process.terminate() } }
+        let deadline = Date().addingTimeInterval(10)
+        while !FileManager.default.fileExists(atPath: socket) && Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+        let next = try Self.ctl(socket, ["next-station"])
+        #expect(next.status != 0)
+        #expect(next.stderr.split(separator: "\n") == ["cabin: error: no radio in this session"], "\(next.stderr)")
+        _ = try Self.ctl(socket, ["quit"])
+        process.waitUntilExit()
+    }
+}
