@@ -211,18 +211,18 @@ struct Play: ParsableCommand {
                 // The config's device may be unplugged: the session plays on without it.
                 guard case .option = settings.rumble.origin else {
                     CLIOutput.warning("rumble (\(settings.rumble.origin.description)): \(error); playing without")
-                    return try play(player, view: view, rumble: nil, decoding: decoding, source: source, carried: carried, range: range)
+                    return try play(player, view: view, rumble: nil, decoding: decoding, source: source, carried: carried, range: range, early: early)
                 }
                 CLIOutput.error("\(error)")
                 throw ExitCode.failure
             }
         }
-        try play(player, view: view, rumble: sessionRumble, decoding: decoding, source: source, carried: carried, range: range)
+        try play(player, view: view, rumble: sessionRumble, decoding: decoding, source: source, carried: carried, range: range, early: early)
     }
 
     /// Runs the control loop with the timers, hooks, socket and state file; exits with its status.
     func play(_ player: LivePlayer, view: PlayView, rumble: SessionRumble?, decoding: SoundDecoding,
-              source: CLISession.Source, carried: [String: Decibels], range: PlaybackRange) throws {
+              source: CLISession.Source, carried: [String: Decibels], range: PlaybackRange, early: [PlayerEvent]) throws {
         let control = try openControl(player: player, title: view.title)
         var session = PlaySession(player: player, view: view, rumble: rumble, decoding: decoding, control: control)
         session.timer = stopAfter.flatMap(SessionTime.parse).map { SleepTimer(stopAfter: $0, fadeOut: fadeOut.flatMap(SessionTime.parse) ?? 0) }
