@@ -68,6 +68,7 @@ extension AHAPWalk {
                   let waveform = pathValue.string(at: waveformPath(), in: &walker.diagnostics)
             else { return nil }
             event.waveformPath = waveform
+            event.waveformSource = WaveformSource(location: pathValue.location, path: waveformPath())
             event.waveformUsesVolumeEnvelope = walker.optionalBool("EventWaveformUseVolumeEnvelope", in: object, path())
             event.waveformLoopEnabled = walker.optionalBool("EventWaveformLoopEnabled", in: object, path())
         } else if let pathValue = object["EventWaveformPath"] {

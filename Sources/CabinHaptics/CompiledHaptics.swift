@@ -75,6 +75,20 @@ public struct SampledHaptics: Sendable, Hashable {
         public var frame: Int
         public var intensity: Float
         public var sharpness: Float
+
+        public init(frame: Int, intensity: Float, sharpness: Float) {
+            self.frame = frame
+            self.intensity = intensity
+            self.sharpness = sharpness
+        }
+    }
+
+    /// Streams made elsewhere (a session's combined haptic signal, in pieces).
+    public init(sampleRate: Double, intensity: [Float], sharpness: [Float], transients: [Transient]) {
+        self.sampleRate = sampleRate
+        self.intensity = intensity
+        self.sharpness = sharpness
+        self.transients = transients
     }
 
     public var sampleRate: Double

@@ -1,3 +1,5 @@
+import CabinJSON
+
 /// The kinds of AHAP events (`EventType`).
 ///
 /// Thread: a value type; any thread.
@@ -11,6 +13,21 @@ public enum HapticEventType: String, Sendable, Hashable, CaseIterable {
     public var isContinuous: Bool { self == .hapticContinuous || self == .audioContinuous }
     /// Whether the event is felt (audio events are kept in the model but not compiled).
     public var isHaptic: Bool { self == .hapticTransient || self == .hapticContinuous }
+}
+
+/// Where an `EventWaveformPath` stands in its file: its location and JSON path. Compares
+/// equal to every other, so it never changes what an event is.
+///
+/// Thread: a value type; any thread.
+public struct WaveformSource: Sendable, Hashable {
+    public var location: SourceLocation?
+    public var path: JSONPath?
+    public init(location: SourceLocation? = nil, path: JSONPath? = nil) {
+        self.location = location
+        self.path = path
+    }
+    public static func == (a: WaveformSource, b: WaveformSource) -> Bool { true }
+    public func hash(into hasher: inout Hasher) {}
 }
 
 /// One event of a pattern: a transient tap, a continuous vibration, or an audio event.
@@ -31,6 +48,9 @@ public struct HapticEvent: Sendable, Hashable {
     public var waveformPath: String?
     public var waveformUsesVolumeEnvelope: Bool?
     public var waveformLoopEnabled: Bool?
+    /// Where `EventWaveformPath` was written (for located errors about the file); not part
+    /// of the event's value (equal events may come from different places).
+    public var waveformSource = WaveformSource()
     /// An event-local intensity envelope (times relative to `time`, linear between points)
     /// that replaces the constant intensity and the attack/decay/release shape. AHAP has no
     /// such thing; the `.haptic` mapping uses it so that pattern-wide controls stay free.

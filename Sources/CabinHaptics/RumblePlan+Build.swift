@@ -10,10 +10,17 @@ extension RumblePlan {
     /// to 0xFFFF, as the kernel's memless driver sums simultaneous effects); transients
     /// share the transient voices in time order.
     public init(placed: [(startMilliseconds: Int, pattern: CompiledHaptics)], options: RumblePlanOptions = .init()) {
+        self.init(sampledPieces: placed.lazy.map { ($0.startMilliseconds, $0.pattern.sampled(rate: 1000)) }, options: options)
+    }
+
+    /// Plans streams already sampled at 1 kHz, each starting at `startMilliseconds` (a
+    /// session's combined haptic signal in pieces: pieces that start on the 50 ms grid and
+    /// follow one another step exactly as one stream would). Rules as for `init(placed:)`.
+    public init<Pieces: Sequence>(sampledPieces: Pieces, options: RumblePlanOptions = .init())
+    where Pieces.Element == (Int, SampledHaptics) {
         var levels: [Level] = []
         var pulses: [Pulse] = []
-        for (offset, compiled) in placed {
-            let sampled = compiled.sampled(rate: 1000)
+        for (offset, sampled) in sampledPieces {
             let own = Self.transientPulses(sampled, options)
             let merged = options.transientVoices == 0 ? own : []
             levels += Self.continuousLevels(sampled, mergedPulses: merged, options).map {

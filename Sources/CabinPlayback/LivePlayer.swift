@@ -72,6 +72,10 @@ public final class LivePlayer: @unchecked Sendable {
     public var stations: (any StationSwitching)?
     /// Events the control side made (a trigger, a volume change), for the next `poll`.
     var controlEvents: [PlayerEvent] = []
+    /// The parameter's value when focus was left (`return-focus` goes back to it).
+    var focusReturnValue: Double?
+    /// Haptic cues the live events made (see `LivePlayer+Focus`).
+    var liveHaptics: [TriggeredHaptic] = []
     /// Where the last seek goes (for `seek(by:)` while it is still pending).
     private var lastSeekTarget = 0.0
 
@@ -102,6 +106,7 @@ public final class LivePlayer: @unchecked Sendable {
         currentSlot = LivePlayer.slot(session, at: options.startTime)
         monitorState.lastPosition = currentSlot.base  // marks before the start are not news
         shared.slot.store(currentSlot.retainedBits(), ordering: .releasing)
+        registerFocusEvents()
     }
 
     deinit {
@@ -193,6 +198,12 @@ public final class LivePlayer: @unchecked Sendable {
     public func setParameter(_ name: String, to value: Double) {
         userParameters[name] = value
         setParameter(name, to: value, on: currentSlot)
+    }
+
+    /// A live ramp of a parameter (kept for seeks at its end value), from mixer frame `at`.
+    func rampParameter(_ name: String, _ id: ParameterID, to value: Double, overFrames: FrameTime, at: FrameTime) {
+        userParameters[name] = value
+        _ = currentSlot.runner.handle.send(.setParameter(id, to: value, overFrames: overFrames), at: at)
     }
 
     private func setParameter(_ name: String, to value: Double, on slot: RunnerSlot) {

@@ -1,3 +1,4 @@
+import CabinAudio
 import CabinHaptics
 import CabinIO
 import CabinSession
@@ -37,12 +38,23 @@ public struct HapticPatternLibrary: Sendable {
 ///
 /// Thread: control thread only (file I/O).
 public enum SessionHapticLoader {
+    ///
+    /// With `sampleRate`, a pattern's own sound (AHAP `AudioCustom`/`AudioContinuous`
+    /// events, `HapticPatternAudio`) is rendered at that rate into ``ResolvedHaptics/audio``
+    /// for its cues to play on their bus; a waveform that cannot be loaded silences that
+    /// sound with its located error in ``ResolvedHaptics/audioFailures``.
     public static func load(_ document: SessionDocument, documentFolder: URL,
-                            library: HapticPatternLibrary?) -> ResolvedHaptics {
+                            library: HapticPatternLibrary?, sampleRate: Double? = nil) -> ResolvedHaptics {
         var resolved = ResolvedHaptics()
         for text in document.hapticPatternsToLoad {
-            switch load(text, documentFolder: documentFolder, library: library, strength: document.hapticStrength) {
-            case .success(let compiled): resolved.patterns[text] = compiled
+            switch read(text, documentFolder: documentFolder, library: library) {
+            case .success(let (pattern, file)):
+                resolved.patterns[text] = HapticCompiler.compile(pattern, options: HapticCompileOptions(strength: document.hapticStrength))
+                guard let sampleRate, HapticPatternAudio.hasAudio(pattern) else { continue }
+                let loaded = HapticWaveformLoader.load(pattern, patternFile: file, sampleRate: sampleRate)
+                if let error = loaded.diagnostics.errors.first { resolved.audioFailures[text] = error.description }
+                let stereo = HapticPatternAudio.synthesize(pattern, waveforms: loaded.waveforms, sampleRate: sampleRate)
+                if !stereo.isEmpty { resolved.audio[text] = AudioBuffer(samples: stereo, channelCount: 2, sampleRate: sampleRate) }
             case .failure(let problem): resolved.failures[text] = problem.message
             }
         }
@@ -53,6 +65,14 @@ public enum SessionHapticLoader {
 
     static func load(_ text: String, documentFolder: URL, library: HapticPatternLibrary?,
                      strength: HapticStrength = .strong) -> Result<CompiledHaptics, Problem> {
+        read(text, documentFolder: documentFolder, library: library).map {
+            HapticCompiler.compile($0.pattern, options: HapticCompileOptions(strength: strength))
+        }
+    }
+
+    /// The pattern `text` names, read leniently, and the file it came from.
+    static func read(_ text: String, documentFolder: URL,
+                     library: HapticPatternLibrary?) -> Result<(pattern: HapticPattern, file: String), Problem> {
         let url: URL
         switch HapticReference.parse(text) {
         case .failure(let problem): return .failure(Problem(message: problem.message))
@@ -75,6 +95,6 @@ public enum SessionHapticLoader {
             let first = result.diagnostics.errors.first.map(\.description) ?? "\(url.path): not a haptic pattern"
             return .failure(Problem(message: first))
         }
-        return .success(HapticCompiler.compile(pattern, options: HapticCompileOptions(strength: strength)))
+        return .success((pattern, url.path))
     }
 }

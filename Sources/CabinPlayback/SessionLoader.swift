@@ -69,7 +69,7 @@ public enum SessionLoader {
             sounds = SessionSoundLoader.load(document, documentFolder: folder, library: library, sampleRate: sampleRate)
             decoding = .done
         }
-        let haptics = SessionHapticLoader.load(document, documentFolder: folder, library: patterns)
+        let haptics = SessionHapticLoader.load(document, documentFolder: folder, library: patterns, sampleRate: sampleRate)
         let compiled = SessionCompiler.compile(document, sounds: sounds, haptics: haptics, sampleRate: sampleRate,
                                                maxBlockFrames: maxBlockFrames, options: options)
         let radio = RadioStations(compiled, documentFolder: folder.path, live: progressive)

@@ -9,8 +9,18 @@ extension CompiledSession {
     /// rumble starts with cue N's sound.
     ///
     /// Thread: pure; control thread (allocates).
+    ///
+    /// With haptic layers, the plan is made from the session's combined signal
+    /// (``SessionHapticSignal``: layers and cues added as Core Haptics adds players), in
+    /// one-minute pieces.
     public func rumblePlan(options: RumblePlanOptions = .init()) -> RumblePlan {
-        RumblePlan(placed: haptics.compactMap { cue in
+        if let signal = SessionHapticSignal(self) {
+            let total = Int((duration * SessionHapticSignal.controlRate).rounded(.up))
+            let piece = 60_000
+            let pieces = stride(from: 0, to: total, by: piece).lazy.map { ($0, signal.sampled(from: $0, count: min(piece, total - $0))) }
+            return RumblePlan(sampledPieces: pieces, options: options)
+        }
+        return RumblePlan(placed: haptics.compactMap { cue in
             hapticPatterns[cue.pattern].map { (Int((Double(cue.frame) * 1000 / sampleRate).rounded()), $0) }
         }, options: options)
     }

@@ -34,6 +34,13 @@ extension CompiledSession {
         copy.marks = marks.filter { $0.frame >= target }.map { Mark(frame: $0.frame - target, name: $0.name) }
         copy.haptics = haptics.filter { $0.frame >= target }.map { HapticCue(frame: $0.frame - target, pattern: $0.pattern) }
         copy.durationFrames = durationFrames - target
+        // Haptic layers keep every event, earlier ones at negative frames, so a layer playing
+        // at the target plays on from where its loop had got to.
+        copy.hapticLayers = hapticLayers.map { layer in
+            var moved = layer
+            moved.events = layer.events.map { .init(frame: $0.frame - target, action: $0.action) }
+            return moved
+        }
         return copy
     }
 

@@ -18,6 +18,10 @@ public struct CompiledSession: Sendable {
     /// The compiled patterns those cues play, by the cue's `haptic` text (cues whose pattern
     /// did not load, or was not loaded, have none).
     public var hapticPatterns: [String: CompiledHaptics]
+    /// Layers whose source is a haptic pattern (their patterns are in `hapticPatterns`).
+    public var hapticLayers: [CompiledHapticLayer] = []
+    /// How the session answers `leave-focus` / `return-focus` (nil: it has no such events).
+    public var focus: CompiledFocus?
     /// Where the session ends.
     public var durationFrames: FrameTime
     /// Problems that silenced part of the session (a sound that did not load stops the

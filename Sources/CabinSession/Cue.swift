@@ -20,6 +20,10 @@ public struct Cue: Sendable, Equatable {
     public var fadeOut: Double?
     public var fade: LayerFade?
     public var crossfade: Crossfade?
+    /// A haptic layer crossfaded to another pattern.
+    public var hapticCrossfade: HapticCrossfade?
+    /// `"trigger": "leave-focus"`: the live event, scripted (the document's `focus`).
+    public var trigger: FocusEvent?
     public var set: ParameterChange?
     /// A bus effect moved (`{ "lowpass": "ambient", "to": 800, "over": "3s" }`).
     public var effect: EffectChange?
@@ -89,6 +93,19 @@ public struct Cue: Sendable, Equatable {
         }
     }
 
+    /// `{ "crossfade": "road", "to": "road-rough", "over": "4s" }` on a haptic layer: the
+    /// pattern crossfades linearly in intensity (the intensities sum to the level throughout).
+    public struct HapticCrossfade: Sendable, Equatable {
+        public var layer: String
+        public var to: String
+        public var over: Double
+        public init(layer: String, to: String, over: Double) {
+            self.layer = layer
+            self.to = to
+            self.over = over
+        }
+    }
+
     /// A parameter ramp.
     public struct ParameterChange: Sendable, Equatable {
         public var parameter: String
@@ -119,6 +136,6 @@ public struct Cue: Sendable, Equatable {
     /// How long after `time` this cue still sounds or moves, known from the document alone
     /// (fades and ramps; one-shot lengths are added once sounds are loaded).
     public var tail: Double {
-        [fadeIn ?? 0, fadeOut ?? 0, fade?.over ?? 0, crossfade?.over ?? 0, set?.over ?? 0, effect?.over ?? 0].max() ?? 0
+        [fadeIn ?? 0, fadeOut ?? 0, fade?.over ?? 0, crossfade?.over ?? 0, hapticCrossfade?.over ?? 0, set?.over ?? 0, effect?.over ?? 0].max() ?? 0
     }
 }

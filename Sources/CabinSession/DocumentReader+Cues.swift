@@ -4,7 +4,7 @@ import CabinJSON
 /// The `cues` array: every verb checked against the layers, buses and parameters.
 extension DocumentReader {
     static let cueKeys = Set(["at", "play", "say", "voice", "fallback", "bus", "gain", "haptic", "start",
-                              "fadeIn", "stop", "fadeOut", "fade", "crossfade", "set", "to", "over", "mark"]
+                              "fadeIn", "stop", "fadeOut", "fade", "crossfade", "set", "to", "over", "mark", "trigger"]
                              + DocumentEffect.keys)
     /// The verbs that share `to` and `over`.
     static let rampVerbs = ["fade", "crossfade", "set"] + DocumentEffect.keys
@@ -13,7 +13,8 @@ extension DocumentReader {
     /// Most characters in one `say` text (a spoken cue is a sentence or two, not a book).
     static let maxSayCharacters = 1000
 
-    mutating func readCues(_ value: JSONValue?, buses: [Bus], layers: [Layer], parameters: [Parameter]) -> [Cue] {
+    mutating func readCues(_ value: JSONValue?, buses: [Bus], layers: [Layer], parameters: [Parameter],
+                           focus: FocusSettings?) -> [Cue] {
         guard let value else { return [] }
         let path = JSONPath.root.key("cues")
         guard let rows = value.array(at: path, in: &diagnostics) else { return [] }
@@ -24,7 +25,8 @@ extension DocumentReader {
         }
         var out: [Cue] = []
         for (i, row) in rows.enumerated() {
-            if let cue = readCue(row, index: i, at: path.index(i), buses: buses, layers: layers, parameters: parameters) {
+            if let cue = readCue(row, index: i, at: path.index(i), buses: buses, layers: layers, parameters: parameters,
+                                 focus: focus) {
                 out.append(cue)
             }
         }
@@ -32,14 +34,14 @@ extension DocumentReader {
     }
 
     private mutating func readCue(_ row: JSONValue, index: Int, at p: JSONPath, buses: [Bus], layers: [Layer],
-                                  parameters: [Parameter]) -> Cue? {
+                                  parameters: [Parameter], focus: FocusSettings?) -> Cue? {
         guard let o = row.object(at: p, in: &diagnostics) else { return nil }
         o.warnUnknownKeysAsErrors(known: Self.cueKeys, at: p, in: &diagnostics)
         let errorsBefore = diagnostics.errors.count
         let at = o.required("at", at: p.key("at"), objectLocation: row.location, in: &diagnostics)
             .flatMap { time($0, at: p.key("at")) }
         var cue = Cue(time: at ?? 0, index: index)
-        let layerNames = layers.map(\.name)
+        let layerNames = layers.map(\.name) + hapticLayers.map(\.name)
 
         if o["play"] != nil && o["say"] != nil {
             diagnostics.error("a cue can play a sound or say a text, not both (they share \"bus\" and \"gain\")",
@@ -67,14 +69,18 @@ extension DocumentReader {
             }
         }
         if let v = o["haptic"], let text = v.string(at: p.key("haptic"), in: &diagnostics) {
-            switch HapticReference.parse(text) {
-            case .success(let reference):
-                cue.haptic = text
-                if let why = references?.haptic(reference) {
-                    diagnostics.error(why, at: v.location, path: p.key("haptic"), value: v.excerpt, rule: "session.missing-pattern")
+            cue.haptic = hapticReference(text, v, at: p.key("haptic"))
+        }
+        if let v = o["trigger"], let name = v.string(at: p.key("trigger"), in: &diagnostics) {
+            if let event = FocusEvent(rawValue: name) {
+                if focus == nil {
+                    diagnostics.error("\"trigger\": \"\(name)\" needs \"focus\" at the top level (\"focus\": {} takes the defaults)",
+                                      at: v.location, path: p.key("trigger"), value: v.excerpt, rule: "session.focus")
                 }
-            case .failure(let problem):
-                diagnostics.error(problem.message, at: v.location, path: p.key("haptic"), value: v.excerpt, rule: problem.rule)
+                cue.trigger = event
+            } else {
+                diagnostics.error("unknown event \(v.excerpt): a cue triggers \(FocusEvent.allCases.map(\.rawValue).joined(separator: " or "))",
+                                  at: v.location, path: p.key("trigger"), value: v.excerpt, rule: "session.trigger")
             }
         }
         cue.start = layerList(o["start"], at: p.key("start"), layers: layerNames)
@@ -89,7 +95,7 @@ extension DocumentReader {
             }
             cue.mark = name
         }
-        let verbs = ["play", "say", "haptic", "start", "stop"] + Self.rampVerbs + ["mark"]
+        let verbs = ["play", "say", "haptic", "start", "stop"] + Self.rampVerbs + ["mark", "trigger"]
         if !verbs.contains(where: { o[$0] != nil }) {
             diagnostics.error("this cue does nothing: give it one of \(verbs.joined(separator: ", "))",
                               at: row.location, path: p, rule: "session.empty-cue")
@@ -129,6 +135,13 @@ extension DocumentReader {
             return
         }
         switch verb {
+        case "fade" where hapticLayers.contains { $0.name == name }:
+            diagnostics.error("\"\(name)\" is a haptic layer: it starts, stops and crossfades, and its \"intensity\" map sets its level",
+                              at: target.location, path: p.key(verb), value: target.excerpt, rule: "session.haptic-layer")
+        case "crossfade" where hapticLayers.contains { $0.name == name }:
+            guard let text = to.string(at: p.key("to"), in: &diagnostics),
+                  let pattern = hapticReference(text, to, at: p.key("to")) else { return }
+            cue.hapticCrossfade = Cue.HapticCrossfade(layer: name, to: pattern, over: over)
         case "fade":
             guard reference(name, target, at: p.key(verb), kind: "layer", known: layers),
                   let db = decibels(to, at: p.key("to")) else { return }

@@ -44,6 +44,10 @@ extension DocumentReader {
         for member in object.members {
             let p = path.key(member.key)
             guard let spec = member.value.object(at: p, in: &diagnostics) else { continue }
+            if spec["haptic"] != nil {
+                if let layer = readHapticLayer(member.key, spec, at: p, parameters: parameters) { hapticLayers.append(layer) }
+                continue
+            }
             spec.warnUnknownKeysAsErrors(known: Self.layerKeys, at: p, in: &diagnostics)
             let busValue = spec["bus"]
             var bus = member.key
@@ -87,6 +91,47 @@ extension DocumentReader {
             }
         }
         return out
+    }
+
+    /// A layer with `"haptic"`: a pattern, `loop`, and `intensity`/`sharpness` maps; the keys
+    /// of sound layers are errors that say so.
+    mutating func readHapticLayer(_ name: String, _ spec: JSONObject, at p: JSONPath, parameters: [Parameter]) -> HapticLayer? {
+        for member in spec.members where !HapticLayer.keys.contains(member.key) {
+            if Self.layerKeys.contains(member.key) {
+                diagnostics.error("\"\(member.key)\" belongs to sound layers; a haptic layer has \(HapticLayer.keys.joined(separator: ", "))",
+                                  at: member.keyLocation, path: p.key(member.key), value: member.value.excerpt, rule: "session.haptic-layer")
+            } else {
+                spec.warnUnknownKeysAsErrors(known: Set(HapticLayer.keys), at: p, in: &diagnostics)
+                break
+            }
+        }
+        let errorsBefore = diagnostics.errors.count
+        let value = spec["haptic"]!
+        var pattern: String?
+        if let text = value.string(at: p.key("haptic"), in: &diagnostics) {
+            pattern = hapticReference(text, value, at: p.key("haptic"))
+        }
+        let loop = spec["loop"]?.bool(at: p.key("loop"), in: &diagnostics) ?? false
+        let intensity = spec["intensity"].flatMap { parameterMap($0, at: p.key("intensity"), parameters: parameters, output: .intensity) }
+        let sharpness = spec["sharpness"].flatMap { parameterMap($0, at: p.key("sharpness"), parameters: parameters, output: .sharpness) }
+        guard let pattern, diagnostics.errors.count == errorsBefore else { return nil }
+        return HapticLayer(name: name, pattern: pattern, isLooping: loop, intensity: intensity, sharpness: sharpness)
+    }
+
+    /// A `haptic` text (cue, layer or crossfade target): parsed and checked against the
+    /// libraries when the caller gave checks; nil (with the error) when it cannot play.
+    mutating func hapticReference(_ text: String, _ value: JSONValue, at path: JSONPath) -> String? {
+        switch HapticReference.parse(text) {
+        case .success(let reference):
+            if let why = references?.haptic(reference) {
+                diagnostics.error(why, at: value.location, path: path, value: value.excerpt, rule: "session.missing-pattern")
+                return nil
+            }
+            return text
+        case .failure(let problem):
+            diagnostics.error(problem.message, at: value.location, path: path, value: value.excerpt, rule: problem.rule)
+            return nil
+        }
     }
 
     /// `{ "sounds": ["ui/horn", …], "rate": [1, 4], "gain": [-12, 0], "pan": [-0.8, 0.8], "pitch": [-2, 2] }`:
@@ -142,7 +187,18 @@ extension DocumentReader {
         return lo...hi
     }
 
-    enum MapOutput { case ratio, decibels }
+    enum MapOutput {
+        case ratio, decibels, intensity, sharpness
+
+        var name: String {
+            switch self {
+            case .ratio: "ratio"
+            case .decibels: "dB"
+            case .intensity: "intensity factor"
+            case .sharpness: "sharpness offset"
+            }
+        }
+    }
 
     /// `{ "parameter": "speed", "map": [[0, 0.7], [80, 1.4]] }`.
     mutating func parameterMap(_ value: JSONValue, at path: JSONPath, parameters: [Parameter],
@@ -161,10 +217,9 @@ extension DocumentReader {
             guard pair.count == 2,
                   let x = number(pair[0], at: rp.index(0), in: -Self.parameterBound...Self.parameterBound,
                                  what: "parameter value", rule: "session.map"),
-                  let y = output == .ratio ? pair[1].number(at: rp.index(1), in: &diagnostics)
-                                           : decibels(pair[1], at: rp.index(1)) else {
+                  let y = mapOutput(pair[1], at: rp.index(1), output) else {
                 if pair.count != 2 {
-                    diagnostics.error("a map point is [parameterValue, \(output == .ratio ? "ratio" : "dB")], found \(pair.count) numbers",
+                    diagnostics.error("a map point is [parameterValue, \(output.name)], found \(pair.count) numbers",
                                       at: row.location, path: rp, value: row.excerpt, rule: "session.map")
                 }
                 continue
@@ -187,6 +242,16 @@ extension DocumentReader {
             return nil
         }
         return LayerMap(parameter: name, points: points)
+    }
+
+    /// One map point's output, range-checked for its kind.
+    private mutating func mapOutput(_ value: JSONValue, at path: JSONPath, _ output: MapOutput) -> Double? {
+        switch output {
+        case .ratio: value.number(at: path, in: &diagnostics)
+        case .decibels: decibels(value, at: path)
+        case .intensity: number(value, at: path, in: HapticLayer.intensityRange, what: "an intensity factor", rule: "session.map")
+        case .sharpness: number(value, at: path, in: HapticLayer.sharpnessRange, what: "a sharpness offset", rule: "session.map")
+        }
     }
 
     mutating func readDucking(_ value: JSONValue?, buses: [Bus]) -> [Ducking] {

@@ -1,3 +1,4 @@
+import CabinAudio
 import CabinHaptics
 
 /// The haptic patterns a session's cues name, loaded and compiled by `CabinPlayback`,
@@ -12,6 +13,11 @@ public struct ResolvedHaptics: Sendable {
     public var patterns: [String: CompiledHaptics]
     /// One line per pattern that could not be loaded, keyed by the cue's `haptic` text.
     public var failures: [String: String]
+    /// The patterns' own sound (AHAP audio events) as stereo audio at the session's rate,
+    /// by the same text; played by their cues on the cue's bus.
+    public var audio: [String: AudioBuffer] = [:]
+    /// One located line per pattern whose sound could not be loaded (a waveform missing).
+    public var audioFailures: [String: String] = [:]
 
     public init(patterns: [String: CompiledHaptics] = [:], failures: [String: String] = [:]) {
         self.patterns = patterns
@@ -20,10 +26,13 @@ public struct ResolvedHaptics: Sendable {
 }
 
 extension SessionDocument {
-    /// Every distinct `haptic` text of the cues, in first-use order.
+    /// Every distinct pattern the session names — the cues' `haptic`, the haptic layers'
+    /// patterns and their crossfade targets, the focus haptic — in first-use order.
     public var hapticPatternsToLoad: [String] {
         var seen = Set<String>()
-        return cues.compactMap(\.haptic).filter { seen.insert($0).inserted }
+        let named = cues.compactMap(\.haptic) + hapticLayers.map(\.pattern) + cues.compactMap(\.hapticCrossfade?.to)
+            + (focus.map { [$0.haptic] } ?? [])
+        return named.filter { seen.insert($0).inserted }
     }
 }
 

@@ -84,6 +84,7 @@ extension SessionDocument {
             if let crossfade = cue.crossfade { add(crossfade.to) }
             if let fallback = cue.say?.fallback { add(fallback) }
         }
+        if let sound = focus?.sound { add(sound) }
         return out
     }
 

@@ -8,12 +8,18 @@ extension SessionCompiler.Builder {
             let at = frames(cue.time)
             let who = "cues[\(cue.index)]"
             if let mark = cue.mark { marks.append(.init(frame: at, name: mark)) }
-            if let pattern = cue.haptic { scheduleHaptic(pattern, at: at, who: who) }
+            if let pattern = cue.haptic { scheduleHaptic(pattern, at: at, who: who, bus: cue.play?.bus ?? cue.say?.bus ?? "ui") }
             for name in cue.start {
+                if let i = hapticLayers.firstIndex(where: { $0.name == name }) {
+                    hapticLayers[i].events.append(.init(frame: at, action: .start(fadeInFrames: frames(cue.fadeIn ?? 0))))
+                }
                 guard let id = layers[name] else { continue }
                 add(at, .startLayer(id, fadeInFrames: frames(cue.fadeIn ?? 0)))
             }
             for name in cue.stop {
+                if let i = hapticLayers.firstIndex(where: { $0.name == name }) {
+                    hapticLayers[i].events.append(.init(frame: at, action: .stop(fadeOutFrames: frames(cue.fadeOut ?? 0))))
+                }
                 guard let id = layers[name] else { continue }
                 add(at, .stopLayer(id, fadeOutFrames: frames(cue.fadeOut ?? 0)))
             }
@@ -24,9 +30,15 @@ extension SessionCompiler.Builder {
                let source = source(x.to, normalize: true, seed: 1000 + UInt64(cue.index), user: "\(who).crossfade") {
                 add(at, .crossfadeLayer(id, to: source, overFrames: frames(x.over)))
             }
+            if let x = cue.hapticCrossfade, let i = hapticLayers.firstIndex(where: { $0.name == x.layer }),
+               loadedPattern(x.to, who: "\(who).crossfade") != nil {
+                hapticLayers[i].events.append(.init(frame: at, action: .crossfade(to: x.to, overFrames: frames(x.over))))
+            }
             if let set = cue.set, let id = config.parameter(named: set.parameter) {
                 add(at, .setParameter(id, to: set.to, overFrames: frames(set.over)))
+                parameterTargets[set.parameter] = set.to
             }
+            if let event = cue.trigger { scheduleFocus(event, at: at, who: who) }
             if let change = cue.effect, let bus = config.bus(named: change.bus),
                let slot = document.bus(named: change.bus)?.effectIndex(change.effect),
                let effect = DocumentEffect.named(change.effect) {
@@ -71,14 +83,27 @@ extension SessionCompiler.Builder {
     /// A `haptic` verb: the cue is listed for haptic players; when its pattern is loaded, the
     /// session lasts until the pattern's audio ends, and with a haptics bus the pattern's
     /// audio plays in the mix.
-    mutating func scheduleHaptic(_ pattern: String, at: FrameTime, who: String) {
+    ///
+    /// A pattern with its own sound (AHAP audio events) plays it as a one-shot on `bus` (the
+    /// cue's `play`/`say` bus, else `ui`) from the same frame.
+    mutating func scheduleHaptic(_ pattern: String, at: FrameTime, who: String, bus soundBus: String = "ui") {
         haptics.append(.init(frame: at, pattern: pattern))
         guard let compiled = resolvedHaptics.patterns[pattern] else {
             if let why = resolvedHaptics.failures[pattern] { warnings.append("\(who).haptic is silent: \(why)") }
             return
         }
         hapticPatterns[pattern] = compiled
-        guard let bus = hapticsBus else {
+        if let why = resolvedHaptics.audioFailures[pattern], !warnedAudio.contains(pattern) {
+            warnedAudio.insert(pattern)
+            warnings.append("\(who).haptic's sound is silent: \(why)")
+        }
+        if let sound = resolvedHaptics.audio[pattern], let bus = config.bus(named: soundBus) {
+            let id = assets["haptic-audio:\(pattern)"] ?? config.addAsset(sound)
+            assets["haptic-audio:\(pattern)"] = id
+            add(at, .playOneShot(.asset(id), bus: bus, gain: 0))
+            lastSoundEnd = max(lastSoundEnd, at + FrameTime(sound.frameCount))
+        }
+        guard hapticsBus != nil else {
             // Not heard: only its length counts (the session lasts until it ends).
             let frames = SessionHapticTrack.clipFrameCount(compiled, sampleRate: config.sampleRate, options: options.hapticAudio)
             lastSoundEnd = max(lastSoundEnd, at + FrameTime(frames))
@@ -88,6 +113,17 @@ extension SessionCompiler.Builder {
         // session's end (a longer cut is made if an earlier cue of it needs one).
         let full = SessionHapticTrack.clipFrameCount(compiled, sampleRate: config.sampleRate, options: options.hapticAudio)
         let heard = document.durationIsExplicit ? min(full, Int(clamping: max(0, frames(document.duration) - at))) : full
+        lastSoundEnd = max(lastSoundEnd, at + FrameTime(full))
+        guard let id = hapticAsset(pattern, compiled, frames: heard), let bus = hapticsBus else { return }
+        add(at, .playOneShot(.asset(id), bus: bus, gain: 0))
+    }
+
+    /// The pattern rendered as audio (its first `frames`, default all), registered once as
+    /// an asset for the haptics bus (again when a longer cut is needed); nil when it renders
+    /// to nothing.
+    mutating func hapticAsset(_ pattern: String, _ compiled: CompiledHaptics, frames heard: Int? = nil) -> AssetID? {
+        let heard = heard ?? SessionHapticTrack.clipFrameCount(compiled, sampleRate: config.sampleRate,
+                                                               options: options.hapticAudio)
         var clip = hapticClips[pattern] ?? []
         if hapticClips[pattern] == nil || clip.count < heard {
             clip = SessionHapticTrack.clip(compiled, sampleRate: config.sampleRate, options: options.hapticAudio,
@@ -95,16 +131,11 @@ extension SessionCompiler.Builder {
             hapticClips[pattern] = clip
             hapticAssets[pattern] = nil
         }
-        lastSoundEnd = max(lastSoundEnd, at + FrameTime(full))
-        guard !clip.isEmpty else { return }
-        let id: AssetID
-        if let known = hapticAssets[pattern] {
-            id = known
-        } else {
-            id = config.addAsset(AudioBuffer(samples: clip, channelCount: 1, sampleRate: config.sampleRate))
-            hapticAssets[pattern] = id
-        }
-        add(at, .playOneShot(.asset(id), bus: bus, gain: 0))
+        guard !clip.isEmpty else { return nil }
+        if let known = hapticAssets[pattern] { return known }
+        let id = config.addAsset(AudioBuffer(samples: clip, channelCount: 1, sampleRate: config.sampleRate))
+        hapticAssets[pattern] = id
+        return id
     }
 
     mutating func add(_ frame: FrameTime, _ action: MixerCommand.Action) {
@@ -123,6 +154,8 @@ extension SessionCompiler.Builder {
                                        marks: marks, haptics: haptics, hapticPatterns: hapticPatterns,
                                        durationFrames: end, warnings: warnings, stations: stations)
         compiled.loudness = loudness
+        compiled.hapticLayers = hapticLayers
+        compiled.focus = focus
         return compiled
     }
 }

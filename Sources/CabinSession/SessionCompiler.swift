@@ -55,6 +55,14 @@ public enum SessionCompiler {
         var stations: [CompiledSession.Station] = []
         var lastSoundEnd: FrameTime = 0
         var loudness: CompiledSession.LoudnessPlan?
+        var hapticLayers: [CompiledHapticLayer] = []
+        /// Patterns whose sound failed to load, warned about once.
+        var warnedAudio = Set<String>()
+        var focus: CompiledFocus?
+        /// The value `return-focus` brings the focus parameter back to (set by `leave-focus`).
+        var focusReturnValue: Double?
+        /// The latest `set` target of each parameter, as the cues are scheduled in time order.
+        var parameterTargets: [String: Double] = [:]
 
         init(document: SessionDocument, sounds: ResolvedSounds, config: MixerConfig) {
             self.document = document
@@ -99,6 +107,23 @@ public enum SessionCompiler {
                     name: layer.name, bus: bus, source: source, gain: Decibels(layer.gain), isLooping: layer.isLooping,
                     pitchMap: map(layer.pitch), gainMap: map(layer.gainMap)))
             }
+            for layer in document.hapticLayers {
+                guard loadedPattern(layer.pattern, who: "layer \"\(layer.name)\"") != nil else { continue }
+                hapticLayers.append(CompiledHapticLayer(name: layer.name, pattern: layer.pattern, isLooping: layer.isLooping,
+                                                        intensity: layer.intensity, sharpness: layer.sharpness, events: []))
+            }
+            declareFocus()
+        }
+
+        /// A pattern the session uses, kept in `hapticPatterns`; nil (with a warning for
+        /// `who`) when it did not load.
+        mutating func loadedPattern(_ pattern: String, who: String) -> CompiledHaptics? {
+            guard let compiled = resolvedHaptics.patterns[pattern] else {
+                if let why = resolvedHaptics.failures[pattern] { warnings.append("\(who) is silent: \(why)") }
+                return nil
+            }
+            hapticPatterns[pattern] = compiled
+            return compiled
         }
 
         /// Sets the master gain from the loudness target (the options', else the

@@ -28,7 +28,11 @@ extension SessionDocument {
                 (p.name, .object([("value", num(p.value)), ("min", num(p.min)), ("max", num(p.max))]))
             })))
         }
-        if !layers.isEmpty { members.append(("layers", .object(layers.map { ($0.name, Self.layerJSON($0)) }))) }
+        if let focus { members.append(("focus", Self.focusJSON(focus))) }
+        if !layers.isEmpty || !hapticLayers.isEmpty {
+            members.append(("layers", .object(layers.map { ($0.name, Self.layerJSON($0)) }
+                                              + hapticLayers.map { ($0.name, Self.hapticLayerJSON($0)) })))
+        }
         if !cues.isEmpty { members.append(("cues", .array(cues.map(Self.cueJSON)))) }
         if hapticStrength != .strong { members.append(("hapticStrength", .string(hapticStrength.rawValue))) }
         return .object(members)
@@ -61,6 +65,29 @@ extension SessionDocument {
             if p.gainMode != .track { o.append(("replayGain", .string(p.gainMode.rawValue))) }
             m.append(("playlist", .object(o)))
         }
+        return .object(m)
+    }
+
+    static func hapticLayerJSON(_ layer: HapticLayer) -> JSONValue {
+        var m: [(String, JSONValue)] = [("haptic", .string(layer.pattern))]
+        if layer.isLooping { m.append(("loop", .bool(true))) }
+        if let map = layer.intensity { m.append(("intensity", mapJSON(map))) }
+        if let map = layer.sharpness { m.append(("sharpness", mapJSON(map))) }
+        return .object(m)
+    }
+
+    /// The keys the document wrote (defaults it left out stay out).
+    static func focusJSON(_ focus: FocusSettings) -> JSONValue {
+        var m: [(String, JSONValue)] = []
+        let written = focus.writtenKeys
+        if let p = focus.parameter, written.contains("parameter") || p != "speed" { m.append(("parameter", .string(p))) }
+        if let away = focus.away { m.append(("away", num(away))) }
+        if written.contains("fall") || focus.fall != 8 { m.append(("fall", .string(SessionTime.format(focus.fall)))) }
+        if written.contains("rise") || focus.rise != 6 { m.append(("rise", .string(SessionTime.format(focus.rise)))) }
+        if written.contains("haptic") || focus.haptic != "speed-bump" { m.append(("haptic", .string(focus.haptic))) }
+        if let sound = focus.sound { m.append(("sound", .string(sound.documentText))) }
+        if written.contains("bus") || focus.bus != "ui" { m.append(("bus", .string(focus.bus))) }
+        if focus.gain != 0 { m.append(("gain", num(focus.gain))) }
         return .object(m)
     }
 
@@ -100,6 +127,10 @@ extension SessionDocument {
         if let x = cue.crossfade {
             m += [("crossfade", .string(x.layer)), ("to", .string(x.to.documentText)), ("over", .string(SessionTime.format(x.over)))]
         }
+        if let x = cue.hapticCrossfade {
+            m += [("crossfade", .string(x.layer)), ("to", .string(x.to)), ("over", .string(SessionTime.format(x.over)))]
+        }
+        if let trigger = cue.trigger { m.append(("trigger", .string(trigger.rawValue))) }
         if let set = cue.set {
             m += [("set", .string(set.parameter)), ("to", num(set.to)), ("over", .string(SessionTime.format(set.over)))]
         }

@@ -39,6 +39,11 @@ public struct SessionDocument: Sendable, Equatable {
     /// The strength its haptic cues play at (`hapticStrength`; default `strong`, the
     /// patterns as designed): a scale on intensity, see ``HapticStrength``.
     public var hapticStrength: HapticStrength = .strong
+    /// Layers whose source is a haptic pattern (written in `"layers"` with `"haptic"`).
+    public var hapticLayers: [HapticLayer] = []
+    /// How the session answers `leave-focus` and `return-focus` (`"focus"`); nil: it has
+    /// no such events.
+    public var focus: FocusSettings?
 
     /// The default buses and gains: the mixer's (`MixerConfig.defaultBuses`, defined there
     /// once).
@@ -59,6 +64,7 @@ public struct SessionDocument: Sendable, Equatable {
 
     public func bus(named name: String) -> Bus? { buses.first { $0.name == name } }
     public func layer(named name: String) -> Layer? { layers.first { $0.name == name } }
+    public func hapticLayer(named name: String) -> HapticLayer? { hapticLayers.first { $0.name == name } }
     public func parameter(named name: String) -> Parameter? { parameters.first { $0.name == name } }
 
     /// Marks in time order, as (time in seconds, name).

@@ -17,8 +17,13 @@ import CabinHaptics
 /// track.render(into: block, from: position, frameCount: 512)   // mono Float
 /// ```
 ///
+/// A session with haptic layers renders differently: its layers and cues are combined as
+/// one signal (``SessionHapticSignal``: intensities added and clipped to 1, sharpness
+/// weighted by intensity, as Core Haptics combines players) and synthesized block by block
+/// (`HapticSignalSynth`), so a looped texture costs no memory for its length.
+///
 /// Thread: `init` on the control thread (allocates, renders patterns); `render` is
-/// allocation-free and may run on any one thread at a time.
+/// allocation-free and may run on any one thread at a time (rendering frames in order).
 public struct SessionHapticTrack: Sendable {
     /// A pattern placed on the timeline.
     public struct Clip: Sendable, Equatable {
@@ -26,7 +31,7 @@ public struct SessionHapticTrack: Sendable {
         public var frame: FrameTime
         /// The cue's `haptic` text.
         public var pattern: String
-        /// Index into the rendered patterns.
+        /// Index into the rendered patterns (−1 when the track renders the combined signal).
         let audioIndex: Int
     }
 
@@ -37,6 +42,11 @@ public struct SessionHapticTrack: Sendable {
     /// The normalisation gain (1 unless overlapping cues would pass the ceiling).
     public let gain: Float
     private let audio: [[Float]]
+    /// With haptic layers: the layers and the cues combined (``SessionHapticSignal``) and
+    /// synthesized as they are rendered; the clips are then not summed.
+    let synth: HapticSignalSynth?
+    /// The combined signal, when the session has haptic layers.
+    public var signal: SessionHapticSignal? { synth?.signal }
 
     public init(_ session: CompiledSession, options: HapticAudioOptions = .init()) {
         sampleRate = session.sampleRate
@@ -47,8 +57,14 @@ public struct SessionHapticTrack: Sendable {
         // Only what is heard is made: a pattern is cut at the session's end after its first cue.
         var firstFrame: [String: FrameTime] = [:]
         for cue in session.haptics { firstFrame[cue.pattern] = min(firstFrame[cue.pattern] ?? cue.frame, cue.frame) }
+        // With haptic layers the cues are rendered through the combined signal: no clips made.
+        let signal = SessionHapticSignal(session)
         for cue in session.haptics {
             guard let compiled = session.hapticPatterns[cue.pattern] else { continue }
+            if signal != nil {
+                clips.append(Clip(frame: cue.frame, pattern: cue.pattern, audioIndex: -1))
+                continue
+            }
             let i = index[cue.pattern] ?? {
                 let heard = Int(clamping: max(0, session.durationFrames - (firstFrame[cue.pattern] ?? 0)))
                 audio.append(Self.clip(compiled, sampleRate: session.sampleRate, options: options, maxFrames: heard))
@@ -59,6 +75,13 @@ public struct SessionHapticTrack: Sendable {
         }
         self.clips = clips.enumerated().sorted { ($0.element.frame, $0.offset) < ($1.element.frame, $1.offset) }.map(\.element)
         self.audio = audio
+        if let signal {
+            synth = HapticSignalSynth(signal: signal, options: Self.clipOptions(options, sampleRate: session.sampleRate),
+                                      sampleRate: session.sampleRate)
+            gain = 1
+            return
+        }
+        synth = nil
         let peak = Self.peak(self.clips, audio)
         let ceiling = options.peakCeiling
         gain = peak > ceiling ? Float(ceiling / peak) : 1
@@ -89,6 +112,10 @@ public struct SessionHapticTrack: Sendable {
         guard let base = output.baseAddress, frameCount > 0 else { return }
         base.update(repeating: 0, count: frameCount)
         let end = min(start + FrameTime(frameCount), durationFrames)
+        if let synth {
+            if end > start { synth.render(into: base, from: start, count: Int(end - start)) }
+            return
+        }
         for clip in clips {
             if clip.frame >= end { break }
             let samples = audio[clip.audioIndex]

@@ -42,9 +42,11 @@ struct DocumentReader {
     var diagnostics: Diagnostics
     /// Checks for the sounds and patterns named, when the caller knows the libraries.
     var references: SessionReferences? = nil
+    /// Layers with `"haptic"`, collected by `readLayers`.
+    var hapticLayers: [HapticLayer] = []
 
     static let topLevelKeys: Set<String> = ["cabin", "title", "duration", "buses", "ducking", "parameters",
-                                            "layers", "cues", "description", "hapticStrength", "loudness", "seed"]
+                                            "layers", "cues", "description", "hapticStrength", "loudness", "seed", "focus"]
 
     mutating func read(_ root: JSONValue) -> SessionDocument? {
         guard let object = root.object(at: .root, in: &diagnostics) else { return nil }
@@ -71,7 +73,8 @@ struct DocumentReader {
         let parameters = readParameters(object["parameters"])
         let layers = readLayers(object["layers"], buses: buses, parameters: parameters)
         let ducking = readDucking(object["ducking"], buses: buses)
-        let cues = readCues(object["cues"], buses: buses, layers: layers, parameters: parameters)
+        let focus = object["focus"].flatMap { readFocus($0, buses: buses, parameters: parameters) }
+        let cues = readCues(object["cues"], buses: buses, layers: layers, parameters: parameters, focus: focus)
 
         let lastCue = cues.map { $0.time + $0.tail }.max() ?? 0
         if let duration {
@@ -88,6 +91,8 @@ struct DocumentReader {
             cues: cues.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }.map { $0.element })
         document.loudness = loudness
         document.seed = UInt64(seed ?? 0)
+        document.hapticLayers = hapticLayers
+        document.focus = focus
         if let value = object["hapticStrength"] { document.hapticStrength = readHapticStrength(value) }
         return document
     }

@@ -54,6 +54,13 @@ public enum UIRecipes {
             Modal.place(chunk(sampleRate: sr, random: &r), into: &out, at: 0.07, sampleRate: sr)
             return out
         },
+        shot("ui/speed-bump", seconds: 0.7, seed: 0x110C,
+             "Speed bump, the 'you left focus' warning: two dull thumps 220 ms apart, front wheels then rear (with the speed-bump haptic)") { sr, r in
+            var out = [Double](repeating: 0, count: Int(0.7 * sr))
+            Modal.place(chunk(sampleRate: sr, random: &r), into: &out, at: 0, sampleRate: sr)
+            Modal.place(chunk(sampleRate: sr, random: &r), into: &out, at: 0.22, gain: 0.85, sampleRate: sr)
+            return out
+        },
         shot("ui/horn", seconds: 0.55, seed: 0x1105, "A short, friendly two-tone toot") { sr, _ in horn(sampleRate: sr) },
         chime("ui/chime-milestone", seconds: 1.8, seed: 0x1201, "Milestone: two rising bar notes",
               notes: [(0, 659.26, 1), (0.12, 987.77, 0.85)], partials: Modal.bar(decay: 0.45)),

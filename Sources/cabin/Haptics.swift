@@ -39,6 +39,20 @@ enum CLIHaptics {
         return (pattern, HapticCompiler.compile(pattern, options: HapticCompileOptions(strength: strength)))
     }
 
+    /// `rendered` (the haptic preview) with the pattern's own sound — its `AudioCustom` and
+    /// `AudioContinuous` events — mixed in (`HapticPatternAudio.mix`: channels 1–2 of a
+    /// 4-channel render, or added to a mono one). A waveform that cannot be loaded is a
+    /// located error and exit status 1.
+    static func withPatternAudio(_ pattern: HapticPattern, file: String, _ rendered: HapticAudio,
+                                 options: HapticAudioOptions) throws -> HapticAudio {
+        guard HapticPatternAudio.hasAudio(pattern) else { return rendered }
+        let loaded = HapticWaveformLoader.load(pattern, patternFile: file, sampleRate: options.sampleRate)
+        for diagnostic in loaded.diagnostics.sortedByLocation { StandardStreams.writeError("\(diagnostic)\n") }
+        if loaded.diagnostics.hasErrors { throw ExitCode.failure }
+        let stereo = HapticPatternAudio.synthesize(pattern, waveforms: loaded.waveforms, sampleRate: options.sampleRate)
+        return HapticPatternAudio.mix(stereo, into: rendered, ceiling: options.peakCeiling)
+    }
+
     /// `0.27 s, 3 events (1 transient), 2 curves`.
     static func summary(_ pattern: HapticPattern, _ compiled: CompiledHaptics) -> String {
         let haptic = pattern.events.filter { $0.type.isHaptic }

@@ -10,7 +10,7 @@ extension HapticsCommand {
         static let configuration = CommandConfiguration(
             abstract: "Play a pattern on a rumble device (evdev), or as audio (ALSA).",
             discussion: """
-                --rumble plays on a rumble device (a gamepad's two motors, through Linux evdev force feedback; list them with 'cabin devices --rumble'). Intensity and sharpness become strong/weak motor magnitudes by --mapping: equal-power-split (default) sends low sharpness to the strong (low-frequency) motor and high sharpness to the weak one at constant power; intensity-only drives both motors with the intensity. --audio renders the pattern as sound (as 'haptics render' does) and plays it on the sound device -D/--device (default: 'default'), as every command that plays does. Ctrl-C stops at once; every effect is stopped and removed from the device.
+                --rumble plays on a rumble device (a gamepad's two motors, through Linux evdev force feedback; list them with 'cabin devices --rumble'). Intensity and sharpness become strong/weak motor magnitudes by --mapping: equal-power-split (default) sends low sharpness to the strong (low-frequency) motor and high sharpness to the weak one at constant power; intensity-only drives both motors with the intensity. --audio renders the pattern as sound (as 'haptics render' does, with the pattern's own AudioCustom/AudioContinuous sound mixed in) and plays it on the sound device -D/--device (default: 'default'), as every command that plays does. Ctrl-C stops at once; every effect is stopped and removed from the device.
 
                 Earlier spellings still work, with a line saying so: '--device /dev/input/eventN' (an evdev node) for --rumble, and '--alsa-device NAME' for -D.
 
@@ -72,7 +72,7 @@ extension HapticsCommand {
         }
 
         func run() throws {
-            let (_, compiled) = try CLIHaptics.load(file, strength: strength)
+            let (pattern, compiled) = try CLIHaptics.load(file, strength: strength)
             Interrupt.install()
             if rumble == nil, let device = rumbleDevice {
                 CLIOutput.warning("--device \(device): naming the rumble device with --device is deprecated (-D/--device is the sound device); use --rumble \(device)")
@@ -92,7 +92,9 @@ extension HapticsCommand {
                 }
                 return
             }
-            let rendered = HapticAudioRenderer.synthesize(compiled, options: audioOptions.options)
+            let rendered = try CLIHaptics.withPatternAudio(pattern, file: file,
+                                                           HapticAudioRenderer.synthesize(compiled, options: audioOptions.options),
+                                                           options: audioOptions.options)
             let buffer = AudioBuffer(samples: rendered.samples, channelCount: rendered.channelCount,
                                      sampleRate: rendered.sampleRate)
             do {

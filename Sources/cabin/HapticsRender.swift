@@ -11,7 +11,7 @@ extension HapticsCommand {
             commandName: "render",
             abstract: "Render a pattern as audio (to listen to, or for voice-coil actuators).",
             discussion: """
-                The continuous track becomes a phase-continuous sine whose pitch follows sharpness (log map onto --freq-range) and whose level follows intensity; transients become 20 ms decaying bursts; the peak is at most -1 dBFS. --channels 4 puts the haptics on channels 3 and 4 (1 and 2 silent), as DualSense controllers take them over USB.
+                The continuous track becomes a phase-continuous sine whose pitch follows sharpness (log map onto --freq-range) and whose level follows intensity; transients become 20 ms decaying bursts; the peak is at most -1 dBFS. --channels 4 puts the haptics on channels 3 and 4, as DualSense controllers take them over USB. A pattern's own sound (AHAP AudioCustom events, whose EventWaveformPath is a file relative to the pattern, and AudioContinuous tones) is mixed in: on channels 1 and 2 with --channels 4, added to the preview in mono (then 1 and 2 are silent only when the pattern has no sound).
 
                 Examples:
                   cabin haptics render Boing.ahap -o boing.wav
@@ -35,8 +35,25 @@ extension HapticsCommand {
         func run() throws {
             let format = try CLIOutput.format(output, encoding: .pcm24, inputs: [file])
             let destination = try CLIOutput.open(output, inputs: [file])
-            let (_, compiled) = try CLIHaptics.load(file, strict: strict, strength: strength)
+            let (pattern, compiled) = try CLIHaptics.load(file, strict: strict, strength: strength)
             let options = audio.options
+            if HapticPatternAudio.hasAudio(pattern) {
+                // A pattern with sound is rendered whole (its waveforms are in memory anyway),
+                // the sound mixed in by `HapticPatternAudio.mix`.
+                let rendered = try CLIHaptics.withPatternAudio(pattern, file: file,
+                                                               HapticAudioRenderer.synthesize(compiled, options: options),
+                                                               options: options)
+                let buffer = AudioBuffer(samples: rendered.samples, channelCount: rendered.channelCount,
+                                         sampleRate: rendered.sampleRate)
+                do {
+                    try SoundFile.write(buffer, to: destination, format: .forPath(output, encoding: .pcm24))
+                } catch {
+                    CLIOutput.error("\(error)")
+                    throw ExitCode.failure
+                }
+                CLIOutput.summary("\(output): \(CLIOutput.clock(buffer.duration)) at \(audio.sampleRate) Hz, \(rendered.channelCount == 1 ? "mono (haptics and sound)" : "4 channels (sound on 1-2, haptics on 3-4)"), sharpness -> \(HapticPreviewText.seconds(rendered.frequencyRange.lowerBound))-\(HapticPreviewText.seconds(rendered.frequencyRange.upperBound)) Hz", output: output)
+                return
+            }
             // Streamed in blocks, in two passes (the peak, then the samples at the one gain
             // that keeps it under the ceiling): memory stays one block whatever the length.
             let gain = HapticAudioRenderer.gain(peak: HapticAudioRenderer.peak(compiled, options: options), options: options)

@@ -12,7 +12,7 @@ struct Play: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Play a session live through ALSA, with a status line and keyboard control.",
         discussion: """
-            Keys while playing: space pulls over (fades out and pauses the clock) and resumes, ←/→ seek 30 s, +/− change the speed parameter, 9/0 (or / and *) volume down/up by 2 dB, m mutes, n/p (or >/<) the radio's next/previous track (a playlist), q or Ctrl-C fade out and quit (a second Ctrl-C quits at once).
+            Keys while playing: space pulls over (fades out and pauses the clock) and resumes, ←/→ seek 30 s, +/− change the speed parameter, 9/0 (or / and *) volume down/up by 2 dB, m mutes, n/p (or >/<) the radio's next/previous track (a playlist), l leaves focus (the speed-bump warning, the speed falls) and r returns to it (sessions with "focus", like the drive), q or Ctrl-C fade out and quit (a second Ctrl-C quits at once).
 
             Control from outside: a session listens on a socket ($XDG_RUNTIME_DIR/cabin/control, or --ipc PATH) for 'cabin ctl' and for newline-delimited JSON in mpv's style ({"command": ["pause"], "request_id": 7}). On a desktop it is also a media player on the session bus (MPRIS: org.mpris.MediaPlayer2.cabin), for the media keys, the sound menu and 'playerctl -p cabin pause'; --no-mpris turns that off.
 

@@ -80,6 +80,8 @@ struct PlaySession {
                 case .other(UInt8(ascii: "9")), .other(UInt8(ascii: "/")): stepVolume(by: -2)
                 case .other(UInt8(ascii: "0")), .other(UInt8(ascii: "*")): stepVolume(by: 2)
                 case .other(UInt8(ascii: "m")), .other(UInt8(ascii: "M")): player.setMuted(!player.volume.muted)
+                case .other(UInt8(ascii: "l")), .other(UInt8(ascii: "L")): try? player.trigger(FocusEvent.leaveFocus.rawValue)
+                case .other(UInt8(ascii: "r")), .other(UInt8(ascii: "R")): try? player.trigger(FocusEvent.returnFocus.rawValue)
                 case .other(UInt8(ascii: "?")), .other(UInt8(ascii: "h")): view.toggleKeyHelp(); lastDraw = .distantPast
                 case .other(UInt8(ascii: "n")), .other(UInt8(ascii: ">")): switchStation(by: 1)
                 case .other(UInt8(ascii: "p")), .other(UInt8(ascii: "<")): switchStation(by: -1)

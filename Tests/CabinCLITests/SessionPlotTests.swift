@@ -43,7 +43,8 @@ import Testing
         }
         let duration = try #require(seconds(document["duration"]))
         let marks = cues.compactMap { cue in (cue["mark"] as? String).map { ($0, seconds(cue["at"]) ?? -1) } }
-        let layers = (document["layers"] as? [String: Any] ?? [:]).keys.sorted()
+        // Sound layers (haptic layers, which have no bus, are not drawn as lanes yet).
+        let layers = (document["layers"] as? [String: Any] ?? [:]).filter { ($0.value as? [String: Any])?["bus"] != nil }.keys.sorted()
         let haptics = cues.filter { $0["haptic"] != nil }.count
 
         let xml = try XMLDocument(data: Data(contentsOf: URL(fileURLWithPath: out)))

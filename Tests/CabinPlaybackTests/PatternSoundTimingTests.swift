@@ -27,6 +27,7 @@ import Testing
         ("engine-start", "ui/ignition", [0.76]), ("engine-start", "ui/ignition-v6", [0.76]),
         ("engine-start", "ui/ignition-four", [0.76]), ("engine-start", "ui/ignition-diesel", [0.76]),
         ("engine-start", "ui/ignition-vintage", [0.76]), ("engine-start-electric", "ui/power-on", [0]),
+        ("speed-bump", "ui/speed-bump", [0, 0.22]),
     ]
 
     static func rms(_ x: [Float], _ sampleRate: Double, _ from: Double, _ to: Double) -> Double {

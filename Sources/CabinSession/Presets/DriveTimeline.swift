@@ -96,6 +96,13 @@ struct DriveTimeline {
                                        gainMap: onSpeed([(0, -40), (30, 0)]),
                                        scatter: Scatter(sounds: [.library("ui/horn")], rate: 0.2...0.8, gain: -20...(-10),
                                                         pan: -0.9...0.9, pitch: -4...1)))
+        // Road texture under the wheels, felt in proportion to the speed (none while parked):
+        // smooth asphalt on the highway and scenic routes, rough on back roads.
+        b.document.hapticLayers.append(HapticLayer(name: "road", pattern: s.route == "backroads" ? "road-rough" : "road-smooth",
+                                                   isLooping: true, intensity: onSpeed([(0, 0), (10, 0.4), (65, 1)])))
+        // Leaving focus: the speed-bump warning (its thumps and haptic), and the car slows to
+        // 20 mph until focus returns.
+        b.document.focus = FocusSettings(parameter: "speed", away: 20, fall: 10, rise: 8, sound: .library("ui/speed-bump"))
         if let radio = s.radio, case .success(.station(let url)) = SoundReferenceParser.parse(radio) {
             // A station is mastered near -14 LUFS, the library's beds near its -23 reference.
             b.document.layers.append(Layer(name: "radio", bus: "radio", sound: .station(url), isLooping: true, gain: -10))
@@ -120,7 +127,7 @@ struct DriveTimeline {
         b.mark(0, "ritual")
         b.play(0.5, "ui/seatbelt", haptic: "seatbelt")
         startEngine(at: 2.5)
-        b.start(5, ambientLayers, fadeIn: 6)
+        b.start(5, ambientLayers + ["road"], fadeIn: 6)
         b.play(7.5, "ui/gear-shift", haptic: "gear-shift")
         b.mark(8, "drive")
         if s.radio != nil { b.start(10, ["radio"], fadeIn: 8) }
@@ -235,7 +242,7 @@ struct DriveTimeline {
         b.play(total - 28, "ui/gear-shift", haptic: "gear-shift")
         b.stop(total - 26, engineLayers, fadeOut: 3)
         engineOff(total - 26)
-        b.stop(total - 24, ambientLayers, fadeOut: 20)
+        b.stop(total - 24, ambientLayers + ["road"], fadeOut: 20)
         b.play(total - 22, "ui/session-end", haptic: "arrival")
         let welcome = s.destination == "your destination" ? "Journey complete" : "Journey complete. Welcome to \(s.destination)"
         say(total - 18, welcome, fallback: "voice/journey-complete")

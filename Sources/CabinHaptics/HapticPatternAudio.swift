@@ -1,0 +1,160 @@
+import Glibc
+
+/// A waveform an `AudioCustom` event plays: interleaved samples (1 or 2 channels) already at
+/// the rate the pattern's audio is rendered at.
+///
+/// Thread: a value type; any thread.
+public struct HapticWaveform: Sendable, Hashable {
+    public var samples: [Float]
+    public var channelCount: Int
+    public init(samples: [Float], channelCount: Int) {
+        self.samples = samples
+        self.channelCount = channelCount
+    }
+    public var frameCount: Int { channelCount == 0 ? 0 : samples.count / channelCount }
+}
+
+/// The sound an AHAP carries — its `AudioCustom` and `AudioContinuous` events — rendered as
+/// stereo audio, as Core Haptics plays it beside the haptics (Apple publishes no exact
+/// model; these are Cabin's choices, stated here):
+///
+/// - `AudioCustom`: the waveform (``HapticWaveform``, loaded by whoever knows files) starts
+///   at the event's `Time`, at `AudioVolume` (0…1, default 1) times the waveform's own
+///   level, panned by `AudioPan` (−1 left … 1 right, a balance: the far side falls
+///   linearly, the near side stays at unity), read faster or slower by `AudioPitch`
+///   (−1…1 is −1…+1 octave, linear interpolation). `EventDuration` (when given) cuts it,
+///   with a 5 ms fade; `EventWaveformUseVolumeEnvelope` shapes it with the event's
+///   `AttackTime` (a fade in) and `ReleaseTime` (a fade out at its end) in the seconds of
+///   ``HapticEnvelopeShape``. `EventWaveformLoopEnabled` loops it for `EventDuration`.
+/// - `AudioContinuous`: a generated tone for `EventDuration`: a sine at 440 Hz × 2^`AudioPitch`
+///   with odd harmonics as `AudioBrightness` rises (0: a pure sine; 1: harmonics 3 and 5 at
+///   1/3 and 1/5), its level `AudioVolume` shaped by the attack/decay/release envelope
+///   continuous haptic events have, panned as above.
+/// - `AudioBrightness` of an `AudioCustom` event and the `Audio…Control` dynamic
+///   parameters are not applied.
+///
+/// Thread: pure; any thread except the render thread (allocates).
+public enum HapticPatternAudio {
+    /// Whether `pattern` has audio events.
+    public static func hasAudio(_ pattern: HapticPattern) -> Bool {
+        pattern.events.contains { $0.type == .audioCustom || $0.type == .audioContinuous }
+    }
+
+    /// Interleaved stereo samples of the pattern's audio events at `sampleRate` (empty when
+    /// it has none). An `AudioCustom` event whose waveform is not in `waveforms` is silent.
+    public static func synthesize(_ pattern: HapticPattern, waveforms: [String: HapticWaveform], sampleRate: Double,
+                                  envelope: HapticEnvelopeShape = .default) -> [Float] {
+        var length = 0
+        for event in pattern.events {
+            let start = Int((event.time * sampleRate).rounded())
+            switch event.type {
+            case .audioCustom:
+                guard let path = event.waveformPath, let w = waveforms[path] else { continue }
+                let natural = Int((Double(w.frameCount) / rate(event)).rounded(.up))
+                length = max(length, start + (event.duration > 0 ? Int((event.duration * sampleRate).rounded()) : natural))
+            case .audioContinuous:
+                length = max(length, start + Int(((event.duration + envelope.seconds(event.value(.releaseTime))) * sampleRate).rounded()) + 1)
+            default: continue
+            }
+        }
+        guard length > 0 else { return [] }
+        var out = [Float](repeating: 0, count: 2 * length)
+        for event in pattern.events {
+            let start = Int((event.time * sampleRate).rounded())
+            let volume = event.value(.audioVolume)
+            let (left, right) = balance(event.value(.audioPan))
+            switch event.type {
+            case .audioCustom:
+                guard let path = event.waveformPath, let w = waveforms[path], w.frameCount > 0 else { continue }
+                let step = rate(event)
+                let loops = event.waveformLoopEnabled == true && event.duration > 0
+                let natural = Int((Double(w.frameCount) / step).rounded(.up))
+                let frames = event.duration > 0 ? Int((event.duration * sampleRate).rounded()) : natural
+                let fade = event.duration > 0 ? Int(0.005 * sampleRate) : 0
+                let useEnvelope = event.waveformUsesVolumeEnvelope == true
+                let attack = useEnvelope ? envelope.seconds(event.value(.attackTime)) * sampleRate : 0
+                let release = useEnvelope ? envelope.seconds(event.value(.releaseTime)) * sampleRate : 0
+                for n in 0..<frames where start + n < length {
+                    var x = Double(n) * step
+                    if loops { x = x.truncatingRemainder(dividingBy: Double(w.frameCount)) }
+                    let i = Int(x)
+                    guard i < w.frameCount else { break }
+                    let f = x - Double(i)
+                    var level = volume
+                    if attack > 0 { level *= min(1, Double(n) / attack) }
+                    if release > 0 { level *= min(1, Double(frames - n) / release) }
+                    if fade > 0 && frames - n < fade { level *= Double(frames - n) / Double(fade) }
+                    for c in 0..<2 {
+                        let ch = min(c, w.channelCount - 1)
+                        let a = w.samples[i * w.channelCount + ch]
+                        let b = i + 1 < w.frameCount ? w.samples[(i + 1) * w.channelCount + ch] : (loops ? w.samples[ch] : 0)
+                        let v = Double(a) + (Double(b) - Double(a)) * f
+                        out[2 * (start + n) + c] += Float(v * level * (c == 0 ? left : right))
+                    }
+                }
+            case .audioContinuous:
+                let knots = envelope.knots(
+                    time: 0, duration: event.duration, intensity: volume, sustained: event.isSustained,
+                    attack: envelope.seconds(event.value(.attackTime)), decay: envelope.seconds(event.value(.decayTime)),
+                    release: envelope.seconds(event.value(.releaseTime)))
+                let curve = PiecewiseLinear(knots, outside: .zero)
+                let frequency = 440 * pow(2, event.value(.audioPitch))
+                let brightness = event.value(.audioBrightness)
+                let w = 2 * Double.pi * frequency / sampleRate
+                for n in 0..<(length - start) {
+                    let t = Double(n) / sampleRate
+                    let level = curve.value(at: t)
+                    guard level > 0 else { continue }
+                    let p = w * Double(n)
+                    let v = sin(p) + brightness * (sin(3 * p) / 3 + sin(5 * p) / 5)
+                    let s = level * v / (1 + brightness * (1.0 / 3 + 1.0 / 5))
+                    out[2 * (start + n)] += Float(s * left)
+                    out[2 * (start + n) + 1] += Float(s * right)
+                }
+            default: continue
+            }
+        }
+        return out
+    }
+
+    /// The read rate of `AudioPitch`: 2^pitch (−1…1 is −1…+1 octave).
+    static func rate(_ event: HapticEvent) -> Double { pow(2, event.value(.audioPitch)) }
+
+    /// A balance pan: (left, right) gains, unity at the centre and on the near side.
+    static func balance(_ pan: Double) -> (Double, Double) {
+        let p = min(max(pan, -1), 1)
+        return (min(1, 1 - p), min(1, 1 + p))
+    }
+
+    /// `haptics` (as ``HapticAudioRenderer`` made it) with the pattern's audio added: with
+    /// the DualSense layout, the audio on channels 1–2 beside the haptics on 3–4; mono, the
+    /// audio's mid (L+R)/2 added to the haptic preview. Where the audio (on 1–2) or the mono
+    /// sum passes the ceiling, it is scaled by one gain so its peak is the ceiling; the
+    /// haptics on 3–4 are never touched (mono: the gain is multiplied into
+    /// `normalizationGain`).
+    public static func mix(_ stereo: [Float], into haptics: HapticAudio, ceiling: Double) -> HapticAudio {
+        guard !stereo.isEmpty else { return haptics }
+        let channels = haptics.channelCount
+        let frames = max(haptics.frameCount, stereo.count / 2)
+        var samples = [Float](repeating: 0, count: frames * channels)
+        samples.replaceSubrange(0..<haptics.samples.count, with: haptics.samples)
+        for n in 0..<(stereo.count / 2) {
+            if channels == 4 {
+                samples[4 * n] += stereo[2 * n]
+                samples[4 * n + 1] += stereo[2 * n + 1]
+            } else {
+                samples[n] += (stereo[2 * n] + stereo[2 * n + 1]) / 2
+            }
+        }
+        var result = haptics
+        let audible = channels == 4 ? samples.indices.filter { $0 % 4 < 2 } : Array(samples.indices)
+        let peak = Double(audible.lazy.map { abs(samples[$0]) }.max() ?? 0)
+        if peak > ceiling {
+            let gain = ceiling / peak
+            for i in audible { samples[i] = Float(Double(samples[i]) * gain) }
+            if channels != 4 { result.normalizationGain *= gain }
+        }
+        result.samples = samples
+        return result
+    }
+}
