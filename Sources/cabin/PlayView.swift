@@ -27,6 +27,7 @@ final class PlayView {
         ("+ − ↑ ↓", "speed up / down by 5"),
         ("9 0  / *", "volume down / up by 2 dB"),
         ("m", "mute / unmute"),
+        ("n p  > <", "the radio's next / previous track or station"),
         ("l r", "leave focus (speed bump, slow down) / return to it"),
         ("?", "show / hide these keys"),
         ("q  Ctrl-C", "fade out and quit (Ctrl-C twice: at once)"),
