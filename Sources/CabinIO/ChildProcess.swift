@@ -16,8 +16,9 @@ public final class ChildProcess {
 
     /// Starts `/bin/sh -c command` with this process's environment plus `environment`;
     /// its standard output goes to this process's stderr when `outputToStandardError` (so
-    /// it cannot mix into JSON on stdout); no other descriptor is passed on. The
-    /// corresponding C function is `posix_spawn`.
+    /// it cannot mix into JSON on stdout); no other descriptor is passed on, and it starts
+    /// with no signal blocked and every signal at its default. The corresponding C function
+    /// is `posix_spawn`.
     public init(shell command: String, environment: [String: String] = [:], outputToStandardError: Bool = false) throws(SystemError) {
         var names = Set(environment.keys)
         var entries: [String] = environment.map { "\($0.key)=\($0.value)" }
@@ -39,8 +40,22 @@ public final class ChildProcess {
         let argv = arguments.map { strdup($0) } + [nil]
         let envp = entries.map { strdup($0) } + [nil]
         defer { for s in argv + envp { free(s) } }
+        // A clean signal state: nothing blocked and every signal at its default, whatever
+        // this process inherited or set (a test runner's blocked SIGTERM, cabin's own
+        // handlers), so the command can be stopped like any other.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var none = sigset_t(), all = sigset_t()
+        sigemptyset(&none)
+        sigfillset(&all)
+        sigdelset(&all, SIGKILL)
+        sigdelset(&all, SIGSTOP)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         var child: pid_t = 0
-        let result = posix_spawn(&child, "/bin/sh", &actions, nil, argv, envp)
+        let result = posix_spawn(&child, "/bin/sh", &actions, &attributes, argv, envp)
         guard result == 0 else { throw SystemError(operation: "posix_spawn /bin/sh -c \(command)", code: result) }
         pid = child
     }
