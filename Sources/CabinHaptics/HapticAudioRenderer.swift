@@ -34,7 +34,7 @@ public enum HapticAudioRenderer {
         let frames = min(total, max(0, maxFrames ?? total))
         var stream = Stream(compiled, options: options)
         var mono = [Float](repeating: 0, count: frames)
-        mono.withUnsafeMutableBufferPointer { stream.process(into: $0) }
+        _ = mono.withUnsafeMutableBufferPointer { stream.process(into: $0) }
         let peak = frames == total ? Double(mono.lazy.map { abs($0) }.max() ?? 0) : Self.peak(compiled, options: options)
         let gain = Self.gain(peak: peak, options: options)
         if gain != 1 {

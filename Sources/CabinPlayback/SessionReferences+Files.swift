@@ -71,7 +71,7 @@ extension SessionReferences {
     }
 
     /// The path with every link resolved (`realpath(3)`), or nil.
-    static func realPath(_ path: String) -> String? {
+    public static func realPath(_ path: String) -> String? {
         guard let resolved = realpath(path, nil) else { return nil }
         defer { free(resolved) }
         return String(cString: resolved)

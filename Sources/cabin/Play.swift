@@ -265,8 +265,7 @@ struct Play: ParsableCommand {
     func stateRecord(_ source: CLISession.Source, title: String, duration: Double) -> PlayState.Session {
         let file = source.file.map { path -> String in
             if path.hasPrefix("/") { return path }
-            var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-            return realpath(path, &buffer) != nil ? String(cString: buffer) : FileManager.default.currentDirectoryPath + "/" + path
+            return SessionReferences.realPath(path) ?? FileManager.default.currentDirectoryPath + "/" + path
         }
         return PlayState.Session(file: file, preset: file == nil ? source.preset : nil, options: file == nil ? source.options : nil,
                                  loudness: mix.loudness, seed: mix.seed, title: title, position: 0, duration: duration, ended: false)

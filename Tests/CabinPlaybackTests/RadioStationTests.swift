@@ -64,7 +64,7 @@ struct RadioStationTests {
         let loaded = try SessionLoader.load(bytes: Array(document("./tone.wav", seconds: 3).utf8), name: "file.json",
                                             folder: folder, sampleRate: 48000)
         var rendered: [Float] = []
-        var renderer = OfflineRenderer(blockFrames: 512)
+        let renderer = OfflineRenderer(blockFrames: 512)
         let out = folder.appendingPathComponent("oracle.wav").path
         _ = try renderer.write(SessionRunner(loaded.compiled), to: out, format: .forPath(out, encoding: .float32))
         let buffer = try SoundFile.read(out)

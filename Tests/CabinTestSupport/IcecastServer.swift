@@ -88,7 +88,7 @@ public final class IcecastServer: @unchecked Sendable {
         let log = directory.appendingPathComponent("ffmpeg-\(mount).log")
         var lastError = ""
         for _ in 0..<3 {
-            FileManager.default.createFile(atPath: log.path, contents: nil)
+            _ = FileManager.default.createFile(atPath: log.path, contents: nil)
             let process = Process()
             process.executableURL = URL(fileURLWithPath: ExternalTool.which("ffmpeg")!)
             process.arguments = ["-hide_banner", "-loglevel", "error", "-re", "-f", "lavfi",
