@@ -79,7 +79,7 @@ struct RadioStationTests {
         let server = try IcecastServer()
         defer { server.stop() }
         try server.startSource(codec, mount: "tone", name: "Cabin Test \(codec.rawValue)")
-        let (events, capture) = try Self.play(Self.document(server.url("tone"), seconds: 9), folder: folder)
+        let (events, capture) = try Self.play(Self.document(server.url("tone"), seconds: 11), folder: folder)
         let playing = events.compactMap { event -> (String?, String, Double)? in
             if case .radio(.playing(_, let name, let c, let s)) = event { (name, c, s) } else { nil }
         }
@@ -91,10 +91,11 @@ struct RadioStationTests {
         #expect(!events.contains { if case .xrun = $0 { true } else { false } })
         // The steady tone: 1.8 s from 0.5 s after it is first heard. Icecast sends a new
         // listener its first bytes only when the source sends its next page: measured 0.4 to
-        // 1.9 s on this loopback, and 4.7 to 5.2 s while five compilers ran beside it.
-        let whole = Self.left(capture, 0, 9)
+        // 1.9 s on this loopback, 4.7 to 5.2 s while five compilers ran beside it, and once
+        // 6.9 s (MP3) while the other real-time suites ran beside it in CI.
+        let whole = Self.left(capture, 0, 11)
         let onset = Double(whole.firstIndex { abs($0) > 0.01 } ?? whole.count) / 48000
-        #expect(onset < 6, "\(codec): the tone is heard from \(onset) s")
+        #expect(onset < 8, "\(codec): the tone is heard from \(onset) s; events: \(events)")
         let steady = Self.left(capture, onset + 0.5, onset + 2.3)
         let frequency = try #require(SignalAnalysis.zeroCrossingFrequency(steady, sampleRate: 48000))
         #expect(abs(frequency - 1000) <= 5, "\(codec): \(frequency) Hz")
