@@ -195,6 +195,8 @@ public final class SoundFileWriter {
     /// Whether a WAV is written as RF64 (EBU Tech 3306: 64-bit sizes), because it was
     /// expected to pass 4 GiB.
     public private(set) var isRF64 = false
+    /// The `OutputFile`'s descriptor when writing into one (it stays open after `sf_close`).
+    private var outputDescriptor: Int32 = -1
 
     /// Creates (or truncates) `path`. The corresponding C function is `sf_open`.
     public convenience init(path: String, format: SoundFileFormat, channelCount: Int, sampleRate: Double) throws(SoundFileError) {
@@ -219,6 +221,7 @@ public final class SoundFileWriter {
             guard let handle = sf_open_fd(fd, Int32(SFM_WRITE), &info, 1) else { Glibc.close(fd); return nil }
             return handle
         }
+        outputDescriptor = output.descriptor
     }
 
     private init(path: String, format: SoundFileFormat, channelCount: Int, sampleRate: Double,
@@ -303,6 +306,8 @@ public final class SoundFileWriter {
     }
 
     /// Finishes the header and closes the file. The corresponding C function is `sf_close`.
+    /// An Ogg file (Opus, Vorbis) then gets ``OggSerialNumber/renderSerial`` in place of
+    /// libsndfile's random one, so the same audio gives the same bytes.
     public func close() throws(SoundFileError) {
         guard let h = handle else { return }
         handle = nil
@@ -311,6 +316,16 @@ public final class SoundFileWriter {
         if status != 0 {
             if errno != 0 { throw SoundFileError(.writeFailed, path: path, reason: OutputError.reason(errno)) }
             throw SoundFileError(.writeFailed, path: path, reason: "closing failed: \(String(cString: sf_strerror(nil)))")
+        }
+        switch format {
+        case .opus, .vorbis:
+            if outputDescriptor >= 0 {
+                try OggSerialNumber.rewrite(descriptor: outputDescriptor, name: path, serial: OggSerialNumber.renderSerial)
+            } else {
+                try OggSerialNumber.rewrite(path, serial: OggSerialNumber.renderSerial)
+            }
+        case .wav, .flac, .aiff, .mp3:
+            break
         }
     }
 }

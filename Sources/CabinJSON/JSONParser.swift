@@ -10,6 +10,9 @@
 ///   `Double` (JSON numbers must be finite);
 /// - nesting deeper than ``JSONParseOptions/maxDepth`` (default 512);
 /// - documents larger than ``JSONParseOptions/maxDocumentBytes`` (default 64 MiB);
+/// - more values (scalars and containers) than ``JSONParseOptions/maxValues`` (default no
+///   limit): the tree costs about 150 bytes a value, so a reader that knows how much its
+///   format can hold stops a huge document as it parses, not after building its tree;
 /// - invalid UTF-8 inside strings, unpaired UTF-16 surrogate escapes, raw control characters.
 ///
 /// The parser never traps and never loops forever on any input (a seeded fuzz test feeds it
@@ -70,11 +73,19 @@ public struct JSONParseOptions: Sendable, Hashable {
     public var maxDepth: Int
     /// The largest document accepted, in bytes.
     public var maxDocumentBytes: Int
+    /// The most values (every scalar, array and object) a document may hold; parsing stops
+    /// at the first one past it.
+    public var maxValues: Int
+    /// The limit in the reader's words, ending the error line ("more than N values: …").
+    public var valueLimitReason: String?
 
-    public init(mode: Mode, maxDepth: Int = 512, maxDocumentBytes: Int = 64 * 1024 * 1024) {
+    public init(mode: Mode, maxDepth: Int = 512, maxDocumentBytes: Int = 64 * 1024 * 1024,
+                maxValues: Int = .max, valueLimitReason: String? = nil) {
         self.mode = mode
         self.maxDepth = maxDepth
         self.maxDocumentBytes = maxDocumentBytes
+        self.maxValues = maxValues
+        self.valueLimitReason = valueLimitReason
     }
 
     /// RFC 8259 JSON with the default limits.

@@ -4,6 +4,11 @@ extension JSONScanner {
         guard let byte = peek else {
             throw fail("unexpected end of the document: expected a value", at: pos, value: .some(nil))
         }
+        values += 1
+        if values > options.maxValues {
+            throw fail("more than \(options.maxValues) values: \(options.valueLimitReason ?? "the limit for this document")",
+                       at: pos, rule: "json.values", value: .some(nil))
+        }
         switch byte {
         case UInt8(ascii: "{"): return try parseObject()
         case UInt8(ascii: "["): return try parseArray()

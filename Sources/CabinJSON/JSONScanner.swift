@@ -11,6 +11,8 @@ struct JSONScanner {
     var diagnostics: Diagnostics
     var pos = 0
     var depth = 0
+    /// Values parsed so far (checked against ``JSONParseOptions/maxValues``).
+    var values = 0
     var path: [JSONPath.Component] = []
     private(set) var line = 1
     private(set) var lineStart = 0

@@ -40,7 +40,7 @@ public enum SessionLoader {
             throw Failure(lines: ["\(path): is a sound file, not a session document; a session plays it as a layer (\"sound\": \"./\(url.lastPathComponent)\")"])
         }
         let data: [UInt8]
-        do { data = try DocumentFile.read(path, kind: "session document") } catch { throw Failure(lines: [error.description]) }
+        do { data = try DocumentFile.read(path, limit: SessionReader.maximumBytes, kind: "session document") } catch { throw Failure(lines: [error.description]) }
         return try load(bytes: data, name: path, folder: url.deletingLastPathComponent(),
                         sampleRate: sampleRate, maxBlockFrames: maxBlockFrames, library: library,
                         patterns: patterns, options: options, progressive: progressive)

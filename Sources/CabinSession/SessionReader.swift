@@ -7,6 +7,18 @@ import CabinJSON
 ///
 /// Thread: pure; any thread except the render thread.
 public enum SessionReader {
+    /// The largest session document read: 16 MiB. A session of the most cues a document may
+    /// have (100,000) is about 6 MB.
+    public static let maximumBytes = 16 * 1024 * 1024
+    /// The most JSON values a session document may hold: 10 for each of the 100,000 cues a
+    /// session may have. The parser stops at the first value past it, so a document of
+    /// millions of cues costs what a million values cost (about 290 MB), not its whole tree.
+    public static let maximumValues = 1_000_000
+    /// The parser's options for session documents.
+    public static let parseOptions = JSONParseOptions(
+        mode: .lenient, maxDocumentBytes: maximumBytes, maxValues: maximumValues,
+        valueLimitReason: "a session document holds at most \(maximumValues) (10 for each of at most \(DocumentReader.maxCues) cues)")
+
     /// The outcome: the document if valid, and every diagnostic (errors and warnings).
     public struct Result: Sendable {
         public var document: SessionDocument?
@@ -20,7 +32,7 @@ public enum SessionReader {
     /// `session.missing-pattern`).
     public static func read(_ bytes: [UInt8], file: String, references: SessionReferences? = nil) -> Result {
         var diagnostics = Diagnostics(file: file)
-        guard let root = JSONParser.parse(bytes, options: .lenient, diagnostics: &diagnostics),
+        guard let root = JSONParser.parse(bytes, options: parseOptions, diagnostics: &diagnostics),
               !diagnostics.hasErrors else {
             return Result(document: nil, diagnostics: diagnostics)
         }

@@ -7,8 +7,8 @@ import FoundationEssentials
 /// Reading the documents the CLI is given (the libraries take bytes, never paths).
 enum CLIInput {
     /// The file's bytes, or `nil` after printing one line saying why not. `-` is stdin.
-    static func readDocument(_ path: String) -> [UInt8]? {
-        do { return try DocumentFile.read(path) } catch {
+    static func readDocument(_ path: String, limit: Int = DocumentFile.maximumBytes, kind: String = "document") -> [UInt8]? {
+        do { return try DocumentFile.read(path, limit: limit, kind: kind) } catch {
             CLIOutput.error("\(error)")
             return nil
         }

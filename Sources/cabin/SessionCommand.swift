@@ -88,7 +88,10 @@ struct SessionCommand: ParsableCommand {
             // Library names and files are checked too: what validates is what plays.
             let library = try? SoundLibrary.standard(), patterns = HapticPatternLibrary.locate()
             for file in files {
-                guard let bytes = CLIInput.readDocument(file) else { failed = true; continue }
+                guard let bytes = CLIInput.readDocument(file, limit: SessionReader.maximumBytes, kind: "session document") else {
+                    failed = true
+                    continue
+                }
                 // Relative paths from the document's folder (the working folder for "-"), as the loader does.
                 let folder = URL(fileURLWithPath: file).deletingLastPathComponent()
                 let references = SessionReferences.checking(documentFolder: folder, library: library, patterns: patterns)

@@ -135,6 +135,17 @@ import Testing
             #expect(result.stderr == "cabin: error: \(out): the name does not say which format to write: end it with one of .wav .flac .aiff .aif .opus .ogg .oga .mp3 (or '-' for WAV on standard output)\n")
             #expect(!FileManager.default.fileExists(atPath: out))
         }
+        // libsndfile gives each Ogg stream a random serial; Cabin writes its own, so the same
+        // render is the same file (and stays a valid Ogg file: ffprobe checks every page's CRC).
+        for name in ["a.ogg", "a.opus"] {
+            let first = dir.appendingPathComponent(name).path, second = dir.appendingPathComponent("again-" + name).path
+            let again = try ExternalTool.cabin(["render", session, "-o", second])
+            #expect(again.status == 0, "\(again.stderr)")
+            #expect(try Data(contentsOf: URL(fileURLWithPath: first)) == Data(contentsOf: URL(fileURLWithPath: second)), "\(name) twice")
+            let probe = try ExternalTool.run("ffprobe", ["-v", "error", "-show_entries", "stream=codec_name", "-of", "csv=p=0", second])
+            #expect(probe.status == 0 && probe.stderr.isEmpty && probe.stdout == (name == "a.ogg" ? "vorbis\n" : "opus\n"),
+                    "\(name): \(probe.stdout)\(probe.stderr)")
+        }
         let null = try ExternalTool.cabin(["render", session, "-o", "/dev/null"])
         #expect(null.status == 0 && null.stdout.contains("(WAV 16-bit)"), "a device takes a WAV stream")
     }

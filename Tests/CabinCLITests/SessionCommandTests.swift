@@ -247,4 +247,40 @@ import Testing
         #expect(long.stdout.hasPrefix("\(say):1:34: error: cues[0].say: \"say\" is 200000 characters; a spoken cue is at most 1000"))
         #expect(long.stdout.count < 400, "the text is not printed back whole")
     }
+
+    /// A document of hundreds of thousands of cues stops at the parser's value limit, as it
+    /// parses: it costs what a million values cost, not its whole tree (a 47 MB document of
+    /// 1.5 M cues peaked at 1.23 GB when the cue limit was checked after parsing); a larger
+    /// one is refused by its size before it is read.
+    @Test(.timeLimit(.minutes(2))) func hugeDocumentsStopAsTheyAreRead() throws {
+        let dir = try TestEnvironment.temporaryDirectory("cabin-cli-limits")
+        func peak(_ arguments: [String]) throws -> (result: ExternalTool.Result, kilobytes: Int) {
+            let result = try ExternalTool.run("/usr/bin/time", ["-f", "peak %M KB", ExternalTool.cabinBinary] + arguments)
+            let kilobytes = try #require(result.stderr.split(separator: "\n").last { $0.hasPrefix("peak ") }
+                .flatMap { Int($0.dropFirst(5).dropLast(3)) })
+            return (result, kilobytes)
+        }
+        // 4 values before the cues, then 3 a cue (the object, its time, its mark): value 1,000,001 is cue 333,332.
+        let many = dir.appendingPathComponent("many.json").path
+        let rows = (0..<400_000).map { "{\"at\":\($0 % 60),\"mark\":\"m\"}" }.joined(separator: ",")
+        try Data("{\"cabin\":1,\"duration\":\"1m\",\"cues\":[\(rows)]}".utf8).write(to: URL(fileURLWithPath: many))
+        for command in [["session", "validate", many], ["render", many, "-o", dir.appendingPathComponent("x.wav").path]] {
+            let (result, kilobytes) = try peak(command)
+            #expect(result.status == 1)
+            // validate prints its diagnostics on stdout, render on stderr (where time adds its line).
+            let lines = (result.stdout + result.stderr).split(separator: "\n").filter { !$0.hasPrefix("peak ") && !$0.hasPrefix("Command exited") }
+            #expect(lines.count == 1 && lines[0].hasPrefix("\(many):1:")
+                    && lines[0].hasSuffix(": error: cues[333332]: more than 1000000 values: a session document holds at most 1000000 (10 for each of at most 100000 cues)"),
+                    "\(command[0]): \(lines)")
+            #expect(kilobytes < 400_000, "\(command[0]): \(kilobytes) KB at the peak")
+            #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("x.wav").path))
+        }
+        let huge = dir.appendingPathComponent("huge.json").path
+        let text = #"{"cabin":1,"cues":["# + String(repeating: #"{"at":1,"mark":"m"},"#, count: 900_000) + "1]}"
+        try Data(text.utf8).write(to: URL(fileURLWithPath: huge))
+        let (result, kilobytes) = try peak(["session", "validate", huge])
+        #expect(result.status == 1)
+        #expect(result.stderr.hasPrefix("cabin: error: \(huge): is \(text.utf8.count) bytes; a session document is at most 16777216 bytes\n"))
+        #expect(kilobytes < 60_000, "\(kilobytes) KB at the peak")
+    }
 }
