@@ -305,7 +305,8 @@ extension Play {
         options.device = SilentClockBackend.device
         options.backend = SilentClockBackend()
         if !quiet {
-            CLIOutput.note("\(reason): playing silently on the system clock; to hear it, render it: cabin render \(source.commandLine) -o \(source.suggestedOutput)")
+            CLIOutput.note(source.isSoundFile ? "\(reason): playing silently on the system clock"
+                : "\(reason): playing silently on the system clock; to hear it, render it: cabin render \(source.commandLine) -o \(source.suggestedOutput)")
         }
     }
 

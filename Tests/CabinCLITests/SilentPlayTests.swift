@@ -27,7 +27,7 @@ import Testing
         #expect(lines.first?.hasPrefix("playing \"silent\" on none: 48000 Hz, 1024×4 frames") == true, "\(lines)")
         #expect(lines.contains("0:05  rest"))
         #expect(lines.last == "0:10  finished (0 underruns)")
-        #expect(result.stderr == "cabin: -D none: playing silently on the system clock; to hear it, render it: cabin render \(path) -o session.wav\n")
+        #expect(result.stderr == "cabin: -D none: playing silently on the system clock; to hear it, render it: cabin render \(path) -o s.wav\n")
         // Launch, load and exit included: 10 s ± 0.5.
         #expect(abs(result.seconds - 10) < 0.5, "took \(result.seconds) s")
     }
@@ -58,7 +58,7 @@ import Testing
                                             environment: address.map { ["DBUS_SESSION_BUS_ADDRESS": $0] } ?? [:],
                                             unset: address == nil ? ["DBUS_SESSION_BUS_ADDRESS"] : [])
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stderr == "cabin: -D none: playing silently on the system clock; to hear it, render it: cabin render \(path) -o session.wav\n")
+        #expect(result.stderr == "cabin: -D none: playing silently on the system clock; to hear it, render it: cabin render \(path) -o s.wav\n")
         #expect(result.stdout.split(separator: "\n").last == "0:02  finished (0 underruns)")
         #expect(result.seconds > 1.8 && result.seconds < 3, "took \(result.seconds) s")
     }
