@@ -62,6 +62,12 @@ public struct CabinSettings: Sendable {
         return remembered.mapValues { Setting($0, .state(path: statePath)) }
     }
 
+    /// The strength a session's haptics play at instead of its document's `hapticStrength`:
+    /// the user's when set (file, environment or option); nil leaves the document's.
+    public var hapticStrengthOverride: HapticStrength? {
+        hapticStrength.origin == .builtIn ? nil : hapticStrength.value
+    }
+
     /// The options for preset `name`: the configured ones under those `given`, with a
     /// station name for `--radio` replaced by its URL.
     public func presetOptions(for name: String, given: [String: String]) -> [String: String] {

@@ -15,7 +15,7 @@ import CabinSession
 /// | `trigger` | `NAME` | a live event (`LivePlayer.trigger`) |
 /// | `next-station`, `previous-station` | | the radio's stations |
 /// | `stop`, `quit` | | fade out and end the session (`quit` also ends what follows it) |
-/// | `status` | | title, state, position, duration, segment, parameters, volumes, xruns, device |
+/// | `status` | | title, state, position, duration, segment (its title), mark (its name), parameters, volumes, xruns, device |
 /// | `help` | | the commands and live events |
 ///
 /// Thread: control thread.
@@ -160,7 +160,8 @@ struct ControlCommands {
             ("position", .seconds((s.position * 1000).rounded() / 1000)),
             ("duration", .seconds(s.duration)),
             ("remaining", .seconds((s.remaining * 1000).rounded() / 1000)),
-            ("segment", s.mark.map { .string($0) } ?? .null),
+            ("segment", s.segment.map { .string($0) } ?? .null),
+            ("mark", s.mark.map { .string($0) } ?? .null),
             ("parameters", .object(player.parameterValues.map { ($0.name, .seconds($0.value)) })),
             ("volume", .object(volumes)),
             ("xruns", .number(s.xruns)),

@@ -10,8 +10,11 @@ public struct PlayerStatus: Sendable, Equatable {
     public var position: Double
     public var duration: Double
     public var remaining: Double { max(0, duration - position) }
-    /// The segment the session is in (the last mark passed).
+    /// The name of the last mark passed (`rest`: what hooks see).
     public var mark: String?
+    /// The segment the session is in as people see it: the last mark's title (`rest stop`),
+    /// or its name when it has none.
+    public var segment: String?
     public var xruns: Int
     /// Seconds skipped to stay on time after underruns.
     public var lostSeconds: Double
@@ -43,6 +46,7 @@ extension LivePlayer {
         let delay = Double(shared.delayFrames.load(ordering: .relaxed))
         return PlayerStatus(
             state: state, position: position, duration: session.duration, mark: session.mark(at: positionFrames),
+            segment: session.segment(at: positionFrames),
             xruns: shared.xruns.load(ordering: .relaxed),
             lostSeconds: Double(shared.lostFrames.load(ordering: .relaxed)) / session.sampleRate,
             latencyMilliseconds: (delay + Double(negotiated.periodFrames)) / session.sampleRate * 1000,
@@ -100,7 +104,7 @@ extension LivePlayer {
             m.lastPosition = position
         }
         for mark in session.marks where mark.frame >= m.lastPosition && mark.frame < position {
-            events.append(.mark(name: mark.name, time: Double(mark.frame) / rate))
+            events.append(.mark(name: mark.name, time: Double(mark.frame) / rate, title: mark.title))
         }
         if position > m.lastPosition { m.lastPosition = position }
         let xruns = shared.xruns.load(ordering: .acquiring)

@@ -6,7 +6,7 @@ import CabinIO
 /// `MPRISServer` puts it on the session bus.
 ///
 /// A session is one track: `mpris:trackid` is `trackID`, `xesam:title` the session's title
-/// and its segment ("Drive to Yosemite · rest"), `mpris:length` its duration in µs.
+/// and its segment's title ("Drive to Yosemite · rest stop"), `mpris:length` its duration in µs.
 /// `Volume` is the master volume on mpv's scale (`VolumeLevel`: 1.0 is 100 %, 0 dB; 0.5 is
 /// −18 dB), 0 while muted.
 ///
@@ -28,7 +28,7 @@ public struct MPRISState: Sendable, Equatable {
 
     public var status: PlaybackStatus
     public var title: String
-    /// The segment the session is in (its last mark).
+    /// The segment the session is in (its last mark's title, else its name).
     public var segment: String?
     /// Seconds.
     public var duration: Double
@@ -62,7 +62,7 @@ public struct MPRISState: Sendable, Equatable {
 
     /// The state of a session titled `title` from the player's status and volumes.
     public init(title: String, status: PlayerStatus, volume: PlayerVolumes, canSwitchStations: Bool) {
-        self.init(status: PlaybackStatus(status.state), title: title, segment: status.mark, duration: status.duration,
+        self.init(status: PlaybackStatus(status.state), title: title, segment: status.segment, duration: status.duration,
                   position: status.position, volume: Self.volume(volume), canSwitchStations: canSwitchStations)
     }
 
@@ -71,7 +71,7 @@ public struct MPRISState: Sendable, Equatable {
         volumes.muted ? 0 : VolumeLevel.percent(volumes.master) / 100
     }
 
-    /// "Drive to Yosemite · rest": the title and the segment.
+    /// "Drive to Yosemite · rest stop": the title and the segment.
     public var displayTitle: String { segment.map { "\(title) · \($0)" } ?? title }
 
     public var isActive: Bool { status != .stopped }

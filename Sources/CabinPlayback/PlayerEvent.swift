@@ -3,8 +3,9 @@ import CabinIO
 public enum PlayerEvent: Sendable, Equatable {
     /// Playback began on `device`.
     case started(PlaybackInfo)
-    /// The timeline passed a mark (drive, rest, arrival …) at `time` seconds.
-    case mark(name: String, time: Double)
+    /// The timeline passed a mark (drive, rest, arrival …) at `time` seconds; `title` is the
+    /// segment's title for people (`rest stop`), if the document gives one.
+    case mark(name: String, time: Double, title: String?)
     /// The device ran dry (`count` so far); the session skipped `lostSeconds` to stay on time.
     case xrun(count: Int, time: Double, lostSeconds: Double)
     /// The device failed or went away; the player keeps retrying.

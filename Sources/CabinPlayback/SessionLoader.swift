@@ -32,9 +32,12 @@ public enum SessionLoader {
         public var description: String { lines.joined(separator: "\n") }
     }
 
+    /// Loads the document at `path`. `stations` are the user's internet stations by name
+    /// (`"sound": "station:kexp"`), to their URLs.
     public static func load(path: String, sampleRate: Double, maxBlockFrames: Int = 512,
                             library: SoundLibrary? = nil, patterns: HapticPatternLibrary? = nil,
-                            options: SessionCompileOptions = .init(), progressive: Bool = false) throws(Failure) -> Loaded {
+                            options: SessionCompileOptions = .init(), stations: [String: String] = [:],
+                            progressive: Bool = false) throws(Failure) -> Loaded {
         let url = URL(fileURLWithPath: path)
         if SoundReferenceParser.soundExtensions.contains(url.pathExtension.lowercased()) {
             throw Failure(lines: ["\(path): is a sound file, not a session document; a session plays it as a layer (\"sound\": \"./\(url.lastPathComponent)\")"])
@@ -43,7 +46,7 @@ public enum SessionLoader {
         do { data = try DocumentFile.read(path, limit: SessionReader.maximumBytes, kind: "session document") } catch { throw Failure(lines: [error.description]) }
         return try load(bytes: data, name: path, folder: url.deletingLastPathComponent(),
                         sampleRate: sampleRate, maxBlockFrames: maxBlockFrames, library: library,
-                        patterns: patterns, options: options, progressive: progressive)
+                        patterns: patterns, options: options, stations: stations, progressive: progressive)
     }
 
     /// Loads a document given as bytes (a preset, stdin); `folder` resolves relative paths.
@@ -54,8 +57,10 @@ public enum SessionLoader {
     /// streams (`Loaded.radio`). Offline rendering decodes everything first.
     public static func load(bytes: [UInt8], name: String, folder: URL, sampleRate: Double, maxBlockFrames: Int = 512,
                             library: SoundLibrary? = nil, patterns: HapticPatternLibrary? = nil,
-                            options: SessionCompileOptions = .init(), progressive: Bool = false) throws(Failure) -> Loaded {
-        let references = SessionReferences.checking(documentFolder: folder, library: library, patterns: patterns)
+                            options: SessionCompileOptions = .init(), stations: [String: String] = [:],
+                            progressive: Bool = false) throws(Failure) -> Loaded {
+        let references = SessionReferences.checking(documentFolder: folder, library: library, patterns: patterns,
+                                                    stations: stations)
         let result = SessionReader.read(bytes, file: name, references: references)
         guard var document = result.document else {
             throw Failure(lines: result.diagnostics.map(\.description))

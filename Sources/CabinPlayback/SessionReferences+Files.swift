@@ -7,11 +7,12 @@ extension SessionReferences {
     /// The checks for a document in `documentFolder`: library sounds in `library`, library
     /// patterns in `patterns`, files beside the document. The loaders use the same checks
     /// (`SoundLibrary.problem(with:)`, `HapticPatternLibrary.problem(with:)`,
-    /// `SessionReferences.fileProblem`), so what validates is what loads.
+    /// `SessionReferences.fileProblem`), so what validates is what loads. `stations` are the
+    /// user's stations by name (`station:NAME`), to their URLs.
     ///
     /// Thread: control thread (file system look-ups).
     public static func checking(documentFolder: URL, library: SoundLibrary?,
-                                patterns: HapticPatternLibrary?) -> SessionReferences {
+                                patterns: HapticPatternLibrary?, stations: [String: String] = [:]) -> SessionReferences {
         SessionReferences(
             sound: { reference in
                 switch reference {
@@ -34,7 +35,8 @@ extension SessionReferences {
                     }
                     return patterns.problem(with: name)
                 }
-            })
+            },
+            stations: stations)
     }
 
     /// Why `path` (relative to `folder`) is not a readable file inside `folder`, or nil.

@@ -43,7 +43,8 @@ public struct SleepTimer: Sendable {
 }
 
 /// `--on-mark COMMAND`: a shell command run at each mark the session passes, with the mark,
-/// the time and the session in its environment (`CABIN_MARK=rest`, `CABIN_TIME=1500`,
+/// its title, the time and the session in its environment (`CABIN_MARK=rest`,
+/// `CABIN_MARK_TITLE=rest stop` (the name when the mark has no title), `CABIN_TIME=1500`,
 /// `CABIN_SESSION=Drive to Yosemite`), as Pomodoro users script their breaks. Commands run
 /// in the background (the session never waits for them); a command that cannot start is
 /// reported once per mark as a warning line.
@@ -66,8 +67,9 @@ public final class MarkHooks {
     /// Runs the command for each mark among `events`; reaps those that ended.
     public func handle(_ events: [PlayerEvent]) {
         for event in events {
-            guard case .mark(let name, let time) = event else { continue }
-            let environment = ["CABIN_MARK": name, "CABIN_TIME": NumberTextSeconds.text(time), "CABIN_SESSION": session]
+            guard case .mark(let name, let time, let title) = event else { continue }
+            let environment = ["CABIN_MARK": name, "CABIN_MARK_TITLE": title ?? name, "CABIN_TIME": NumberTextSeconds.text(time),
+                               "CABIN_SESSION": session]
             do { running.append(try ChildProcess(shell: command, environment: environment, outputToStandardError: outputToStandardError)) } catch {
                 problems.append("--on-mark: \(error)")
             }

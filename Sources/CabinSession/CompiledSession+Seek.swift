@@ -31,7 +31,7 @@ extension CompiledSession {
         copy.commands = state.restoringCommands(fadeIn: config.frames(seconds))
             + state.restoringParameters(into: &copy.config, at: target)
             + state.restoringEffects(into: &copy.config, at: target) + later
-        copy.marks = marks.filter { $0.frame >= target }.map { Mark(frame: $0.frame - target, name: $0.name) }
+        copy.marks = marks.filter { $0.frame >= target }.map { Mark(frame: $0.frame - target, name: $0.name, title: $0.title) }
         copy.haptics = haptics.filter { $0.frame >= target }.map { HapticCue(frame: $0.frame - target, pattern: $0.pattern) }
         copy.durationFrames = durationFrames - target
         // Haptic layers keep every event, earlier ones at negative frames, so a layer playing
@@ -56,6 +56,12 @@ extension CompiledSession {
     /// The name of the last mark at or before `frame` (the segment the session is in).
     public func mark(at frame: FrameTime) -> String? {
         marks.last { $0.frame <= frame }?.name
+    }
+
+    /// The segment the session is in at `frame` as people see it: the last mark's title, or
+    /// its name when it has none.
+    public func segment(at frame: FrameTime) -> String? {
+        marks.last { $0.frame <= frame }?.label
     }
 }
 

@@ -58,14 +58,21 @@ public struct CompiledSession: Sendable {
         public var masterGain: Double
     }
 
-    /// A named point on the timeline.
+    /// A named point on the timeline: where a segment starts.
     public struct Mark: Sendable, Equatable {
         public var frame: FrameTime
+        /// The name hooks and scripts see (`rest`).
         public var name: String
-        public init(frame: FrameTime, name: String) {
+        /// The segment's title for people (`rest stop`), if the document gives one.
+        public var title: String?
+        public init(frame: FrameTime, name: String, title: String? = nil) {
             self.frame = frame
             self.name = name
+            self.title = title
         }
+
+        /// What people see: the title, else the name.
+        public var label: String { title ?? name }
     }
 
     /// A `haptic` cue verb: a pattern (library name or path) due at `frame`.

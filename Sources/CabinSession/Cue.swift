@@ -27,8 +27,12 @@ public struct Cue: Sendable, Equatable {
     public var set: ParameterChange?
     /// A bus effect moved (`{ "lowpass": "ambient", "to": 800, "over": "3s" }`).
     public var effect: EffectChange?
-    /// Names the segment that starts here (`drive`, `rest`, `arrival` …).
+    /// Names the segment that starts here (`drive`, `rest`, `arrival` …): the name hooks and
+    /// scripts see (`CABIN_MARK`).
     public var mark: String?
+    /// The segment's title for people (`rest stop`): what the status line, `cabin ctl status`
+    /// and MPRIS show; nil shows the name.
+    public var markTitle: String?
 
     public init(time: Double, index: Int) {
         self.time = time

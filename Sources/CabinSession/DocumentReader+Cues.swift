@@ -88,19 +88,52 @@ extension DocumentReader {
         if o["start"] != nil { cue.fadeIn = o["fadeIn"].flatMap { time($0, at: p.key("fadeIn")) } } else { misplaced("fadeIn", in: o, at: p, belongsTo: "start") }
         if o["stop"] != nil { cue.fadeOut = o["fadeOut"].flatMap { time($0, at: p.key("fadeOut")) } } else { misplaced("fadeOut", in: o, at: p, belongsTo: "stop") }
         readRamp(o, row: row, at: p, into: &cue, layers: layerNames, parameters: parameters, buses: buses)
-        if let v = o["mark"], let name = v.string(at: p.key("mark"), in: &diagnostics) {
-            if name.isEmpty {
-                diagnostics.error("a mark needs a name (drive, rest, arrival …)", at: v.location, path: p.key("mark"),
-                                  value: v.excerpt, rule: "session.mark")
-            }
-            cue.mark = name
-        }
+        if let v = o["mark"] { (cue.mark, cue.markTitle) = readMark(v, at: p.key("mark")) }
         let verbs = ["play", "say", "haptic", "start", "stop"] + Self.rampVerbs + ["mark", "trigger"]
         if !verbs.contains(where: { o[$0] != nil }) {
             diagnostics.error("this cue does nothing: give it one of \(verbs.joined(separator: ", "))",
                               at: row.location, path: p, rule: "session.empty-cue")
         }
         return diagnostics.errors.count == errorsBefore && at != nil ? cue : nil
+    }
+
+    /// Most characters in a mark's title (a line in a status bar or a media widget).
+    static let maxMarkTitleCharacters = 100
+
+    /// `"mark": "rest"`, or `"mark": { "name": "rest", "title": "rest stop" }`: the name
+    /// (for hooks and scripts) and the title people see, if any.
+    private mutating func readMark(_ v: JSONValue, at path: JSONPath) -> (String?, String?) {
+        var name: String?, title: String?
+        var nameValue = v
+        if let object = v.objectValue {
+            object.warnUnknownKeysAsErrors(known: ["name", "title"], at: path, in: &diagnostics)
+            guard let n = object.required("name", at: path.key("name"), objectLocation: v.location, in: &diagnostics) else {
+                return (nil, nil)
+            }
+            nameValue = n
+            name = n.string(at: path.key("name"), in: &diagnostics)
+            if let t = object["title"], let text = t.string(at: path.key("title"), in: &diagnostics) {
+                if text.trimmingWhitespace().isEmpty || text.contains(where: \.isNewline) {
+                    diagnostics.error("a mark's title is one line of words (\"rest stop\"), or leave \"title\" out",
+                                      at: t.location, path: path.key("title"), value: t.excerpt, rule: "session.mark")
+                } else if text.count > Self.maxMarkTitleCharacters {
+                    diagnostics.error("a mark's title is \(text.count) characters; at most \(Self.maxMarkTitleCharacters)",
+                                      at: t.location, path: path.key("title"), value: t.excerpt, rule: "session.mark")
+                } else {
+                    title = text
+                }
+            }
+        } else if case .string(let text) = v.kind {
+            name = text
+        } else {
+            v.mismatch("a name (\"rest\") or an object ({ \"name\": \"rest\", \"title\": \"rest stop\" })", at: path, in: &diagnostics)
+            return (nil, nil)
+        }
+        if name?.isEmpty == true {
+            diagnostics.error("a mark needs a name (drive, rest, arrival …)", at: nameValue.location,
+                              path: v.objectValue == nil ? path : path.key("name"), value: nameValue.excerpt, rule: "session.mark")
+        }
+        return (name, title)
     }
 
     /// The `bus` (checked against the buses) and `gain` that `play` and `say` share.

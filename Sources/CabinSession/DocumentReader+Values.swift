@@ -89,7 +89,7 @@ extension DocumentReader {
     /// extension or starts with `./`), or a library name such as `engine/v6`.
     mutating func sound(_ value: JSONValue, at path: JSONPath) -> SoundReference? {
         guard let text = value.string(at: path, in: &diagnostics) else { return nil }
-        switch SoundReferenceParser.parse(text) {
+        switch SoundReferenceParser.parse(text, stations: references?.stations ?? [:]) {
         case .success(let reference):
             // Kept even when it cannot be played, so nothing that names its layer gets a
             // second, misleading error.
@@ -99,7 +99,9 @@ extension DocumentReader {
             return reference
         case .failure(let problem):
             diagnostics.error(problem.message, at: value.location, path: path, value: value.excerpt, rule: problem.rule)
-            return nil
+            // A station by a name not configured is still a station: its layer stays, so
+            // the cues that start it get no second error (the document is invalid anyway).
+            return problem.rule == SoundReferenceParser.stationRule ? .station(text) : nil
         }
     }
 

@@ -7,7 +7,7 @@ extension SessionCompiler.Builder {
         for cue in document.cues {
             let at = frames(cue.time)
             let who = "cues[\(cue.index)]"
-            if let mark = cue.mark { marks.append(.init(frame: at, name: mark)) }
+            if let mark = cue.mark { marks.append(.init(frame: at, name: mark, title: cue.markTitle)) }
             if let pattern = cue.haptic { scheduleHaptic(pattern, at: at, who: who, bus: cue.play?.bus ?? cue.say?.bus ?? "ui") }
             for name in cue.start {
                 if let i = hapticLayers.firstIndex(where: { $0.name == name }) {

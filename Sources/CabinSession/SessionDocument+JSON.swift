@@ -98,7 +98,9 @@ extension SessionDocument {
 
     static func cueJSON(_ cue: Cue) -> JSONValue {
         var m: [(String, JSONValue)] = [("at", .string(SessionTime.format(cue.time)))]
-        if let mark = cue.mark { m.append(("mark", .string(mark))) }
+        if let mark = cue.mark {
+            m.append(("mark", cue.markTitle.map { .object([("name", .string(mark)), ("title", .string($0))]) } ?? .string(mark)))
+        }
         if let play = cue.play {
             m.append(("play", .string(play.sound.documentText)))
             m.append(("bus", .string(play.bus)))

@@ -67,9 +67,9 @@ public struct SessionDocument: Sendable, Equatable {
     public func hapticLayer(named name: String) -> HapticLayer? { hapticLayers.first { $0.name == name } }
     public func parameter(named name: String) -> Parameter? { parameters.first { $0.name == name } }
 
-    /// Marks in time order, as (time in seconds, name).
-    public var marks: [(time: Double, name: String)] {
-        cues.compactMap { cue in cue.mark.map { (cue.time, $0) } }
+    /// Marks in time order, as (time in seconds, name, title for people or nil).
+    public var marks: [(time: Double, name: String, title: String?)] {
+        cues.compactMap { cue in cue.mark.map { (cue.time, $0, cue.markTitle) } }
     }
 }
 

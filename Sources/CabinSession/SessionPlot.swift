@@ -300,12 +300,12 @@ public struct SessionPlot: Sendable {
             y += h + Self.gap
         }
 
-        // Marks across every lane, named above them.
+        // Marks across every lane, with their titles (else their names) above them.
         let bottom = y - Self.gap
         for (i, mark) in document.marks.enumerated() {
             let mx = x(mark.time)
             body += "<g class=\"mark\" data-time=\"\(f3(mark.time))\" data-name=\"\(esc(mark.name))\"><line x1=\"\(f(mx))\" y1=\"\(f(Self.top - 14 + Double(i % 2) * 10))\" x2=\"\(f(mx))\" y2=\"\(f(bottom))\" stroke=\"#555\" stroke-dasharray=\"3 3\"/>"
-            body += "<text x=\"\(f(mx + 2))\" y=\"\(f(Self.top - 16 + Double(i % 2) * 10))\" \(font)>\(esc(mark.name))</text></g>\n"
+            body += "<text x=\"\(f(mx + 2))\" y=\"\(f(Self.top - 16 + Double(i % 2) * 10))\" \(font)>\(esc(mark.title ?? mark.name))</text></g>\n"
         }
 
         // The time axis.

@@ -20,10 +20,16 @@ public struct SessionReferences: Sendable {
     public var sound: @Sendable (SoundReference) -> String?
     /// Why a haptic pattern cannot be played, or nil.
     public var haptic: @Sendable (HapticReference) -> String?
+    /// Internet stations by the names a document may give them (`"sound": "station:kexp"`),
+    /// to their URLs: the user's (the config file's `[stations]`). A name not here is a
+    /// document error.
+    public var stations: [String: String]
 
     public init(sound: @escaping @Sendable (SoundReference) -> String?,
-                haptic: @escaping @Sendable (HapticReference) -> String?) {
+                haptic: @escaping @Sendable (HapticReference) -> String?,
+                stations: [String: String] = [:]) {
         self.sound = sound
         self.haptic = haptic
+        self.stations = stations
     }
 }

@@ -1,8 +1,12 @@
 import CabinAudio
+import CabinJSON
 
 /// Parses the `sound` strings of session documents.
 ///
 /// - `http://…` or `https://…`: a live internet station (`SoundReference.station`);
+/// - `station:NAME`: a station by the name the user gave it (the config file's `[stations]`),
+///   resolved to its URL through the names given; an unknown name is an error with the name
+///   meant where one is close;
 /// - `synth:NAME?option=value&…`: a kind in `Synth.kinds` (`synth:pink-noise`,
 ///   `synth:sine?frequency=440`, `synth:binaural?carrier=200&beat=10`) with positive
 ///   options, those not given at their defaults;
@@ -23,8 +27,15 @@ public enum SoundReferenceParser {
     /// The extensions of playlist files (`SoundReference.playlist`).
     public static let playlistExtensions = ["m3u", "m3u8", "pls"]
 
-    public static func parse(_ text: String) -> Result<SoundReference, Problem> {
+    /// The prefix of a station named by the user (`station:kexp`).
+    public static let stationPrefix = "station:"
+    /// The rule of a `station:NAME` that names no station.
+    public static let stationRule = "session.station"
+
+    /// Parses `text`; `stations` (names to URLs) resolves `station:NAME`.
+    public static func parse(_ text: String, stations: [String: String] = [:]) -> Result<SoundReference, Problem> {
         if text.hasPrefix("synth:") { return parseSynth(String(text.dropFirst(6))) }
+        if text.hasPrefix(stationPrefix) { return parseStationName(String(text.dropFirst(stationPrefix.count)), stations: stations) }
         if isPlaylist(text) {
             if !text.hasPrefix("/") && text.split(separator: "/", omittingEmptySubsequences: false).contains("..") {
                 return .failure(Problem(message: "\"\(text)\" leaves the document's folder: give the playlist or folder as an absolute path instead of \"..\"",
@@ -63,6 +74,29 @@ public enum SoundReferenceParser {
                                     rule: "session.sound"))
         }
         return .success(.library(text))
+    }
+
+    /// `station:NAME` through `stations`: the station's URL, or why not (the name meant,
+    /// when one is close; else the names there are).
+    private static func parseStationName(_ name: String, stations: [String: String]) -> Result<SoundReference, Problem> {
+        let known = stations.keys.sorted()
+        let list = known.isEmpty ? "none are configured: add one under [stations] in the config file, NAME = \"https://…\""
+            : "the config file's [stations] has \(known.prefix(8).joined(separator: ", "))\(known.count > 8 ? " …" : "")"
+        guard !name.isEmpty else {
+            return .failure(Problem(message: "station: needs a station's name (\(list))", rule: stationRule))
+        }
+        if let url = stations[name] {
+            // The configured URL was checked as the config was read; checked again here
+            // for an embedder's names.
+            if case .success(.station) = parse(url) { return .success(.station(url)) }
+            return .failure(Problem(message: "station \"\(KeySuggestion.shortened(name))\" is \"\(KeySuggestion.shortened(url))\", which is not an http:// or https:// station URL",
+                                    rule: stationRule))
+        }
+        if let guess = KeySuggestion.closest(to: name, in: known) {
+            return .failure(Problem(message: "no station named \"\(KeySuggestion.shortened(name))\" (did you mean station:\(guess)?)",
+                                    rule: stationRule))
+        }
+        return .failure(Problem(message: "no station named \"\(KeySuggestion.shortened(name))\" (\(list))", rule: stationRule))
     }
 
     /// Whether `text` names a playlist: a playlist file's extension, or a folder's trailing `/`.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CabinAudio
 import CabinConfig
+import CabinHaptics
 import CabinIO
 import CabinPlayback
 import FoundationEssentials
@@ -50,6 +51,16 @@ enum CLIConfig {
         for problem in problems { StandardStreams.writeError("\(problem)\n") }
         if problems.contains(where: { $0.severity == .error }) { throw ExitCode.failure }
         return (CabinSettings.merge([file.layer, environmentLayer, options]), file)
+    }
+
+    /// The settings of the `haptics` commands, with `--strength` as their option: the haptic
+    /// strength is `--strength` when given, else `CABIN_HAPTIC_STRENGTH`, else the config
+    /// file's `haptics.strength`, else strong (the same layers, checks and problems as
+    /// `cabin play`'s settings).
+    static func hapticsSettings(strength option: HapticStrength?) throws -> CabinSettings {
+        var layer = ConfigLayer()
+        if let option { _ = layer.set(["haptics", "strength"], .string(option.rawValue), origin: .option("--strength")) }
+        return try settings(options: layer).settings
     }
 
     /// The state file, or nil (with a warning when one is there but cannot be used).

@@ -1,5 +1,6 @@
 import ArgumentParser
 import CabinAudio
+import CabinConfig
 import CabinHaptics
 import CabinIO
 import CabinJSON
@@ -37,6 +38,12 @@ enum CLIHaptics {
         }
         guard let pattern = result.pattern else { throw ExitCode.failure }
         return (pattern, HapticCompiler.compile(pattern, options: HapticCompileOptions(strength: strength)))
+    }
+
+    /// `, strength light (environment CABIN_HAPTIC_STRENGTH)` after a summary when the
+    /// strength is not Cabin's default; nothing when it is.
+    static func strengthNote(_ strength: Setting<HapticStrength>) -> String {
+        strength.origin == .builtIn ? "" : ", strength \(strength.value.rawValue) (\(strength.origin.description))"
     }
 
     /// `rendered` (the haptic preview) with the pattern's own sound — its `AudioCustom` and

@@ -1,5 +1,6 @@
 import ArgumentParser
 import CabinAudio
+import CabinConfig
 import CabinHaptics
 import CabinIO
 import CabinPlayback
@@ -32,8 +33,8 @@ extension HapticsCommand {
         @Option(help: "Rumble gain 0…1 (FF_GAIN): the device's own gain.")
         var gain: Double = 1
 
-        @Option(help: "Haptic strength: off, light (intensity × 0.4), medium (× 0.7) or strong (× 1, as designed).")
-        var strength: HapticStrength = .strong
+        @Option(help: "Haptic strength: off, light (intensity × 0.4), medium (× 0.7) or strong (× 1, as designed). Default: CABIN_HAPTIC_STRENGTH, else the config file's haptics.strength, else strong.")
+        var strength: HapticStrength?
 
         @Option(help: "Rumble mapping: equal-power-split or intensity-only.")
         var mapping: RumbleMapping = .equalPowerSplit
@@ -54,11 +55,11 @@ extension HapticsCommand {
             rumble ?? output.device.flatMap { DeviceArguments.isRumbleNode($0) ? $0 : nil }
         }
 
-        /// The sound device for `--audio`.
-        var soundDevice: String {
+        /// The sound device for `--audio`: given, else the config's (as `cabin play`'s).
+        func soundDevice(_ settings: CabinSettings) -> String {
             if let alsaDevice { return alsaDevice }
             if let device = output.device, !DeviceArguments.isRumbleNode(device) { return device }
-            return DeviceArguments.defaultDevice
+            return settings.device.value
         }
 
         func validate() throws {
@@ -72,7 +73,9 @@ extension HapticsCommand {
         }
 
         func run() throws {
-            let (pattern, compiled) = try CLIHaptics.load(file, strength: strength)
+            let settings = try CLIConfig.hapticsSettings(strength: strength)
+            let strength = settings.hapticStrength
+            let (pattern, compiled) = try CLIHaptics.load(file, strength: strength.value)
             Interrupt.install()
             if rumble == nil, let device = rumbleDevice {
                 CLIOutput.warning("--device \(device): naming the rumble device with --device is deprecated (-D/--device is the sound device); use --rumble \(device)")
@@ -85,7 +88,7 @@ extension HapticsCommand {
                     let outcome = try player.play(compiled, options: RumblePlanOptions(mapping: mapping), gain: gain,
                                                   isCancelled: { Interrupt.isRequested })
                     if outcome == .cancelled { throw ExitCode(130) }
-                    print("\(file): played \(CLIOutput.clock(compiled.endTime)) on \(player.info.name) (\(device))")
+                    print("\(file): played \(CLIOutput.clock(compiled.endTime)) on \(player.info.name) (\(device))\(CLIHaptics.strengthNote(strength))")
                 } catch let error as ForceFeedbackError {
                     CLIOutput.error("\(error)")
                     throw ExitCode.failure
@@ -97,10 +100,11 @@ extension HapticsCommand {
                                                            options: audioOptions.options)
             let buffer = AudioBuffer(samples: rendered.samples, channelCount: rendered.channelCount,
                                      sampleRate: rendered.sampleRate)
+            let soundDevice = soundDevice(settings)
             do {
                 let outcome = try BufferPlayer.play(buffer, device: soundDevice, isCancelled: { Interrupt.isRequested })
                 if outcome == .cancelled { throw ExitCode(130) }
-                print("\(file): played \(CLIOutput.clock(buffer.duration)) as audio on \(soundDevice)")
+                print("\(file): played \(CLIOutput.clock(buffer.duration)) as audio on \(soundDevice)\(CLIHaptics.strengthNote(strength))")
             } catch let error as AudioDeviceError {
                 CLIOutput.error("\(error)")
                 throw ExitCode.failure

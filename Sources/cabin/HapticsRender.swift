@@ -1,5 +1,6 @@
 import ArgumentParser
 import CabinAudio
+import CabinConfig
 import CabinHaptics
 import CabinIO
 import CabinPlayback
@@ -29,13 +30,15 @@ extension HapticsCommand {
         @Flag(help: "Treat every warning as an error.")
         var strict = false
 
-        @Option(help: "Haptic strength: off, light (intensity × 0.4), medium (× 0.7) or strong (× 1, as designed).")
-        var strength: HapticStrength = .strong
+        @Option(help: "Haptic strength: off, light (intensity × 0.4), medium (× 0.7) or strong (× 1, as designed). Default: CABIN_HAPTIC_STRENGTH, else the config file's haptics.strength, else strong.")
+        var strength: HapticStrength?
 
         func run() throws {
+            // The settings first: a problem in the config file stops the command before any output exists.
+            let strength = try CLIConfig.hapticsSettings(strength: strength).hapticStrength
             let format = try CLIOutput.format(output, encoding: .pcm24, inputs: [file])
             let destination = try CLIOutput.open(output, inputs: [file])
-            let (pattern, compiled) = try CLIHaptics.load(file, strict: strict, strength: strength)
+            let (pattern, compiled) = try CLIHaptics.load(file, strict: strict, strength: strength.value)
             let options = audio.options
             if HapticPatternAudio.hasAudio(pattern) {
                 // A pattern with sound is rendered whole (its waveforms are in memory anyway),
@@ -51,7 +54,7 @@ extension HapticsCommand {
                     CLIOutput.error("\(error)")
                     throw ExitCode.failure
                 }
-                CLIOutput.summary("\(output): \(CLIOutput.clock(buffer.duration)) at \(audio.sampleRate) Hz, \(rendered.channelCount == 1 ? "mono (haptics and sound)" : "4 channels (sound on 1-2, haptics on 3-4)"), sharpness -> \(HapticPreviewText.seconds(rendered.frequencyRange.lowerBound))-\(HapticPreviewText.seconds(rendered.frequencyRange.upperBound)) Hz", output: output)
+                CLIOutput.summary("\(output): \(CLIOutput.clock(buffer.duration)) at \(audio.sampleRate) Hz, \(rendered.channelCount == 1 ? "mono (haptics and sound)" : "4 channels (sound on 1-2, haptics on 3-4)"), sharpness -> \(HapticPreviewText.seconds(rendered.frequencyRange.lowerBound))-\(HapticPreviewText.seconds(rendered.frequencyRange.upperBound)) Hz\(CLIHaptics.strengthNote(strength))", output: output)
                 return
             }
             // Streamed in blocks, in two passes (the peak, then the samples at the one gain
@@ -87,7 +90,7 @@ extension HapticsCommand {
             }
             let seconds = Double(stream.frameCount) / options.sampleRate
             let range = options.frequencyRange
-            CLIOutput.summary("\(output): \(CLIOutput.clock(seconds)) at \(audio.sampleRate) Hz, \(channels == 1 ? "mono" : "4 channels (haptics on 3-4)"), \(format.description(frames: Int64(stream.frameCount), channels: channels)), sharpness -> \(HapticPreviewText.seconds(range.lowerBound))-\(HapticPreviewText.seconds(range.upperBound)) Hz", output: output)
+            CLIOutput.summary("\(output): \(CLIOutput.clock(seconds)) at \(audio.sampleRate) Hz, \(channels == 1 ? "mono" : "4 channels (haptics on 3-4)"), \(format.description(frames: Int64(stream.frameCount), channels: channels)), sharpness -> \(HapticPreviewText.seconds(range.lowerBound))-\(HapticPreviewText.seconds(range.upperBound)) Hz\(CLIHaptics.strengthNote(strength))", output: output)
         }
     }
 }

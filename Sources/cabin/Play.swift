@@ -34,7 +34,7 @@ struct Play: ParsableCommand {
               cabin play drive.json --json | jq -c 'select(.event == "mark")'
               cabin play --volume 60% --volume radio=-6dB
               cabin play --preset ambient --minutes 480 --stop-after 45m --fade-out 60s
-              cabin play --preset pomodoro --on-mark 'notify-send "Cabin: $CABIN_MARK"'
+              cabin play --preset pomodoro --on-mark 'notify-send "Cabin: $CABIN_MARK_TITLE"'
               cabin play --ipc /tmp/cabin.sock    then: cabin ctl --ipc /tmp/cabin.sock pause
               cabin play --resume
 
@@ -101,7 +101,7 @@ struct Play: ParsableCommand {
     @Option(help: ArgumentHelp("After the session ends by itself, by --stop-after or 'cabin ctl stop': quit (the default), suspend (systemctl suspend) or run this shell command.", valueName: "quit|suspend|command"))
     var then: String?
 
-    @Option(help: ArgumentHelp("Run this shell command at each mark, with CABIN_MARK, CABIN_TIME and CABIN_SESSION set.", valueName: "command"))
+    @Option(help: ArgumentHelp("Run this shell command at each mark, with CABIN_MARK (its name), CABIN_MARK_TITLE (its title), CABIN_TIME and CABIN_SESSION set.", valueName: "command"))
     var onMark: String?
 
     @Option(help: ArgumentHelp("The control socket ('cabin ctl'): a path, or off (default: $XDG_RUNTIME_DIR/cabin/control).", valueName: "path"))
@@ -158,7 +158,7 @@ struct Play: ParsableCommand {
         var startTime = range.start
         if resume {
             let resumed = try resumedSession(state)
-            source = try CLISession.Source(resuming: resumed)
+            source = try CLISession.Source(resuming: resumed, stations: settings.stations.mapValues(\.value))
             startTime = resumed.position
             if mix.loudness == nil { mix.loudness = resumed.loudness }
             if mix.seed == nil { mix.seed = resumed.seed }
@@ -169,7 +169,7 @@ struct Play: ParsableCommand {
             if loop && source.document?.layers.first?.isLooping == true { range = PlaybackRange(start: range.start, end: range.end) }
         }
         var compileOptions = try mix.options()
-        if settings.hapticStrength.origin != .builtIn { compileOptions.hapticStrength = settings.hapticStrength.value }
+        if let strength = settings.hapticStrengthOverride { compileOptions.hapticStrength = strength }
         let device = settings.device.value, period = settings.period.value
         var options = LivePlayer.Options(device: device, configuration: PCMConfiguration(
             sampleRate: sampleRate, channelCount: 2, periodFrames: period, periodCount: settings.periods.value))

@@ -75,7 +75,7 @@ final class PlayView {
         let icon = status.state == .paused ? "⏸" : status.state == .reconnecting ? "⚠" : "▶"
         var lines = [
             "\(icon) \(title)  \(CLIOutput.clock(status.position).dropLast(4)) / \(CLIOutput.clock(status.duration).dropLast(4))  (\(CLIOutput.clock(status.remaining).dropLast(4)) left)",
-            "  " + (status.mark.map { "segment: \($0)  " } ?? "") + (speed.map { String(cFormat: "speed %.0f", $0) } ?? "")
+            "  " + (status.segment.map { "segment: \($0)  " } ?? "") + (speed.map { String(cFormat: "speed %.0f", $0) } ?? "")
                 + String(cFormat: "  xruns %d  latency %.1f ms", status.xruns, status.latencyMilliseconds)
                 + (info.map { "  \($0.isRealtime ? $0.scheduling : "normal priority")" } ?? "")
                 + (volume.muted ? "  muted" : volume.master.value != 0 ? "  volume " + PlayView.decibels(volume.master) : ""),
@@ -135,7 +135,7 @@ final class PlayView {
             var line = "playing \"\(title)\" on \(i.device): \(i.sampleRate) Hz, \(i.periodFrames)×\(i.bufferFrames / max(1, i.periodFrames)) frames, \(i.format.rawValue), "
             line += i.isRealtime ? i.scheduling : "normal priority (\(i.scheduling.replacing("normal (", with: "").dropLast()))"
             return line
-        case .mark(let name, let time): return "\(t(time))  \(name)"
+        case .mark(let name, let time, let markTitle): return "\(t(time))  \(markTitle ?? name)"
         case .xrun(let count, let time, let lost):
             return t(time) + String(cFormat: "  underrun #%d: recovered, skipped %.0f ms to stay on time", count, lost * 1000)
         case .deviceError(let message): return "device error: \(message); retrying"
@@ -154,7 +154,7 @@ final class PlayView {
     }
 }
 
-/// `--json` lines: `{"event":"mark","name":"rest","time":1500}` (the control socket's
+/// `--json` lines: `{"event":"mark","name":"rest","time":1500,"title":"rest stop"}` (the control socket's
 /// `observe` streams the same lines).
 enum PlayEventJSON {
     static func line(_ event: PlayerEvent, title: String) -> String {
@@ -164,7 +164,9 @@ enum PlayEventJSON {
             o = Line(event: "start")
             (o.title, o.device, o.sampleRate, o.period, o.buffer) = (title, i.device, i.sampleRate, i.periodFrames, i.bufferFrames)
             (o.format, o.realtime, o.scheduling) = (i.format.rawValue, i.isRealtime, i.scheduling)
-        case .mark(let name, let time): o = Line(event: "mark", time: time, name: name)
+        case .mark(let name, let time, let markTitle):
+            o = Line(event: "mark", time: time, name: name)
+            o.title = markTitle
         case .xrun(let count, let time, let lost): o = Line(event: "xrun", time: time, count: count, lost: lost)
         case .deviceError(let message): o = Line(event: "device-error", message: message)
         case .deviceRestored(let time): o = Line(event: "device-restored", time: time)

@@ -90,8 +90,9 @@ struct Render: ParsableCommand {
     }
 
     func run() throws {
-        // A preset's default options and stations come from the config file (a document has its own).
-        let settings = session == nil ? try CLIConfig.settings().settings : nil
+        // A preset's default options come from the config file, and stations by name (a
+        // preset's --radio NAME, a document's "station:NAME").
+        let settings = try CLIConfig.settings().settings
         // The outputs are checked (their formats, and their temporaries made) before any work.
         let encoding = SoundFileFormat.SampleEncoding(rawValue: bits)!
         let inputs = session.map { [$0] } ?? []
@@ -99,7 +100,9 @@ struct Render: ParsableCommand {
         let destination = try CLIOutput.open(output, inputs: inputs)
         let hapticDestination = try haptics.map { try CLIOutput.open($0, inputs: inputs + [output]) }
         let source = try CLISession.Source(file: session, presets: presets, settings: settings)
-        let options = try mix.options(hapticsBusGain: hapticsInMix ? SessionCompileOptions.defaultHapticsBusGain : nil)
+        var options = try mix.options(hapticsBusGain: hapticsInMix ? SessionCompileOptions.defaultHapticsBusGain : nil)
+        // The listener's haptic strength, as 'cabin play' and 'cabin haptics render' apply it.
+        if let strength = settings.hapticStrengthOverride { options.hapticStrength = strength }
         var loaded = try CLISession.load(source, sampleRate: Double(sampleRate), maxBlockFrames: blockSize, options: options)
         if let url = loaded.document.stations.first {
             // A live stream has no fixed content: render a library bed in its place, if asked.
@@ -164,6 +167,9 @@ enum CLISession {
     struct Source {
         var file: String?
         var preset: String?
+        /// The user's internet stations by name (the config file's `[stations]`), for a
+        /// document's `"sound": "station:NAME"`.
+        var stations: [String: String] = [:]
         /// The document made here (a preset's, or a sound file's one-layer session).
         var document: SessionDocument?
         /// The folder `document`'s relative paths start from.
@@ -176,6 +182,7 @@ enum CLISession {
         /// each preset's options under those given, and radio stations by name.
         init(file: String?, presets: PresetArguments, settings: CabinSettings? = nil, loopFor: Double? = nil) throws {
             self.file = file
+            stations = settings?.stations.mapValues(\.value) ?? [:]
             if let file, AudioContainer.isSoundFile(file) {
                 let info: SoundFileInfo
                 do { info = try SoundFile.info(file) } catch {
@@ -196,9 +203,11 @@ enum CLISession {
             }
         }
 
-        /// The session a state file remembers (`cabin play --resume`).
-        init(resuming session: PlayState.Session) throws {
+        /// The session a state file remembers (`cabin play --resume`); `stations` by name as
+        /// the config file has them now.
+        init(resuming session: PlayState.Session, stations: [String: String] = [:]) throws {
             file = session.file
+            self.stations = stations
             if let name = session.preset {
                 preset = name
                 options = session.options ?? [:]
@@ -255,22 +264,25 @@ enum CLISession {
                      options: SessionCompileOptions = .init(), progressive: Bool = false) throws -> SessionLoader.Loaded {
         if let file = source.file, source.document == nil {
             return try load(file, sampleRate: sampleRate, maxBlockFrames: maxBlockFrames, options: options,
-                            progressive: progressive)
+                            stations: source.stations, progressive: progressive)
         }
         let bytes = Array(source.document!.json().utf8)
         return try load(source.name, sampleRate: sampleRate, maxBlockFrames: maxBlockFrames) { library throws(SessionLoader.Failure) in
             try SessionLoader.load(bytes: bytes, name: source.name, folder: URL(fileURLWithPath: source.folder ?? CLIPaths.packageFile(".")),
                                    sampleRate: sampleRate, maxBlockFrames: maxBlockFrames, library: library,
-                                   patterns: HapticPatternLibrary.locate(), options: options, progressive: progressive)
+                                   patterns: HapticPatternLibrary.locate(), options: options, stations: source.stations,
+                                   progressive: progressive)
         }
     }
 
     /// Loads, printing warnings; on errors prints them (one line each) and exits 1.
     static func load(_ path: String, sampleRate: Double, maxBlockFrames: Int,
-                     options: SessionCompileOptions = .init(), progressive: Bool = false) throws -> SessionLoader.Loaded {
+                     options: SessionCompileOptions = .init(), stations: [String: String] = [:],
+                     progressive: Bool = false) throws -> SessionLoader.Loaded {
         try load(path, sampleRate: sampleRate, maxBlockFrames: maxBlockFrames) { library throws(SessionLoader.Failure) in
             try SessionLoader.load(path: path, sampleRate: sampleRate, maxBlockFrames: maxBlockFrames, library: library,
-                                   patterns: HapticPatternLibrary.locate(), options: options, progressive: progressive)
+                                   patterns: HapticPatternLibrary.locate(), options: options, stations: stations,
+                                   progressive: progressive)
         }
     }
 

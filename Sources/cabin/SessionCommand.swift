@@ -1,5 +1,6 @@
 import ArgumentParser
 import CabinAudio
+import CabinConfig
 import CabinPlayback
 import CabinSession
 import FoundationEssentials
@@ -38,7 +39,13 @@ struct SessionCommand: ParsableCommand {
         }
 
         func run() throws {
-            print(try presets.document(name: presets.preset!).json(), terminator: "")
+            // The session 'cabin play --preset' would play: the config file's options for the
+            // preset under those given, its stations by name, the listener's haptic strength.
+            let settings = try CLIConfig.settings().settings
+            let name = presets.preset!
+            var document = try PresetArguments.document(name: name, options: settings.presetOptions(for: name, given: presets.given))
+            if let strength = settings.hapticStrengthOverride { document.hapticStrength = strength }
+            print(document.json(), terminator: "")
         }
     }
 
@@ -87,6 +94,8 @@ struct SessionCommand: ParsableCommand {
             var failed = false
             // Library names and files are checked too: what validates is what plays.
             let library = try? SoundLibrary.standard(), patterns = HapticPatternLibrary.locate()
+            // Stations by name ("station:kexp") are the config file's.
+            let stations = try CLIConfig.settings().settings.stations.mapValues(\.value)
             for file in files {
                 guard let bytes = CLIInput.readDocument(file, limit: SessionReader.maximumBytes, kind: "session document") else {
                     failed = true
@@ -94,7 +103,8 @@ struct SessionCommand: ParsableCommand {
                 }
                 // Relative paths from the document's folder (the working folder for "-"), as the loader does.
                 let folder = URL(fileURLWithPath: file).deletingLastPathComponent()
-                let references = SessionReferences.checking(documentFolder: folder, library: library, patterns: patterns)
+                let references = SessionReferences.checking(documentFolder: folder, library: library, patterns: patterns,
+                                                            stations: stations)
                 let result = SessionReader.read(bytes, file: file, references: references)
                 for diagnostic in result.diagnostics { print(diagnostic) }
                 if let doc = result.document {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import CabinAudio
+import CabinConfig
 import CabinIO
 import CabinJSON
 import CabinPlayback
@@ -52,8 +53,13 @@ extension SessionCommand {
             try CLIOutput.refuseSame(output, inputs: inputs)
             try CLIOutput.requireExtension(output, "svg", what: "an SVG picture")
             let destination = try CLIOutput.open(output, inputs: inputs)
-            let source = try CLISession.Source(file: session, presets: presets)
-            let loaded = try CLISession.load(source, sampleRate: Plot.sampleRate, maxBlockFrames: 1024, options: try mix.options())
+            // What 'cabin play' would play: the config's default preset and its options, the
+            // stations by name, the haptic strength.
+            let settings = try CLIConfig.settings().settings
+            let source = try CLISession.Source(file: session, presets: presets, settings: settings)
+            var options = try mix.options()
+            if let strength = settings.hapticStrengthOverride { options.hapticStrength = strength }
+            let loaded = try CLISession.load(source, sampleRate: Plot.sampleRate, maxBlockFrames: 1024, options: options)
             try CLIOutput.refuseSame(output, inputs: CLISession.inputFiles(loaded.document, session: session))
             var plot = SessionPlot(document: loaded.document, width: width)
             plot.soundLengths = loaded.sounds.sounds.mapValues { Double($0.frameCount) / Plot.sampleRate }

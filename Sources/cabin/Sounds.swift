@@ -102,10 +102,11 @@ struct SoundsCommand: ParsableCommand {
         var loops = 2
 
         func run() throws {
+            let device = try output.configured()
             let library = try SoundsCommand.library()
             let entry = try SoundsCommand.entry(name, in: library)
             do {
-                try SoundPreview.play(try SoundPreview.buffer(entry, in: library, loops: loops), device: output.name)
+                try SoundPreview.play(try SoundPreview.buffer(entry, in: library, loops: loops), device: device)
             } catch {
                 CLIOutput.error("\(error)")
                 throw ExitCode.failure

@@ -119,7 +119,7 @@ import Testing
         // The default preset with its configured options, under the command line's.
         let session = try ExternalTool.cabin(["session", "--preset", "pomodoro", "--cycles", "3"], environment: environment)
         #expect(session.status == 0, "\(session.stderr)")
-        #expect(session.stdout.contains("\"title\": \"Pomodoro: 3 × 25 min\""), "the session command does not read the config")
+        #expect(session.stdout.contains("\"title\": \"Pomodoro: 3 × 50 min\""), "the session command prints what play plays: \(session.stdout.prefix(200))")
         let render = try ExternalTool.cabin(["render", "--preset", "drive", "--minutes", "25", "-o", "/dev/null"], environment: environment)
         // A station by name: the drive's radio is the configured URL (a live stream, so render refuses it).
         #expect(render.status != 0)

@@ -16,7 +16,7 @@ struct ControlSocketTests {
                                   "pitch": { "parameter": "speed", "map": [[0, 0.7], [80, 1.4]] } },
                       "radio": { "bus": "radio", "sound": "synth:pink-noise", "loop": true } },
           "cues": [ { "at": 0, "start": ["engine", "radio"], "fadeIn": "100ms", "mark": "drive" },
-                    { "at": "1s", "mark": "cruise" } ] }
+                    { "at": "1s", "mark": { "name": "cruise", "title": "cruising" } } ] }
         """
 
     /// A running `cabin play … --ipc` and its socket.
@@ -124,8 +124,12 @@ struct ControlSocketTests {
 
         #expect(Self.succeeded(try client.command("seek", 30, "absolute")))
         Thread.sleep(forTimeInterval: 0.3)
-        var position = try #require(try client.status()["position"] as? Double)
+        status = try client.status()
+        var position = try #require(status["position"] as? Double)
         #expect(position > 29.9 && position < 30.6, "\(position)")
+        // The segment as people see it (the mark's title), and the mark's name.
+        #expect(status["segment"] as? String == "cruising")
+        #expect(status["mark"] as? String == "cruise")
         #expect(Self.succeeded(try client.command("seek", "-10s")))
         Thread.sleep(forTimeInterval: 0.3)
         position = try #require(try client.status()["position"] as? Double)
@@ -210,6 +214,7 @@ struct ControlSocketTests {
         let started = Date()
         // Observes and floods requests, and never reads a byte of the replies.
         let silent = try Client(session.socket)
+        try silent.sendLine("{\"command\": [\"observe\"]}")
         let status = Array((String(repeating: "{\"command\": [\"status\"]}\n", count: 200)).utf8)
         var flooded = 0
         while flooded < 20_000 {
@@ -257,8 +262,11 @@ struct ControlSocketTests {
         let status = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
         #expect(status["state"] as? String == "paused")
         #expect((status["parameters"] as? [String: Any])?["speed"] as? Int == 40)
+        #expect(try ExternalTool.cabin(["ctl"] + ipc + ["seek", "20", "absolute"]).status == 0)
+        Thread.sleep(forTimeInterval: 0.2)
         let plain = try ExternalTool.cabin(["ctl"] + ipc + ["status"])
         #expect(plain.stdout.hasPrefix("ctl  paused  0:"), "\(plain.stdout)")
+        #expect(plain.stdout.contains("\nsegment: cruising\n"), "\(plain.stdout)")
         #expect(plain.stdout.contains("parameters: speed 40"))
         let unknown = try ExternalTool.cabin(["ctl"] + ipc + ["trigger", "leave-focus"])
         #expect(unknown.status == 1)

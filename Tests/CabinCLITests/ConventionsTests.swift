@@ -172,3 +172,45 @@ import Testing
         #expect(result.status == 0 && result.stderr.isEmpty, "\(result.stderr)")
     }
 }
+
+/// The desktop entry MPRIS names (`DesktopEntry` "cabin": `cabin.desktop`), as
+/// `scripts/shell-files` (run by `scripts/setup`) installs it, checked by
+/// desktop-file-validate (Debian's desktop-file-utils).
+@Suite struct DesktopEntryTests {
+    @Test(.enabled(if: ExternalTool.which("desktop-file-validate") != nil, "needs desktop-file-validate (Debian's desktop-file-utils)"))
+    func theInstalledDesktopEntryIsValidAndRunsCabin() throws {
+        let home = try TestEnvironment.temporaryDirectory("cabin-desktop")
+        let script = TestEnvironment.packageRoot.appendingPathComponent("scripts/shell-files").path
+        let install = try ExternalTool.run(script, ["desktop"], environment: ["HOME": home.path], unset: ["XDG_DATA_HOME"])
+        #expect(install.status == 0, "\(install.stderr)")
+        // Where desktops look for it, under the name MPRIS gives (DesktopEntry + .desktop).
+        let path = home.appendingPathComponent(".local/share/applications/cabin.desktop").path
+        #expect(install.stderr.contains("  \(path)\n"), "\(install.stderr)")
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        let validate = try ExternalTool.run(try #require(ExternalTool.which("desktop-file-validate")), [path])
+        #expect(validate.status == 0 && validate.stdout.isEmpty && validate.stderr.isEmpty, "\(validate.stdout)\(validate.stderr)")
+        // The repository's file validates as it is, too.
+        let source = TestEnvironment.packageRoot.appendingPathComponent("share/applications/cabin.desktop").path
+        let plain = try ExternalTool.run(try #require(ExternalTool.which("desktop-file-validate")), [source])
+        #expect(plain.status == 0 && plain.stdout.isEmpty, "\(plain.stdout)\(plain.stderr)")
+
+        let entries = Dictionary(text.split(separator: "\n").dropFirst().compactMap { line -> (String, String)? in
+            let parts = line.split(separator: "=", maxSplits: 1).map(String.init)
+            return parts.count == 2 ? (parts[0], parts[1]) : nil
+        }) { first, _ in first }
+        #expect(text.hasPrefix("[Desktop Entry]\n"))
+        #expect(entries["Type"] == "Application" && entries["Name"] == "Cabin" && entries["Terminal"] == "true")
+        #expect(entries["NoDisplay"] == "true")
+        #expect(entries["Icon"] != nil)
+        // Exec and TryExec name the link the script makes, which runs this cabin.
+        let link = home.appendingPathComponent(".local/bin/cabin").path
+        #expect(entries["Exec"] == "\"\(link)\" play %f")
+        #expect(entries["TryExec"] == link)
+        let version = try ExternalTool.run(link, ["--version"])
+        #expect(version.status == 0, "\(version.stderr)")
+        #expect(version.stdout == (try ExternalTool.cabin(["--version"])).stdout)
+        // `--print desktop` prints what is installed.
+        let printed = try ExternalTool.run(script, ["--print", "desktop"], environment: ["HOME": home.path])
+        #expect(printed.stdout == text)
+    }
+}

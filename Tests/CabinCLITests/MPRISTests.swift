@@ -14,7 +14,7 @@ struct MPRISTests {
           "layers": { "engine": { "bus": "engine", "sound": "synth:sine?frequency=110", "loop": true },
                       "rain": { "bus": "ambient", "sound": "synth:pink-noise", "loop": true } },
           "cues": [ { "at": 0, "start": ["engine", "rain"], "fadeIn": "100ms", "mark": "drive" },
-                    { "at": "40s", "mark": "rest stop" } ] }
+                    { "at": "40s", "mark": { "name": "rest", "title": "rest stop" } } ] }
         """
 
     /// A running `cabin play -D none --ipc …` on `bus`.
@@ -131,7 +131,7 @@ struct MPRISTests {
         #expect(try Self.playerctl(bus, "-p", "cabin", "position", "10-") == "")
         try player.waitForStatus("position 20") { abs(Self.position($0) - 20.3) < 0.5 }
         #expect(try Self.playerctl(bus, "-p", "cabin", "position", "45") == "")
-        try player.waitForStatus("the rest stop") { $0["segment"] as? String == "rest stop" }
+        try player.waitForStatus("the rest stop") { $0["segment"] as? String == "rest stop" && $0["mark"] as? String == "rest" }
         let deadline = Date().addingTimeInterval(2)
         var title = ""
         while Date() < deadline {

@@ -42,7 +42,12 @@ import Testing
             return (value as? String).flatMap(SessionTime.parse)
         }
         let duration = try #require(seconds(document["duration"]))
-        let marks = cues.compactMap { cue in (cue["mark"] as? String).map { ($0, seconds(cue["at"]) ?? -1) } }
+        // A mark is a name, or a name with the title people see ({"name": "rest", "title": "rest stop"}).
+        let marks = cues.compactMap { cue -> (String, Double, String)? in
+            let object = cue["mark"] as? [String: Any]
+            guard let name = cue["mark"] as? String ?? object?["name"] as? String else { return nil }
+            return (name, seconds(cue["at"]) ?? -1, object?["title"] as? String ?? name)
+        }
         // Sound layers (haptic layers, which have no bus, are not drawn as lanes yet).
         let layers = (document["layers"] as? [String: Any] ?? [:]).filter { ($0.value as? [String: Any])?["bus"] != nil }.keys.sorted()
         let haptics = cues.filter { $0["haptic"] != nil }.count
@@ -64,8 +69,10 @@ import Testing
         // Every mark, at the x of its time.
         let drawn = ofClass("mark")
         #expect(drawn.count == marks.count)
-        for (element, (name, time)) in zip(drawn, marks) {
+        for (element, (name, time, title)) in zip(drawn, marks) {
             #expect(Self.attribute(element, "data-name") == name)
+            let text = (element.children ?? []).compactMap { $0 as? XMLElement }.first { $0.name == "text" }
+            #expect(text?.stringValue == title, "\(preset): mark \(name) labelled \(text?.stringValue ?? "nothing")")
             let line = try #require((element.children ?? []).compactMap { $0 as? XMLElement }.first { $0.name == "line" })
             let at = try #require(Self.number(line, "x1"))
             #expect(abs(at - x(time)) < 0.011, "\(preset): mark \(name) at \(time) s drawn at x \(at), not \(x(time))")

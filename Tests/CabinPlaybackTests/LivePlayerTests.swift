@@ -59,7 +59,7 @@ struct LivePlayerTests {
 
         #expect(abs(wall - 10) < 0.3, "10 s took \(wall) s")
         #expect(events.first.map { if case .started = $0 { true } else { false } } == true)
-        #expect(events.compactMap { if case .mark(let n, _) = $0 { n } else { nil } } == ["drive", "slow", "arrival"])
+        #expect(events.compactMap { if case .mark(let n, _, _) = $0 { n } else { nil } } == ["drive", "slow", "arrival"])
         #expect(events.last.map { if case .ended(.finished, _, 0) = $0 { true } else { false } } == true, "\(events)")
 
         // What reached the sink is the offline render of the same session.
@@ -113,7 +113,7 @@ struct LivePlayerTests {
             if t > 1 && !sought { sought = true; player.seek(to: 8) }
         }
         #expect(events.contains { if case .seeked(let at) = $0 { abs(at - 8) < 0.1 } else { false } }, "\(events)")
-        #expect(events.compactMap { if case .mark(let n, _) = $0 { n } else { nil } } == ["drive", "arrival"])
+        #expect(events.compactMap { if case .mark(let n, _, _) = $0 { n } else { nil } } == ["drive", "arrival"])
         #expect(wall > 2.7 && wall < 3.4, "1 s, then the last 2 s: took \(wall) s")
     }
 }

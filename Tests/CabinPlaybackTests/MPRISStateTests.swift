@@ -2,6 +2,8 @@ import CabinAudio
 import CabinIO
 import CabinPlayback
 import CabinSession
+import CabinTestSupport
+import Foundation
 import Testing
 
 /// The MPRIS object model on its own: what the properties say for a player's status, which
@@ -30,6 +32,7 @@ import Testing
         #expect(s.value(of: "Identity", in: Self.root) == .string("Cabin"))
         #expect(s.value(of: "CanQuit", in: Self.root) == .bool(true))
         #expect(s.value(of: "CanRaise", in: Self.root) == .bool(false))
+        #expect(s.value(of: "DesktopEntry", in: Self.root) == .string("cabin"))
         #expect(s.value(of: "Identity", in: Self.player) == nil)
         #expect(Self.state(mark: nil).displayTitle == "Drive to Yosemite")
         #expect(Self.state(stations: true).value(of: "CanGoPrevious", in: Self.player) == .bool(true))
@@ -41,6 +44,13 @@ import Testing
         let s = Self.state(state)
         #expect(s.value(of: "PlaybackStatus", in: Self.player) == .string(expected))
         #expect(s.value(of: "CanPause", in: Self.player) == .bool(expected != "Stopped"))
+    }
+
+    /// The desktop entry MPRIS names is the package's own (installed by scripts/shell-files;
+    /// `DesktopEntryTests` validates it).
+    @Test func theDesktopEntryNamedIsThePackages() {
+        let path = TestEnvironment.packageRoot.appendingPathComponent("share/applications/\(MPRISState.desktopEntry).desktop").path
+        #expect(FileManager.default.fileExists(atPath: path), "\(path)")
     }
 
     /// Every property the interfaces declare has a value of its declared type.
@@ -112,6 +122,44 @@ import Testing
         #expect(try MPRISCommand(setting: "Rate", in: Self.player, to: .double(0)) == .pause)
         #expect(try MPRISCommand(setting: "Rate", in: Self.player, to: .double(1)) == nil)
         #expect(throws: BusError.self) { try MPRISCommand(setting: "Volume", in: Self.player, to: .string("loud")) }
+    }
+
+    /// A titled mark: the title is the segment people see — the status, MPRIS's
+    /// `xesam:title` — and the name stays what the mark event carries for hooks.
+    @Test func theSegmentIsTheMarksTitle() throws {
+        let json = """
+            { "cabin": 1, "title": "Drive to Yosemite", "duration": "2s",
+              "layers": { "tone": { "bus": "radio", "sound": "synth:sine?frequency=230" } },
+              "cues": [ { "at": 0, "start": "tone", "mark": "drive" },
+                        { "at": "1s", "mark": { "name": "rest", "title": "rest stop" } } ] }
+            """
+        let document = try #require(SessionReader.read(json, file: "t.json").document)
+        let compiled = SessionCompiler.compile(document, sounds: ResolvedSounds(), sampleRate: 8000, maxBlockFrames: 16)
+        let backend = FakeAudioBackend(rate: 8000)
+        var options = LivePlayer.Options(device: "fake", configuration: PCMConfiguration(sampleRate: 8000, channelCount: 2, periodFrames: 16, periodCount: 3))
+        options.backend = backend
+        options.realtime = false
+        let player = try LivePlayer(session: compiled, options: options)
+        let seen = Seen()
+        backend.clock.at(0.5) { seen.statuses.append(player.status); seen.events += player.poll() }
+        backend.clock.at(1.5) { seen.statuses.append(player.status); seen.events += player.poll() }
+        try player.start()
+        player.waitUntilFinished()
+        let marks = (seen.events + player.poll()).compactMap { event -> String? in
+            guard case .mark(let name, let time, let title) = event else { return nil }
+            return "\(name) \(time) \(title ?? "-")"
+        }
+        #expect(marks == ["drive 0.0 -", "rest 1.0 rest stop"])
+        #expect(seen.statuses.map(\.mark) == ["drive", "rest"])
+        #expect(seen.statuses.map(\.segment) == ["drive", "rest stop"])
+        let state = MPRISState(title: "Drive to Yosemite", status: seen.statuses[1], volume: PlayerVolumes(), canSwitchStations: false)
+        #expect(state.value(of: "Metadata", in: Self.player)?["xesam:title"] == .string("Drive to Yosemite · rest stop"))
+    }
+
+    /// What the clock's actions saw (read after the join).
+    final class Seen: @unchecked Sendable {
+        var statuses: [PlayerStatus] = []
+        var events: [PlayerEvent] = []
     }
 
     /// Volume commands reach the player's master volume, and unmute it.

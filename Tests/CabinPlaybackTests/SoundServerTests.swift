@@ -79,7 +79,7 @@ struct SoundServerTests {
         #expect(restored.count == 1, "\(events)")
         // The session kept time through the outage: it resumed where the wall clock stood.
         if let t = restored.first, let wallAtRestore = restoredAt { #expect(abs(t - wallAtRestore) < 1.0, "resumed at \(t) s, wall \(wallAtRestore) s") }
-        #expect(events.compactMap { if case .mark(let n, _) = $0 { n } else { nil } }.contains("late"))
+        #expect(events.compactMap { if case .mark(let n, _, _) = $0 { n } else { nil } }.contains("late"))
         #expect(events.last.map { if case .ended(.finished, _, _) = $0 { true } else { false } } == true, "\(events)")
         #expect(abs(wall - 12) < 1.0, "took \(wall) s")
     }

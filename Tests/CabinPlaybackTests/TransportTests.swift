@@ -92,7 +92,7 @@ import Testing
         let frames = Int(run.compiled.durationFrames)
         #expect(heard.count / 2 >= frames)
         #expect(Self.matches(heard, run.offline, frames: 0..<frames, shift: 0))
-        #expect(events.compactMap { if case .mark(let n, _) = $0 { n } else { nil } } == ["go", "late"])
+        #expect(events.compactMap { if case .mark(let n, _, _) = $0 { n } else { nil } } == ["go", "late"])
         #expect(events.contains { if case .ended(.finished, _, 0) = $0 { true } else { false } }, "\(events)")
         // Ends when the session and the buffer's worth of drain silence have played.
         #expect(abs(run.backend.clock.seconds - 2.0) <= Double(2 * Self.buffer + Self.period) / Double(Self.rate))
@@ -141,7 +141,7 @@ import Testing
         let found = Self.shifts(heard, fromSeek, frames: after, in: -(swap + Self.buffer)...(-swap))
         #expect(found.count == 1, "after the seek: \(found)")
         #expect(events.contains { if case .seeked(let t) = $0 { abs(t - 1.5) < 0.05 } else { false } }, "\(events)")
-        #expect(events.compactMap { if case .mark(let n, _) = $0 { n } else { nil } } == ["go", "late"])
+        #expect(events.compactMap { if case .mark(let n, _, _) = $0 { n } else { nil } } == ["go", "late"])
         #expect(run.backend.clock.seconds < 1.1, "the session ends a second early: \(run.backend.clock.seconds)")
     }
 

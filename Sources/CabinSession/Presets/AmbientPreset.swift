@@ -36,7 +36,7 @@ enum AmbientPreset {
         }
         b.start(0, layers, fadeIn: min(10, total / 4))
         b.stop(total - fadeOut, layers, fadeOut: fadeOut)
-        b.mark(total - fadeOut, "fade-out")
+        b.mark(total - fadeOut, "fade-out", title: "fading out")
         return b.build()
     }
 }

@@ -31,14 +31,14 @@ enum BreathingPreset {
         b.start(0, ["tone", "air"], fadeIn: lead)
         var t = lead
         for _ in 0..<cycles {
-            b.mark(t, "inhale")
+            b.mark(t, "inhale", title: "breathe in")
             b.set(t, "breath", to: 1, over: inhale)
             b.cue(t) { $0.haptic = "breath-in" }
             t += inhale
             b.mark(t, "hold")
             b.cue(t) { $0.haptic = "breath-hold" }
             t += hold
-            b.mark(t, "exhale")
+            b.mark(t, "exhale", title: "breathe out")
             b.set(t, "breath", to: 0, over: exhale)
             b.cue(t) { $0.haptic = "breath-out" }
             t += exhale

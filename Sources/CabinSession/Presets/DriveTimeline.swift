@@ -124,12 +124,12 @@ struct DriveTimeline {
 
     /// Seatbelt, ignition, P → D; the drive begins at 8 s.
     mutating func ritual() {
-        b.mark(0, "ritual")
+        b.mark(0, "ritual", title: "setting off")
         b.play(0.5, "ui/seatbelt", haptic: "seatbelt")
         startEngine(at: 2.5)
         b.start(5, ambientLayers + ["road"], fadeIn: 6)
         b.play(7.5, "ui/gear-shift", haptic: "gear-shift")
-        b.mark(8, "drive")
+        b.mark(8, "drive", title: "on the road")
         if s.radio != nil { b.start(10, ["radio"], fadeIn: 8) }
     }
 
@@ -194,7 +194,7 @@ struct DriveTimeline {
         let back = t + Double(s.rest * 60)
         b.play(t - 2, "ui/turn-signal", haptic: "turn-signal")
         b.play(t - 1.2, "ui/turn-signal", haptic: "turn-signal")
-        b.mark(t, "rest")
+        b.mark(t, "rest", title: "rest stop")
         speed.ramp(at: t, to: 0, over: 25)
         b.cue(t + 22) { $0.haptic = "rest-stop" }
         b.crossfade(t + 22, "ambient", to: .library("ambient/rest-area"), over: 5)
@@ -209,7 +209,7 @@ struct DriveTimeline {
         b.crossfade(back - 26, "ambient", to: ambientSound, over: 5)
         if s.radio != nil { b.fade(back - 26, "radio", to: 0, over: 5) }
         b.play(back - 22, "ui/gear-shift", haptic: "gear-shift")
-        b.mark(back - 20, "drive")
+        b.mark(back - 20, "drive", title: "back on the road")
     }
 
     /// The vehicle's own start at `t`: the ignition of its engine (the electric car's

@@ -49,19 +49,20 @@ enum PomodoroPreset {
         }
         var t = 0.0
         for cycle in 1...cycles {
-            transition(&b, at: t, mark: "focus", chime: "ui/chime-focus", haptic: "focus-start", text: "Focus time",
-                       fallback: "voice/focus-time")
+            transition(&b, at: t, mark: "focus", title: cycles > 1 ? "focus \(cycle) of \(cycles)" : nil,
+                       chime: "ui/chime-focus", haptic: "focus-start", text: "Focus time", fallback: "voice/focus-time")
             if sound != nil && cycle > 1 { for layer in bed { b.fade(t, layer, to: 0, over: 4) } }
             warnBefore(&b, end: t + focus, length: focus, warn: warn)
             t += focus
             let isLast = cycle == cycles
             warnBefore(&b, end: t + (isLast ? long : short), length: isLast ? long : short, warn: warn)
-            transition(&b, at: t, mark: isLast ? "long-break" : "short-break", chime: "ui/chime-break", haptic: "break-start",
-                       text: isLast ? "Long break" : "Short break", fallback: isLast ? "voice/long-break" : "voice/short-break")
+            transition(&b, at: t, mark: isLast ? "long-break" : "short-break", title: isLast ? "long break" : "short break",
+                       chime: "ui/chime-break", haptic: "break-start", text: isLast ? "Long break" : "Short break",
+                       fallback: isLast ? "voice/long-break" : "voice/short-break")
             if sound != nil { for layer in bed { b.fade(t, layer, to: -10, over: 4) } }
             t += isLast ? long : short
         }
-        b.mark(t, "end")
+        b.mark(t, "end", title: "done")
         b.play(t, "ui/session-end", haptic: "session-end")
         b.say(t + 2.5, "Session complete", fallback: "voice/session-complete")
         if sound != nil { b.stop(t, bed, fadeOut: 7) }
@@ -89,9 +90,9 @@ enum PomodoroPreset {
 
     /// A transition's haptic is timed to its chime: `focus-start` to `ui/chime-focus`,
     /// `break-start` to `ui/chime-break` (and `session-end` to `ui/session-end`).
-    static func transition(_ b: inout SessionBuilder, at t: Double, mark: String, chime: String, haptic: String,
+    static func transition(_ b: inout SessionBuilder, at t: Double, mark: String, title: String?, chime: String, haptic: String,
                            text: String, fallback: String) {
-        b.mark(t, mark)
+        b.mark(t, mark, title: title)
         b.play(t + 0.2, chime, haptic: haptic)
         b.say(t + 1.8, text, fallback: fallback)
     }

@@ -58,7 +58,13 @@ struct SessionBuilder {
         cue(time) { $0.say = Cue.Speech(text: text, fallback: fallback.map { .library($0) }) }
     }
 
-    mutating func mark(_ time: Double, _ name: String) { cue(time) { $0.mark = name } }
+    /// A mark `name` (what hooks see) with the segment's `title` for people (nil: the name).
+    mutating func mark(_ time: Double, _ name: String, title: String? = nil) {
+        cue(time) {
+            $0.mark = name
+            $0.markTitle = title
+        }
+    }
 
     mutating func set(_ time: Double, _ parameter: String, to value: Double, over: Double) {
         cue(time) { $0.set = Cue.ParameterChange(parameter: parameter, to: (value * 10).rounded() / 10,
