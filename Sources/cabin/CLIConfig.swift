@@ -98,7 +98,7 @@ enum CLIConfig {
     /// The command line's settings as a layer (checked as the file's values are): the
     /// options `cabin play` and `cabin config` share.
     static func optionsLayer(device: String?, period: Int?, periods: Int?, rumble: String?, preset: String? = nil,
-                             volume: [String]) throws -> ConfigLayer {
+                             strength: HapticStrength? = nil, volume: [String]) throws -> ConfigLayer {
         var layer = ConfigLayer()
         var sets: [([String], ConfigValue, String)] = []
         if let device { sets.append((["play", "device"], .string(device), "-D")) }
@@ -106,6 +106,7 @@ enum CLIConfig {
         if let periods { sets.append((["play", "periods"], .integer(periods), "--periods")) }
         if let rumble { sets.append((["play", "rumble"], .string(rumble), "--rumble")) }
         if let preset { sets.append((["play", "preset"], .string(preset), "--preset")) }
+        if let strength { sets.append((["haptics", "strength"], .string(strength.rawValue), "--strength")) }
         for text in volume {
             let parts = text.split(separator: "=", maxSplits: 1).map(String.init)
             let (bus, value) = parts.count == 2 ? (parts[0], parts[1]) : ("master", text)

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CabinAudio
 import CabinConfig
+import CabinHaptics
 import CabinIO
 import CabinPlayback
 import CabinSession
@@ -85,6 +86,9 @@ struct Play: ParsableCommand {
 
     @Option(help: "Play the session's haptic cues on this rumble device (/dev/input/eventN; see 'cabin devices'); off: none, whatever the config says.")
     var rumble: String?
+
+    @Option(help: "Haptic strength of the session's rumble and haptic track: off, light (intensity × 0.4), medium (× 0.7) or strong (× 1, as designed). Default: CABIN_HAPTIC_STRENGTH, else the config file's haptics.strength, else the document's hapticStrength.")
+    var strength: HapticStrength?
 
     @Option(help: ArgumentHelp("Volume: of the master (80, 80%: mpv's percent; -6dB), or of a bus (radio=-6dB). Repeatable. Default: the volumes the last session ended at (the config's volume.remember), else the config's.", valueName: "[bus=]level"))
     var volume: [String] = []
@@ -245,7 +249,7 @@ struct Play: ParsableCommand {
 
     /// The options as a settings layer, over the config file's and the environment's.
     func configLayer() throws -> ConfigLayer {
-        try CLIConfig.optionsLayer(device: device, period: period, periods: periods, rumble: rumble, volume: volume)
+        try CLIConfig.optionsLayer(device: device, period: period, periods: periods, rumble: rumble, strength: strength, volume: volume)
     }
 
     /// The last session from the state file, or a one-line error (exit 1) when there is none to resume.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CabinAudio
 import CabinConfig
+import CabinHaptics
 import CabinIO
 import CabinPlayback
 import CabinSession
@@ -57,6 +58,9 @@ struct Render: ParsableCommand {
     @Flag(name: .long, help: "Mix the haptic audio into the output on a 'haptics' bus (off by default).")
     var hapticsInMix = false
 
+    @Option(help: "Haptic strength of the haptic track (and of --haptics-in-mix): off, light (intensity × 0.4), medium (× 0.7) or strong (× 1, as designed). Default: CABIN_HAPTIC_STRENGTH, else the config file's haptics.strength, else the document's hapticStrength.")
+    var strength: HapticStrength?
+
     @Option(name: .long, help: ArgumentHelp("Render a session's live streams (http(s):// sounds) as this library bed instead (e.g. radio/lofi).",
                                             valueName: "name"))
     var radioFallback: String?
@@ -92,7 +96,8 @@ struct Render: ParsableCommand {
     func run() throws {
         // A preset's default options come from the config file, and stations by name (a
         // preset's --radio NAME, a document's "station:NAME").
-        let settings = try CLIConfig.settings().settings
+        let settings = try CLIConfig.settings(options: CLIConfig.optionsLayer(device: nil, period: nil, periods: nil, rumble: nil,
+                                                                            strength: strength, volume: [])).settings
         // The outputs are checked (their formats, and their temporaries made) before any work.
         let encoding = SoundFileFormat.SampleEncoding(rawValue: bits)!
         let inputs = session.map { [$0] } ?? []
