@@ -47,7 +47,7 @@ struct LiveRecordingReport {
             let reconnected = reconnections[url, default: 0]
             let attempts = reconnected == 0 ? "" : ", \(reconnected) reconnection attempt\(reconnected == 1 ? "" : "s")"
             if missing <= 0 && reconnected == 0 { return "radio \(url): recorded without a gap" }
-            return "radio \(url): recorded; " + String(cFormat: "%.2f s", missing)
+            return "radio \(url): recorded; " + String(cFormat: "%.3f s", missing)
                 + " of it missing (silence where the stream had not arrived)\(attempts)"
         }
     }
