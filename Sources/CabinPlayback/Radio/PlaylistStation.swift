@@ -13,7 +13,7 @@ import Synchronization
 /// 10 ms), crossfaded equal-power over `PlaylistFeeder.switchSeconds`. Live, it starts
 /// `spliceSeconds` after what the listener has heard: the feeder takes back the frames it
 /// had queued beyond that point and the mixer skips them (`AudioStream.splice`), so a switch
-/// is heard within about 60 ms instead of after the half second queued. Offline (`fill`)
+/// starts within about 60 ms of the request instead of after the half second queued. Offline (`fill`)
 /// nothing is queued ahead, so it starts at the next block.
 ///
 /// Thread: `start`, `stop`, `skip`, `takeEvents`, `status` and `fill` on the control
