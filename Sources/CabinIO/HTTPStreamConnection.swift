@@ -1,5 +1,6 @@
 import CabinAudio
 import CCabinCurl
+import Glibc
 
 /// One HTTP or HTTPS GET read as an endless stream with libcurl's multi interface, pumped by
 /// the one thread that owns it (a network radio station's thread).
@@ -8,6 +9,13 @@ import CCabinCurl
 /// Icecast server interleaves its metadata (read `icy-metaint` from `headers`); libcurl
 /// accepts an `ICY 200 OK` status line as HTTP/1.0. HTTP errors (4xx, 5xx) end the transfer.
 /// A stall — less than 1 byte/s for `stallSeconds` — ends it too (libcurl's low-speed limit).
+///
+/// HTTPS: the server's certificate is always verified (there is no switch to turn that off),
+/// against the system's certificates and, when given, `certificateBundle` — by default the
+/// file `CURL_CA_BUNDLE` names (else `SSL_CERT_FILE`), as for the curl command: how a user
+/// trusts a station with a self-signed or private certificate. Debian's libcurl keeps the
+/// system's certificate folder (`/etc/ssl/certs`) beside that file, so public stations still
+/// verify.
 ///
 /// ```swift
 /// let connection = try HTTPStreamConnection(url: "http://127.0.0.1:8000/radio.opus")
@@ -40,6 +48,8 @@ public final class HTTPStreamConnection {
             [CURLE_SSL_CONNECT_ERROR, CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CERTPROBLEM, CURLE_SSL_CACERT_BADFILE]
                 .contains { Int($0.rawValue) == code }
         }
+        /// The server's certificate did not verify (self-signed, unknown issuer, wrong name, expired).
+        public var isCertificateRejected: Bool { code == Int(CURLE_PEER_FAILED_VERIFICATION.rawValue) }
         public var description: String { message }
     }
 
@@ -75,9 +85,19 @@ public final class HTTPStreamConnection {
     /// The HTTP status code of the last response (0 before one arrived).
     public var status: Int { cabin_curl_info_long(easy, CURLINFO_RESPONSE_CODE) }
 
+    /// The certificate file the environment names for HTTPS: `CURL_CA_BUNDLE`, else
+    /// `SSL_CERT_FILE` (the variables the curl command reads); nil when neither is set.
+    public static var environmentCertificateBundle: String? {
+        for name in ["CURL_CA_BUNDLE", "SSL_CERT_FILE"] {
+            if let value = getenv(name).map({ String(cString: $0) }), !value.isEmpty { return value }
+        }
+        return nil
+    }
+
     /// Starts the request (nothing is sent until the first `pump`).
     public init(url: String, userAgent: String = "Cabin", maxRedirects: Int = 5, stallSeconds: Int = 4,
-                connectTimeoutSeconds: Int = 8) throws(SystemError) {
+                connectTimeoutSeconds: Int = 8,
+                certificateBundle: String? = HTTPStreamConnection.environmentCertificateBundle) throws(SystemError) {
         guard let multi = curl_multi_init(), let easy = curl_easy_init() else {
             throw SystemError(operation: "curl_easy_init", code: 0, reason: "libcurl could not start a transfer")
         }
@@ -96,6 +116,7 @@ public final class HTTPStreamConnection {
         if code == CURLE_OK { code = cabin_curl_set_pointer(easy, CURLOPT_PROTOCOLS_STR, "http,https") }
         if code == CURLE_OK { code = cabin_curl_set_pointer(easy, CURLOPT_REDIR_PROTOCOLS_STR, "http,https") }
         if code == CURLE_OK { code = cabin_curl_set_pointer(easy, CURLOPT_USERAGENT, userAgent) }
+        if code == CURLE_OK, let certificateBundle { code = cabin_curl_set_pointer(easy, CURLOPT_CAINFO, certificateBundle) }
         if code == CURLE_OK { code = cabin_curl_set_pointer(easy, CURLOPT_HTTPHEADER, UnsafeRawPointer(requestHeaders)) }
         if code == CURLE_OK { code = cabin_curl_set_pointer(easy, CURLOPT_ERRORBUFFER, UnsafeRawPointer(errorBuffer)) }
         if code == CURLE_OK { code = cabin_curl_set_write(easy, { data, size, count, user in

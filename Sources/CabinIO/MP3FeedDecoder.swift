@@ -39,6 +39,26 @@ public final class MP3FeedDecoder {
 
     deinit { mpg123_delete(handle) }
 
+    /// The ReplayGain (dB) an MP3's own header carries, as libmpg123 reads it: the LAME/Info
+    /// tag's "radio" (track) or "audiophile" (album) gain, or an ID3v2 `RVA2` frame; nil when
+    /// there is none (or it is exactly 0 dB, which libmpg123 does not tell apart). The LAME
+    /// tag's gains are ReplayGain 1.0's (89 dB SPL, taken as −18 LUFS as ReplayGain 2.0 does).
+    /// `bytes`: the file's first bytes (the tag is in its first frame).
+    ///
+    /// The corresponding C functions are `mpg123_param2` (`MPG123_RVA`), `mpg123_feed`,
+    /// `mpg123_getformat` and `mpg123_getvolume`.
+    public static func headerReplayGain(_ bytes: [UInt8], album: Bool) -> Double? {
+        guard let decoder = try? MP3FeedDecoder() else { return nil }
+        let h = decoder.handle
+        mpg123_param2(h, Int32(MPG123_RVA.rawValue), Int(album ? MPG123_RVA_ALBUM.rawValue : MPG123_RVA_MIX.rawValue), 0)
+        guard bytes.withUnsafeBufferPointer({ mpg123_feed(h, $0.baseAddress, $0.count) }) == MPG123_OK.rawValue else { return nil }
+        var rate = 0, channels: Int32 = 0, encoding: Int32 = 0
+        guard mpg123_getformat(h, &rate, &channels, &encoding) == MPG123_OK.rawValue else { return nil }
+        var base = 0.0, really = 0.0, gain = 0.0
+        guard mpg123_getvolume(h, &base, &really, &gain) == MPG123_OK.rawValue, gain.isFinite, gain != 0 else { return nil }
+        return gain
+    }
+
     /// Feeds bytes and appends every frame they complete to `output` (interleaved stereo).
     /// Returns the frames appended.
     @discardableResult

@@ -102,6 +102,20 @@ public struct OpenSoundFile {
     /// Closes the handle. The corresponding C function is `sf_close`.
     public func close() { sf_close(handle) }
 
+    /// A text tag libsndfile read from the file (FLAC and Ogg comments, MP3's ID3v2, WAV's
+    /// LIST INFO, AIFF's name chunks), trimmed; nil when absent or empty.
+    /// The corresponding C function is `sf_get_string`.
+    public func tag(_ kind: Tag) -> String? {
+        guard let text = sf_get_string(handle, kind.rawValue) else { return nil }
+        let value = String(decoding: String(cString: text).utf8, as: UTF8.self).trimmingWhitespace()
+        return value.isEmpty ? nil : value
+    }
+
+    /// The tags `tag(_:)` reads.
+    public enum Tag: Int32, Sendable {
+        case title = 1, artist = 4, album = 7  // SF_STR_TITLE, SF_STR_ARTIST, SF_STR_ALBUM
+    }
+
     /// libsndfile's log for this file (what it noticed while parsing the header).
     /// The corresponding C function is `sf_command` with `SFC_GET_LOG_INFO`.
     func log() -> String {

@@ -171,7 +171,10 @@ public final class LivePlayer: @unchecked Sendable {
 
     /// Moves to `seconds` on the session's timeline (clamped to it).
     public func seek(to seconds: Double) {
+        let from = shared.pending.load(ordering: .acquiring) != 0 ? lastSeekTarget : position
         lastSeekTarget = min(max(0, seconds), session.duration)
+        // A playlist on the radio moves with the timeline, within its track.
+        radio?.timelineMoved(by: lastSeekTarget - from)
         let slot = LivePlayer.slot(session, at: seconds)
         for (name, value) in userParameters { setParameter(name, to: value, on: slot) }
         applyVolumes(on: slot.runner.handle)

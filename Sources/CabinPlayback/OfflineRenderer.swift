@@ -27,6 +27,12 @@ public struct OfflineRenderer {
     /// The session's radio, when it plays playlists: fed before every block
     /// (`RadioStations.fill`), so the tracks render deterministically.
     public var radio: RadioStations?
+    /// Render in real time from `from` on: each block waits until the monotonic clock
+    /// reaches its time, so the live streams the session plays (started with
+    /// `RadioStations.startLiveStreams`) are recorded as they arrive, aligned to the
+    /// timeline (`cabin render --record-live`). Frames before `from` render at full speed.
+    /// Such a render is not deterministic: it holds what the stations sent.
+    public var realTime = false
 
     /// Where and how to write a session's haptic track.
     public struct HapticTrackOutput {
@@ -101,9 +107,20 @@ public struct OfflineRenderer {
             var block = [Float](repeating: 0, count: 2 * blockFrames)
             var hapticBlock = [Float](repeating: 0, count: hapticTrack == nil ? 0 : blockFrames)
             var position: FrameTime = 0
+            var pace: Double?
             while position < endFrame {
                 if isCancelled() { throw RenderError.cancelled }
                 let n = Int(min(FrameTime(blockFrames), endFrame - position))
+                if realTime && position + FrameTime(n) > startFrame {
+                    let start = pace ?? Self.monotonicSeconds()
+                    pace = start
+                    let due = start + Double(max(0, position - startFrame)) / rate
+                    var wait = due - Self.monotonicSeconds()
+                    while wait > 0 && !isCancelled() {
+                        usleep(UInt32(min(wait, 0.05) * 1e6))
+                        wait = due - Self.monotonicSeconds()
+                    }
+                }
                 radio?.fill(frames: n)
                 let rendered = block.withUnsafeMutableBufferPointer { runner.render(into: $0, frameCount: n) }
                 // Frames before `from` are rendered (the mix must evolve) but not written.
@@ -141,5 +158,11 @@ public struct OfflineRenderer {
         let wall = elapsed.inSeconds
         let frames = endFrame - startFrame
         return Summary(frames: frames, seconds: Double(frames) / rate, wallSeconds: wall)
+    }
+
+    private static func monotonicSeconds() -> Double {
+        var t = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &t)
+        return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
     }
 }

@@ -17,6 +17,7 @@ struct Bench: ParsableCommand {
               cabin bench --mix --mix-seconds 60
               cabin bench Patterns/sessions/example.json --live --seconds 60 --periods 64,128,256
               cabin bench --seconds 5 --radio station.opus --radio station.mp3 --radio station.ogg
+              cabin bench --playlist ~/Music/album/
               cabin bench --haptics
               cabin bench --haptics --haptics-file export.haptic
             """)
@@ -65,7 +66,12 @@ struct Bench: ParsableCommand {
                                valueName: "file"))
     var radio: [String] = []
 
+    @Option(help: ArgumentHelp("Also measure how soon this playlist (a folder, .m3u, .m3u8 or .pls) has its first half second ready, and a jump to its next track: untagged tracks measured in a separate pass (the reference) against measured while they decode ahead; repeatable.",
+                               valueName: "path"))
+    var playlist: [String] = []
+
     func run() throws {
+        if !playlist.isEmpty && session == nil && !live && !mix && !launch && radio.isEmpty { return try measurePlaylists() }
         if haptics { return try benchHaptics() }
         let path = session ?? CLIPaths.packageFile("Patterns/sessions/example.json")
         let loaded = try CLISession.load(path, sampleRate: 48000, maxBlockFrames: 512)
@@ -102,6 +108,7 @@ struct Bench: ParsableCommand {
         if mix { measureMix() }
         if launch { try measureLaunch(path) }
         if !radio.isEmpty { try measureRadio() }
+        if !playlist.isEmpty { try measurePlaylists() }
         print(String(cFormat: "peak RSS: %.1f MB", PlaybackBenchmark.peakResidentMegabytes()))
     }
 
@@ -121,6 +128,23 @@ struct Bench: ParsableCommand {
                                f.speed, f.cpuPercentAtRealTime))
             } catch {
                 CLIOutput.error("\(file): \(error)")
+                throw ExitCode.failure
+            }
+        }
+    }
+
+    /// Each playlist's start and jump, its untagged tracks measured in a separate pass (the
+    /// reference) and while they decode ahead (`PlaylistStartBenchmark`).
+    private func measurePlaylists() throws {
+        print("playlist start (its first 0.5 s of audio ready) and a jump to the next track (its first 0.5 s):")
+        for path in playlist {
+            do {
+                let (pass, ahead) = try PlaylistStartBenchmark.measure(path)
+                print("  \(path)")
+                print("    loudness in a separate pass first (reference): " + String(cFormat: "start %7.3f s  jump %7.3f s", pass.firstSeconds, pass.jumpSeconds))
+                print("    loudness measured while decoding ahead:        " + String(cFormat: "start %7.3f s  jump %7.3f s", ahead.firstSeconds, ahead.jumpSeconds))
+            } catch {
+                CLIOutput.error("\(path): \(error)")
                 throw ExitCode.failure
             }
         }

@@ -36,6 +36,13 @@ final class ProgressBar {
         StandardStreams.writeError(line)
     }
 
+    /// Prints `line` on stderr above the bar (which is drawn again at the next update).
+    func interject(_ line: String) {
+        if enabled { StandardStreams.writeError("\r\u{1B}[2K") }
+        StandardStreams.writeError(line + "\n")
+        lastDraw = .distantPast
+    }
+
     func finish() {
         guard enabled else { return }
         StandardStreams.writeError("\r\u{1B}[2K")

@@ -25,6 +25,9 @@ struct Render: ParsableCommand {
               cabin render drive.json -o drive.wav --haptics drive-haptics.wav
               cabin render drive.json -o - | aplay
               cabin render --preset drive --radio https://example.org/stream.opus --radio-fallback radio/lofi -o drive.wav
+              cabin render drive.json --record-live -o drive.flac
+
+            Live streams (http(s):// sounds) have no fixed content: a session with one renders with --radio-fallback NAME (a library bed in each stream's place, deterministic), or with --record-live, which connects to each stream, waits until a second is buffered, and renders in real time (the render takes the length of the part rendered) so the file holds what the stations sent, aligned to the timeline; gaps and reconnections follow the rules of live play and are reported.
             """)
 
     @Argument(help: "The session document (JSON; - for standard input); or use --preset.")
@@ -65,6 +68,9 @@ struct Render: ParsableCommand {
                                             valueName: "name"))
     var radioFallback: String?
 
+    @Flag(name: .long, help: "Record the session's live streams in real time while rendering (the render takes as long as the part rendered).")
+    var recordLive = false
+
     func validate() throws {
         guard SoundFileFormat.SampleEncoding(rawValue: bits) != nil else {
             throw ValidationError("--bits must be 16, 24 or 32f, not '\(bits)'")
@@ -82,6 +88,9 @@ struct Render: ParsableCommand {
         }
         guard (8000...384_000).contains(sampleRate) else {
             throw ValidationError("--sample-rate must be between 8000 and 384000 Hz")
+        }
+        if recordLive && radioFallback != nil {
+            throw ValidationError("give --record-live (record the live streams) or --radio-fallback NAME (a bed in their place), not both")
         }
         guard (1...65536).contains(blockSize) else { throw ValidationError("--block-size must be 1…65536 frames") }
         try presets.validateUsage(hasSession: session != nil)
@@ -109,10 +118,14 @@ struct Render: ParsableCommand {
         // The listener's haptic strength, as 'cabin play' and 'cabin haptics render' apply it.
         if let strength = settings.hapticStrengthOverride { options.hapticStrength = strength }
         var loaded = try CLISession.load(source, sampleRate: Double(sampleRate), maxBlockFrames: blockSize, options: options)
-        if let url = loaded.document.stations.first {
+        let recording = recordLive && loaded.radio.hasLiveStreams
+        if recordLive && !recording {
+            CLIOutput.note("--record-live: \(source.name) plays no live stream; rendering as usual")
+        }
+        if let url = loaded.document.stations.first, !recording {
             // A live stream has no fixed content: render a library bed in its place, if asked.
             guard let radioFallback else {
-                CLIOutput.error("\(source.name) plays a live stream (\(url)), which has no fixed content to render; give --radio-fallback NAME (a library bed such as radio/lofi) to render one in its place")
+                CLIOutput.error("\(source.name) plays a live stream (\(url)), which has no fixed content to render; give --radio-fallback NAME (a library bed such as radio/lofi) to render one in its place, or --record-live to record the stream in real time")
                 throw ExitCode.failure
             }
             let bytes = Array(loaded.document.replacingStations(with: .library(radioFallback)).json().utf8)
@@ -126,24 +139,49 @@ struct Render: ParsableCommand {
         let inputFiles = CLISession.inputFiles(loaded.document, session: session)
         try CLIOutput.refuseSame(output, inputs: inputFiles)
         let hapticFormat = try haptics.map { try CLIOutput.format($0, encoding: encoding, inputs: inputFiles + [output]) }
+        Interrupt.install()
+        let rangeFrom = from.flatMap(SessionTime.parse), rangeTo = to.flatMap(SessionTime.parse)
+        if recording {
+            let length = min(rangeTo ?? .infinity, Double(loaded.compiled.durationFrames) / Double(sampleRate)) - (rangeFrom ?? 0)
+            CLIOutput.note("recording the live stream\(loaded.document.stations.count == 1 ? "" : "s") in real time: this render takes \(CLIOutput.clock(max(0, length))), the length of what it writes")
+            try loaded.radio.startLiveStreams()
+            if !loaded.radio.waitUntilBuffered(timeoutSeconds: 15, shouldStop: { Interrupt.isRequested }) && !Interrupt.isRequested {
+                CLIOutput.warning("a live stream is not buffered after 15 s; recording anyway (silence until it arrives)")
+            }
+        }
         let runner = SessionRunner(loaded.compiled)
+        var recorder = LiveRecordingReport(radio: loaded.radio, sampleRate: Double(sampleRate))
+        if recording {
+            // The runner's pre-roll has started the streams its first layers play.
+            loaded.radio.waitUntilFlowing(timeoutSeconds: 0.5)
+            recorder.begin()
+        }
         var renderer = OfflineRenderer(blockFrames: blockSize)
         renderer.radio = loaded.radio
+        renderer.realTime = recording
         if let haptics, let hapticFormat {
             renderer.hapticTrack = .init(track: SessionHapticTrack(loaded.compiled, options: options.hapticAudio),
                                          path: haptics, format: hapticFormat,
                                          output: hapticDestination)
         }
-        renderer.from = from.flatMap(SessionTime.parse)
-        renderer.to = to.flatMap(SessionTime.parse)
-        Interrupt.install()
+        renderer.from = rangeFrom
+        renderer.to = rangeTo
         renderer.isCancelled = { Interrupt.isRequested }
-        let bar = ProgressBar(label: "rendering", secondsPerUnit: 1 / Double(sampleRate))
-        renderer.progress = { bar.update($0, of: $1) }
+        let bar = ProgressBar(label: recording ? "recording" : "rendering", secondsPerUnit: 1 / Double(sampleRate))
+        renderer.progress = { done, total in
+            if recording { for line in recorder.poll(at: done) { bar.interject(line) } }
+            bar.update(done, of: total)
+        }
         let summaryOutput = haptics == "-" ? "-" : output  // stdout carries audio: summary to stderr
         do {
             let summary = try renderer.write(runner, to: destination, format: format)
             bar.finish()
+            if recording {
+                let end = Int64(((rangeFrom ?? 0) * Double(sampleRate)).rounded()) + summary.frames
+                for line in recorder.poll(at: end, force: true) { StandardStreams.writeError(line + "\n") }
+                loaded.radio.stop()
+                for line in recorder.finish() { CLIOutput.note(line) }
+            }
             // A playlist's tracks that could not be played: one line each.
             for event in loaded.radio.poll() {
                 switch event {

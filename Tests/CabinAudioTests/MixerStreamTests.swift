@@ -43,6 +43,32 @@ import Testing
         #expect(stream.playedFrames == total && stream.availableFrames == 0)
     }
 
+    /// A producer that wrote ahead asks for a splice: the mixer plays the old frames up to
+    /// the splice (and the rest of the block it is in), then goes on from the new frames at
+    /// the matching offset — the new frames written from `to` continue frame `from` — so the
+    /// output is the signal unbroken, at any block size.
+    @Test(arguments: [1, 7, 64, 512])
+    func spliceSkipsWhatTheProducerTookBack(block: Int) {
+        var config = Render.config()
+        let (id, stream) = config.addStream(capacityFrames: 4_000)
+        let (mixer, handle) = config.make()
+        handle.send(Self.oneShot(id))
+        // 2500 frames queued ahead; the producer will take back those from 1200 on and write
+        // them again (here the same, as a switch's crossfade starts from the outgoing sound).
+        #expect(stream.write(Self.frames(0..<2_500)) == 2_500)
+        let first = Render.run(mixer, frameCount: 1_000, blockSize: block)
+        #expect(stream.splice(from: 1_200, to: 2_500))
+        #expect(!stream.splice(from: 1_300, to: 2_500), "one splice at a time")
+        // What continues frame 1200: the signal on from there.
+        #expect(stream.write(Self.frames(1_200..<3_000)) == 1_800)
+        let rest = Render.run(mixer, frameCount: 1_500, blockSize: block)
+        #expect(first + rest == Self.frames(0..<2_500))
+        #expect(!stream.isSplicePending)
+        // It jumped: 2500 frames played, 1300 skipped.
+        #expect(stream.playedFrames == 3_800 && stream.availableFrames == 500)
+        #expect(stream.underflowFrames == 0)
+    }
+
     /// A dry ring plays silence for exactly the missing frames and counts them; what is
     /// written later plays next, nothing skipped.
     @Test(arguments: [1, 7, 64, 512])

@@ -13,15 +13,35 @@ public final class IcecastServer: @unchecked Sendable {
     }()
 
     public let port: Int
+    /// The HTTPS port (`init(tls: true)`), or 0.
+    public let tlsPort: Int
     public let directory: URL
+    /// The server's self-signed certificate (PEM, for 127.0.0.1), when it serves HTTPS.
+    public var certificatePath: String { directory.appendingPathComponent("cert.pem").path }
     private var server: Process?
     private var sources: [String: Process] = [:]
     public static let password = "cabin-test"
 
-    public init() throws {
+    /// `tls`: also serve HTTPS on `tlsPort`, with a self-signed certificate for 127.0.0.1
+    /// made here by openssl (Debian's icecast2 is built with OpenSSL).
+    public init(tls: Bool = false) throws {
         port = IcecastServer.freePort()
+        tlsPort = tls ? IcecastServer.freePort() : 0
         directory = try TestEnvironment.temporaryDirectory("cabin-icecast")
         chmod(directory.path, 0o777)  // icecast drops root for nobody and writes its logs here
+        var tlsSocket = "", tlsPath = ""
+        if tls {
+            let key = directory.appendingPathComponent("key.pem").path, both = directory.appendingPathComponent("icecast.pem").path
+            let made = try ExternalTool.run("openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2",
+                                                        "-keyout", key, "-out", certificatePath, "-subj", "/CN=127.0.0.1",
+                                                        "-addext", "subjectAltName=IP:127.0.0.1"])
+            guard made.status == 0 else { throw ExternalTool.Failure(command: ["openssl", "req"], result: made) }
+            let pem = try String(contentsOfFile: certificatePath, encoding: .utf8) + String(contentsOfFile: key, encoding: .utf8)
+            try pem.write(toFile: both, atomically: true, encoding: .utf8)
+            for file in [key, both, certificatePath] { chmod(file, 0o644) }
+            tlsSocket = "<listen-socket><port>\(tlsPort)</port><bind-address>127.0.0.1</bind-address><ssl>1</ssl></listen-socket>"
+            tlsPath = "<ssl-certificate>\(both)</ssl-certificate>"
+        }
         let owner = getuid() == 0
             ? "<security><chroot>0</chroot><changeowner><user>nobody</user><group>nogroup</group></changeowner></security>" : ""
         let config = """
@@ -31,9 +51,9 @@ public final class IcecastServer: @unchecked Sendable {
               <authentication><source-password>\(Self.password)</source-password>
                 <admin-user>admin</admin-user><admin-password>\(Self.password)</admin-password></authentication>
               <hostname>127.0.0.1</hostname>
-              <listen-socket><port>\(port)</port><bind-address>127.0.0.1</bind-address></listen-socket>
+              <listen-socket><port>\(port)</port><bind-address>127.0.0.1</bind-address></listen-socket>\(tlsSocket)
               <fileserve>0</fileserve>\(owner)
-              <paths><basedir>\(directory.path)</basedir><logdir>\(directory.path)</logdir></paths>
+              <paths><basedir>\(directory.path)</basedir><logdir>\(directory.path)</logdir>\(tlsPath)</paths>
               <logging><accesslog>access.log</accesslog><errorlog>error.log</errorlog><loglevel>2</loglevel></logging>
             </icecast>
             """
@@ -44,6 +64,8 @@ public final class IcecastServer: @unchecked Sendable {
     deinit { stop() }
 
     public func url(_ mount: String) -> String { "http://127.0.0.1:\(port)/\(mount)" }
+    /// The mount over HTTPS (a server made with `tls: true`).
+    public func httpsURL(_ mount: String) -> String { "https://127.0.0.1:\(tlsPort)/\(mount)" }
 
     /// Starts icecast2 and waits until it accepts connections.
     public func startServer() throws {
@@ -55,7 +77,9 @@ public final class IcecastServer: @unchecked Sendable {
         process.standardInput = FileHandle.nullDevice
         try process.run()
         server = process
-        try wait(until: "icecast2 on port \(port)") { IcecastServer.accepts(port: self.port) }
+        try wait(until: "icecast2 on port \(port)") {
+            IcecastServer.accepts(port: self.port) && (self.tlsPort == 0 || IcecastServer.accepts(port: self.tlsPort))
+        }
     }
 
     /// Kills icecast2 at once (SIGKILL), as a crash would.

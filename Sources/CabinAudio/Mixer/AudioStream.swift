@@ -24,6 +24,11 @@ import Synchronization
 ///   mixer never waits and `write` never blocks: it takes what fits.
 /// - Sharing: the stream moves on only while a voice plays it, by the frames played; all
 ///   voices playing it at once (a layer restarting over its own fade-out) hear the same frames.
+/// - Splicing: a producer that has written ahead and changes its mind (a playlist switching
+///   tracks) asks for `splice(from:to:)`: once the mixer has played up to frame `from`, at the
+///   start of its next segment it jumps to `to` plus what it played past `from`, so the frames
+///   written from `to` on continue frame `from` (a switch is heard within a few blocks, not
+///   after everything queued).
 ///
 /// Thread: `write` from one producer thread at a time; the one mixer made from the config is
 /// the only consumer (render thread: it never allocates or locks); the counts from any thread.
@@ -45,12 +50,12 @@ public final class AudioStream: @unchecked Sendable {
         precondition(capacityFrames > 0, "a stream holds at least one frame")
         self.capacityFrames = capacityFrames
         samples = .zeroed(2 * capacityFrames)
-        counters = .allocate(capacity: 24)
-        for i in 0..<24 { (counters + i).initialize(to: Atomic(0)) }
+        counters = .allocate(capacity: 32)
+        for i in 0..<32 { (counters + i).initialize(to: Atomic(0)) }
     }
 
     deinit {
-        counters.deinitialize(count: 24)
+        counters.deinitialize(count: 32)
         counters.deallocate()
         samples.deallocate()
     }
@@ -104,6 +109,27 @@ public final class AudioStream: @unchecked Sendable {
         return count
     }
 
+    /// Frames written so far. Producer thread (or a snapshot from any thread).
+    public var writtenFrames: Int { counters[StreamCounter.written].load(ordering: .acquiring) }
+
+    /// Asks the mixer to skip the frames written in `from..<to` that it has not played: once
+    /// it has played up to frame `from` (it may play a block past it), it goes on at frame
+    /// `to` plus what it played past `from`. `from` must not be below what has been played
+    /// nor above `to`, and `to` at most what has been written; frames written after `to` are
+    /// the continuation of frame `from`. False while an earlier splice is still pending.
+    /// Producer thread only.
+    @discardableResult
+    public func splice(from: Int, to: Int) -> Bool {
+        precondition(from <= to, "a splice skips forward")
+        guard counters[StreamCounter.spliceFrom].load(ordering: .acquiring) == 0 else { return false }
+        counters[StreamCounter.spliceTo].store(to, ordering: .relaxed)
+        counters[StreamCounter.spliceFrom].store(from + 1, ordering: .releasing)
+        return true
+    }
+
+    /// Whether a splice is waiting for the mixer to reach it. Any thread.
+    public var isSplicePending: Bool { counters[StreamCounter.spliceFrom].load(ordering: .acquiring) != 0 }
+
     /// Frames played so far (read from the ring). Any thread.
     public var playedFrames: Int { counters[StreamCounter.read].load(ordering: .acquiring) }
 
@@ -120,4 +146,9 @@ enum StreamCounter {
     @inline(__always) static var written: Int { 8 }
     /// Frames played as silence; the consumer adds to it.
     @inline(__always) static var underflow: Int { 16 }
+    /// A splice's first skipped frame + 1 (0: none); the producer sets it (release) when it
+    /// is 0, the consumer clears it (release) once it has jumped.
+    @inline(__always) static var spliceFrom: Int { 24 }
+    /// Where a splice goes on; the producer stores it before `spliceFrom`.
+    @inline(__always) static var spliceTo: Int { 25 }
 }

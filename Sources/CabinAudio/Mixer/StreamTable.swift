@@ -48,9 +48,21 @@ final class StreamTable: @unchecked Sendable {
 }
 
 extension StreamTable.Slot {
-    /// Takes the segment's snapshot of the frames written. Render thread: safe.
+    /// Takes the segment's snapshot of the frames written, after jumping over a splice the
+    /// producer asked for once it is reached. Render thread: safe.
     @inline(__always)
     mutating func processSnapshot() {
+        let from = counters[StreamCounter.spliceFrom].load(ordering: .acquiring)
+        if from > 0 && position >= from - 1 {
+            // The producer's splice: skip what it wrote ahead and no longer wants (once what
+            // continues from here is written).
+            let target = counters[StreamCounter.spliceTo].load(ordering: .relaxed) + (position - (from - 1))
+            if counters[StreamCounter.written].load(ordering: .acquiring) >= target {
+                position = target
+                counters[StreamCounter.read].store(position, ordering: .releasing)
+                counters[StreamCounter.spliceFrom].store(0, ordering: .releasing)
+            }
+        }
         readable = counters[StreamCounter.written].load(ordering: .acquiring) - position
         sounded = 0
     }

@@ -43,6 +43,10 @@ final class PlaylistFeeder {
     private var current: (any PlaylistPlayable)?
     /// Whether station URLs play (live); offline they are skipped (no fixed content).
     let playsStations: Bool
+    /// Live: a track whose gain is not known when it starts is measured while it decodes
+    /// ahead (`ProgressiveGain`); offline (false) it is measured over the whole file first,
+    /// as the render has time for.
+    let measuresWhileDecoding: Bool
     /// The outgoing sound of a transition (interleaved) and how far it has played.
     private var tail: [Float] = []
     private var tailFrame = 0
@@ -50,14 +54,20 @@ final class PlaylistFeeder {
     private var fadeFrame = 0
     private(set) var produced = 0
     private(set) var isFinished = false
+    /// Live: how many of the last frames produced are kept, so a switch can start from what
+    /// the listener hears rather than after what is queued (`skip(by:rewindingTo:)`).
+    var historyFrames = 0
+    /// The last frames produced (interleaved), at most `historyFrames` (+ as many again).
+    private var history: [Float] = []
     var notes: [Note] = []
     /// The title of the track playing (as of the frames produced).
     private(set) var title: String?
 
     init(name: String, entries: [PlaylistSource.Entry], options: PlaylistOptions, sampleRate: Double,
-         referenceLoudness: Double = -23, playsStations: Bool = false) {
+         referenceLoudness: Double = -23, playsStations: Bool = false, measuresWhileDecoding: Bool? = nil) {
         self.name = name
         self.playsStations = playsStations
+        self.measuresWhileDecoding = measuresWhileDecoding ?? playsStations
         self.entries = entries
         self.options = options
         self.sampleRate = sampleRate
@@ -70,7 +80,7 @@ final class PlaylistFeeder {
         }
     }
 
-    /// The entry a track's title names: its file name without the extension.
+    /// A track's title when its file has no title tag: its file name without the extension.
     static func title(of entry: PlaylistSource.Entry) -> String {
         switch entry {
         case .station(let url): return url
@@ -99,14 +109,21 @@ final class PlaylistFeeder {
         return true
     }
 
-    /// The gain (dB) that brings entry `index` to the reference loudness.
-    private func gain(for index: Int, path: String) -> Double {
+    /// The gain (dB) that brings entry `index` to the reference loudness, if known before it
+    /// plays: from its tags, measured ahead of need (`prepareNext`) or when it last played
+    /// to its end; else, offline, measured now over the whole file; live, nil (measured while
+    /// it decodes ahead: `ProgressiveGain`, so it starts at once).
+    private func gain(for index: Int, path: String) -> Double? {
         if let known = gains[index] { return known }
         let tags = TrackGainTags.read(path, referenceLoudness: referenceLoudness)
         var gain: Double
         if let tagged = options.gainMode == .album ? (tags.album ?? tags.track) : (tags.track ?? tags.album) {
             gain = tagged
         } else {
+            if measuresWhileDecoding && !(probe?.index == index && probe!.probe.isDone) {
+                if probe?.index == index { probe = nil }
+                return nil
+            }
             let measured = (probe?.index == index ? probe!.probe : LoudnessProbe(path: path)).finish()
             if probe?.index == index { probe = nil }
             gain = measured.map { referenceLoudness - $0 } ?? 0
@@ -155,9 +172,11 @@ final class PlaylistFeeder {
                 }
             case .file(let path):
                 do {
-                    current = try PlaylistTrack(path: path, sampleRate: sampleRate, gainDecibels: gain(for: index, path: path))
+                    let track = try PlaylistTrack(path: path, sampleRate: sampleRate, gainDecibels: gain(for: index, path: path),
+                                                  referenceLoudness: referenceLoudness)
+                    current = track
                     cursor = position
-                    title = Self.title(of: entries[index])
+                    title = track.taggedTitle ?? Self.title(of: entries[index])
                     notes.append(Note(frame: frame, event: .title(url: name, title: title!)))
                     return true
                 } catch {
@@ -176,9 +195,17 @@ final class PlaylistFeeder {
 
     /// Switches to the track `by` places on (negative: back), crossfading equal-power over
     /// `switchSeconds` from the frames produced so far. Back from the first track restarts it.
-    func skip(by step: Int) {
-        guard step != 0, !entries.isEmpty, unplayable.count < entries.count else { return }
-        let outgoing = current.map { Array($0.read(switchFrames, keepingBack: 0)) } ?? []
+    ///
+    /// `rewindingTo`: live, the frame the switch starts from, before the frames produced so
+    /// far (still in the history): those after it are taken back (the caller has the mixer
+    /// skip them, `AudioStream.splice`) and play as the start of the outgoing side. Returns
+    /// whether it rewound.
+    @discardableResult
+    func skip(by step: Int, rewindingTo frame: Int? = nil) -> Bool {
+        guard step != 0, !entries.isEmpty, unplayable.count < entries.count else { return false }
+        let head = takeBack(to: frame)
+        let rest = max(0, switchFrames - head.count / 2)
+        let outgoing = head + (current.map { Array($0.read(rest, keepingBack: 0)) } ?? [])
         current = nil
         tail = outgoing
         tailFrame = 0
@@ -189,6 +216,48 @@ final class PlaylistFeeder {
             _ = open(at: target, step: 1, frame: produced)
         }
         if current == nil { isFinished = true }
+        return !head.isEmpty
+    }
+
+    /// Takes back the frames produced from `frame` on (live, still in the history), to be
+    /// produced again: returns them; none when `frame` is nil or out of the history.
+    private func takeBack(to frame: Int?) -> [Float] {
+        guard let frame, frame < produced, produced - frame <= history.count / 2 else { return [] }
+        let head = Array(history[(history.count - 2 * (produced - frame))...])
+        history.removeLast(head.count)
+        produced = frame
+        notes.removeAll { $0.frame >= frame && !$0.event.isImmediate }
+        return head
+    }
+
+    /// Frames a seek crossfades over.
+    static let seekFadeSeconds = 0.03
+
+    /// The session's timeline moved by `delta` frames (a seek): the track playing moves by as
+    /// much — forward by decoding past it (into the next track if it ends), back by opening
+    /// it again (not before its start) — crossfaded equal-power over `seekFadeSeconds`, as
+    /// the mixer fades a seek. A station in the playlist does not move (it is live).
+    /// `rewindingTo` as for `skip`. Returns whether it rewound.
+    @discardableResult
+    func seek(by delta: Int, rewindingTo frame: Int? = nil) -> Bool {
+        guard delta != 0, let track = current as? PlaylistTrack else { return false }
+        let head = takeBack(to: frame)
+        // Where the listener is in the track: before the frames taken back.
+        let target = max(0, track.position - head.count / 2 + delta)
+        let fade = Int((Self.seekFadeSeconds * sampleRate).rounded())
+        var outgoing = Array(head.prefix(2 * fade))
+        if outgoing.count < 2 * fade { outgoing += track.read(fade - outgoing.count / 2) }
+        if target >= track.position {
+            _ = track.read(target - track.position)
+        } else if let again = try? PlaylistTrack(path: track.path, sampleRate: sampleRate, gainDecibels: track.gainDecibels,
+                                                 referenceLoudness: referenceLoudness) {
+            _ = again.read(target)
+            current = again
+        }
+        tail = outgoing
+        tailFrame = 0
+        fadeFrame = 0
+        return !head.isEmpty
     }
 
     /// The next `count` frames (interleaved stereo); silence once the playlist has ended.
@@ -230,9 +299,15 @@ final class PlaylistFeeder {
             if chunk.isEmpty {
                 // The track's end: its last `crossfadeFrames` overlap the next track's start.
                 if let problem = track.problem { notes.append(Note(frame: produced + filled, event: .skipped(url: name, message: problem))) }
+                // A gain measured while it played is known the next time it plays.
+                if let measured = (track as? PlaylistTrack)?.measuredLoudness, cursor >= 0, cursor < sequence.count {
+                    gains[sequence[cursor]] = min(max(referenceLoudness - measured, -30), 24)
+                }
                 let rest = track.readRest()
-                // Whatever is left of an earlier transition's tail has already been mixed in.
-                tail = rest
+                // Whatever is left of an earlier transition's tail has already been mixed in,
+                // unless the track ended with nothing left (a seek past its end): then the
+                // rest of that tail fades into the next track.
+                tail = rest.isEmpty && tailFrame < tail.count / 2 ? Array(tail[(2 * tailFrame)...]) : rest
                 tailFrame = 0
                 fadeFrame = 0
                 current = nil
@@ -259,11 +334,12 @@ final class PlaylistFeeder {
             if fadeFrame >= tailFrames && !tail.isEmpty { tail = []; tailFrame = 0; fadeFrame = 0 }
             filled += n
         }
-        if starved {
-            produced += filled
-            return Array(out[0..<(2 * filled)])
+        if starved { out.removeSubrange((2 * filled)...) }
+        produced += out.count / 2
+        if historyFrames > 0 {
+            history += out
+            if history.count > 4 * historyFrames { history.removeFirst(history.count - 2 * historyFrames) }
         }
-        produced += count
         return out
     }
 }

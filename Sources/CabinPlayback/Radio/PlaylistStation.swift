@@ -9,9 +9,12 @@ import Synchronization
 /// the next track's loudness measured between top-ups), or driven block by block by the
 /// offline renderer (`fill`), so a render is deterministic.
 ///
-/// Switching (`skip(by:)`) is a request the thread carries out at its next top-up: it is
-/// heard after the frames already in the ring (at most `leadSeconds`), crossfaded
-/// equal-power over `PlaylistFeeder.switchSeconds`.
+/// Switching (`skip(by:)`) is a request the thread carries out at its next top-up (within
+/// 10 ms), crossfaded equal-power over `PlaylistFeeder.switchSeconds`. Live, it starts
+/// `spliceSeconds` after what the listener has heard: the feeder takes back the frames it
+/// had queued beyond that point and the mixer skips them (`AudioStream.splice`), so a switch
+/// starts within about 60 ms of the request instead of after the half second queued. Offline (`fill`)
+/// nothing is queued ahead, so it starts at the next block.
 ///
 /// Thread: `start`, `stop`, `skip`, `takeEvents`, `status` and `fill` on the control
 /// thread (`fill` only when not started); the work on its own thread.
@@ -22,9 +25,17 @@ final class PlaylistStation: @unchecked Sendable {
     let stream: AudioStream
     /// Frames kept in the ring ahead of the listener while playing live.
     static let leadSeconds = 0.5
+    /// How far past what the listener has heard a live switch starts: more than a period of
+    /// the device and a wake-up of this thread, so the mixer has not played past it.
+    static let spliceSeconds = 0.05
+    /// Ring frames minus the feeder's frames: what splices have skipped.
+    private var ringOffset = 0
+    private var isLive = false
     private let feeder: PlaylistFeeder
     private let running = Atomic<Bool>(true)
     private let skips = Atomic<Int>(0)
+    /// Frames the session's timeline has moved by (seeks) and the feeder has not yet followed.
+    private let seeks = Atomic<Int>(0)
     private let shared: Mutex<Shared>
     private var thread: RealtimeThread?
 
@@ -51,6 +62,8 @@ final class PlaylistStation: @unchecked Sendable {
     }
 
     func start() throws(SystemError) {
+        isLive = true
+        feeder.historyFrames = Int((Self.leadSeconds + 0.25) * feeder.sampleRate)
         let thread = RealtimeThread(name: "cabin-playlist", realtime: false) { [self] _ in run() }
         try thread.start()
         self.thread = thread
@@ -64,6 +77,10 @@ final class PlaylistStation: @unchecked Sendable {
 
     /// Asks for the track `step` places on (negative: back).
     func skip(by step: Int) { _ = skips.add(step, ordering: .relaxed) }
+
+    /// The session's timeline moved by `seconds` (a seek): the track playing follows
+    /// (`PlaylistFeeder.seek`), at the next top-up.
+    func seek(by seconds: Double) { _ = seeks.add(Int((seconds * feeder.sampleRate).rounded()), ordering: .relaxed) }
 
     func takeEvents() -> [RadioEvent] { shared.withLock { s in defer { s.events = [] }; return s.events } }
     var status: RadioStatus { shared.withLock { $0.status } }
@@ -80,7 +97,29 @@ final class PlaylistStation: @unchecked Sendable {
 
     private func applySkips() {
         let step = skips.exchange(0, ordering: .relaxed)
-        if step != 0 { feeder.skip(by: step) }
+        if step != 0 { change { feeder.skip(by: step, rewindingTo: $0) } }
+        let delta = seeks.exchange(0, ordering: .relaxed)
+        if delta != 0 { change { feeder.seek(by: delta, rewindingTo: $0) } }
+    }
+
+    /// Carries out a switch or a seek: live, from `spliceSeconds` after what the listener has
+    /// heard (`body` gets that frame and says whether it rewound to it; the mixer then skips
+    /// what was queued beyond it); offline, or when it cannot, from what is produced next.
+    private func change(_ body: (Int?) -> Bool) {
+        guard isLive, !stream.isSplicePending else {
+            _ = body(nil)
+            return
+        }
+        let from = stream.playedFrames + Int(Self.spliceSeconds * feeder.sampleRate)
+        let to = stream.writtenFrames
+        if from < to, body(from - ringOffset) {
+            stream.splice(from: from, to: to)
+            ringOffset += to - from
+            // What continues from `from` must be there when the mixer gets to it.
+            stream.write(feeder.produce(Int(Self.leadSeconds * feeder.sampleRate)))
+        } else if from >= to {
+            _ = body(nil)
+        }
     }
 
     /// Moves the feeder's notes that the listener has reached to the events and the status.
@@ -111,8 +150,8 @@ final class PlaylistStation: @unchecked Sendable {
             applySkips()
             let want = min(lead, stream.capacityFrames) - stream.availableFrames
             if want > 0 { stream.write(feeder.produce(want)) }
-            // Frames produced but not yet played are still ahead of the listener.
-            publish(upTo: feeder.produced - stream.availableFrames)
+            // The listener's position in the feeder's frames (splices skipped `ringOffset`).
+            publish(upTo: stream.playedFrames - ringOffset)
             feeder.prepareNext(steps: 2)
             usleep(10_000)
         }

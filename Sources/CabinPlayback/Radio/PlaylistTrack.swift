@@ -3,7 +3,9 @@ import Glibc
 
 /// One track of a playlist, decoded from disk as it plays: libsndfile reads it in chunks,
 /// soxr brings it to the session's rate, mono becomes both channels (more than two
-/// channels: the first two), and its gain brings it to the reference loudness.
+/// channels: the first two), and its gain brings it to the reference loudness — a gain
+/// known before it plays (tags, or measured ahead of need), or measured while it decodes
+/// ahead (`ProgressiveGain`: no separate pass, so it starts at once).
 ///
 /// Thread: the playlist's thread (or the offline renderer's); never the render thread.
 final class PlaylistTrack {
@@ -21,12 +23,28 @@ final class PlaylistTrack {
     /// Why the track stopped before its end (truncated or damaged), once it has.
     private(set) var problem: String?
     static let chunkFrames = 4096
+    /// The track's title from its tags, `ARTIST - TITLE` (as stations name theirs) or the
+    /// title alone; nil without a title tag.
+    let taggedTitle: String?
 
-    init(path: String, sampleRate: Double, gainDecibels: Double) throws(SoundFileError) {
+    /// The gain it was opened with (nil: measured while decoding).
+    let gainDecibels: Double?
+    /// The gain measured while decoding (`gainDecibels` nil), else nil.
+    private let progressive: ProgressiveGain?
+    /// The absolute frame (at the session's rate) of `decoded[0]`.
+    private var dropped = 0
+
+    /// `gainDecibels` nil: the gain is measured while the track decodes ahead
+    /// (`ProgressiveGain`, to `referenceLoudness`).
+    init(path: String, sampleRate: Double, gainDecibels: Double?, referenceLoudness: Double = -23) throws(SoundFileError) {
         self.path = path
-        file = try OpenSoundFile(path)
+        let file = try OpenSoundFile(path)
+        self.file = file
         channels = file.channelCount
-        gain = Float(pow(10, gainDecibels / 20))
+        taggedTitle = file.tag(.title).map { title in file.tag(.artist).map { "\($0) - \(title)" } ?? title }
+        self.gainDecibels = gainDecibels
+        gain = gainDecibels.map { Float(pow(10, $0 / 20)) } ?? 1
+        progressive = gainDecibels == nil ? ProgressiveGain(sampleRate: sampleRate, referenceLoudness: referenceLoudness) : nil
         chunk = [Float](repeating: 0, count: Self.chunkFrames * channels)
         if file.sampleRate != sampleRate {
             do { resampler = try StreamingResampler(from: file.sampleRate, to: sampleRate, channels: 2) } catch {
@@ -40,6 +58,9 @@ final class PlaylistTrack {
 
     deinit { file.close() }
 
+    /// Frames read so far (at the session's rate): where in the track the next read starts.
+    var position: Int { dropped + decodedStart / 2 }
+
     /// Decoded frames waiting to be read.
     var bufferedFrames: Int { (decoded.count - decodedStart) / 2 }
 
@@ -50,6 +71,7 @@ final class PlaylistTrack {
         let got = chunk.withUnsafeMutableBufferPointer { file.read(into: $0.baseAddress!, frames: Self.chunkFrames) }
         framesDecoded += Int64(got)
         if decodedStart > 0 && decodedStart * 2 >= decoded.count {
+            dropped += decodedStart / 2
             decoded.removeSubrange(0..<decodedStart)
             decodedStart = 0
         }
@@ -84,6 +106,7 @@ final class PlaylistTrack {
     func read(_ frames: Int, keepingBack holdback: Int = 0) -> ArraySlice<Float> {
         while bufferedFrames < frames + holdback && decodeMore() {}
         let n = max(0, min(frames, bufferedFrames - holdback))
+        applyProgressiveGain(frames: n)
         defer { decodedStart += 2 * n }
         return decoded[decodedStart..<(decodedStart + 2 * n)]
     }
@@ -91,8 +114,32 @@ final class PlaylistTrack {
     /// Everything left (the end of the track, once it is decoded to the end).
     func readRest() -> [Float] {
         while decodeMore() {}
+        applyProgressiveGain(frames: bufferedFrames)
         defer { decodedStart = decoded.count }
         return Array(decoded[decodedStart...])
+    }
+
+    /// The track's integrated loudness, once a progressive gain has measured all of it.
+    var measuredLoudness: Double? { progressive?.finalLoudness }
+
+    /// Applies the progressive gain to the next `frames` frames to be read (decoding further
+    /// ahead as its measurement needs).
+    private func applyProgressiveGain(frames n: Int) {
+        guard let progressive, n > 0 else { return }
+        let first = dropped + decodedStart / 2
+        progressive.prepare(through: first + n - 1) { target in
+            while dropped + decoded.count / 2 < target && decodeMore() {}
+            let start = progressive.meteredFrames - dropped
+            let end = min(target, dropped + decoded.count / 2) - dropped
+            return (isAtEnd, start < end ? Array(decoded[(2 * start)..<(2 * end)]) : [])
+        }
+        // Decoding may have dropped frames before the read position: offsets from here.
+        let base = decodedStart
+        for i in 0..<n {
+            let g = progressive.gain(at: first + i)
+            decoded[base + 2 * i] *= g
+            decoded[base + 2 * i + 1] *= g
+        }
     }
 }
 

@@ -25,6 +25,8 @@ final class RadioStation: @unchecked Sendable {
     /// Whether audio waits at the live edge until a voice plays the stream (see `RadioBuffer.step`).
     let waitsForListener: Bool
     private let running = Atomic<Bool>(true)
+    /// About a second is buffered (waiting for a listener, or playing), or the station failed.
+    private let ready = Atomic<Bool>(false)
     private let shared: Mutex<Shared>
     private var thread: RealtimeThread?
 
@@ -53,6 +55,10 @@ final class RadioStation: @unchecked Sendable {
         thread?.join()
         thread = nil
     }
+
+    /// Whether the station has its first second buffered (or is playing), or has failed:
+    /// a recording can start (`RadioStations.waitUntilBuffered`).
+    var isReady: Bool { ready.load(ordering: .relaxed) }
 
     func takeEvents() -> [RadioEvent] { shared.withLock { s in defer { s.events = [] }; return s.events } }
     var status: RadioStatus { shared.withLock { $0.status } }
@@ -97,6 +103,7 @@ final class RadioStation: @unchecked Sendable {
                     connection = Connection(http: try HTTPStreamConnection(url: url, userAgent: "Cabin/radio"), startedAt: Self.now())
                 } catch {
                     post(.error(url: url, message: "\(error)")) { $0.state = .failed }
+                    ready.store(true, ordering: .relaxed)
                     return
                 }
             }
@@ -146,12 +153,17 @@ final class RadioStation: @unchecked Sendable {
                 }
             case nil: break
             }
+            if !ready.load(ordering: .relaxed)
+                && (buffer.state == .playing || buffer.pendingFrames >= Int(buffer.highWaterSeconds * sampleRate)) {
+                ready.store(true, ordering: .relaxed)
+            }
             if let failure {
                 connection?.http.close()
                 connection = nil
                 buffer.connectionEnded(stream)
                 if !hasPlayed {
                     post(.error(url: url, message: failure.description)) { $0.state = .failed }
+                    ready.store(true, ordering: .relaxed)
                     return
                 }
                 let delay = backoff.next()
@@ -210,7 +222,11 @@ final class RadioStation: @unchecked Sendable {
         if ending.isHTTPError && ending.status > 0 { return "HTTP \(ending.status) from the server" }
         if ending.isStall { return "the server sent nothing for 4 s (\(ending.message))" }
         if ending.isRedirectLoop { return "too many redirects (a redirect loop?): \(ending.message)" }
-        if ending.isTLSFailure { return "TLS failed: \(ending.message)" }
+        if ending.isTLSFailure {
+            let hint = ending.isCertificateRejected
+                ? " (to trust a station's own certificate, name its PEM file in CURL_CA_BUNDLE)" : ""
+            return "TLS failed: \(ending.message)\(hint)"
+        }
         return ending.message
     }
 }

@@ -1,6 +1,7 @@
 import CabinAudio
 import CabinIO
 import CabinSession
+import Glibc
 
 /// The radio of a session: its live streams, each a `RadioStation` on its own thread, and
 /// its playlists of the user's music, each a `PlaylistStation`, writing to the
@@ -20,6 +21,7 @@ public final class RadioStations: StationSwitching, @unchecked Sendable {
     private let stations: [RadioStation]
     private let playlists: [PlaylistStation]
     private var started = false
+    private var streamsStarted = false
 
     /// One station per live stream of `session` (none for a session without).
     ///
@@ -58,9 +60,54 @@ public final class RadioStations: StationSwitching, @unchecked Sendable {
     /// Connects every station and starts every playlist (each on its own thread).
     public func start() throws(SystemError) {
         started = true
-        for station in stations { try station.start() }
+        if !streamsStarted { for station in stations { try station.start() } }
+        streamsStarted = true
         for playlist in playlists { try playlist.start() }
     }
+
+    /// Whether the session plays live internet streams (not only playlists of files).
+    public var hasLiveStreams: Bool { !stations.isEmpty }
+
+    /// Connects the live streams only (each on its own thread); playlists stay driven by
+    /// `fill`, so their tracks render as deterministically as offline. For recording the
+    /// streams in real time (`OfflineRenderer.realTime`, `cabin render --record-live`).
+    public func startLiveStreams() throws(SystemError) {
+        guard !streamsStarted else { return }
+        streamsStarted = true
+        for station in stations { try station.start() }
+    }
+
+    /// Waits until every live stream has its first second buffered (or has failed), up to
+    /// `timeoutSeconds`, calling `shouldStop` every 20 ms (true gives up at once); true when
+    /// all are ready. A station buffered before anything plays it holds the newest second.
+    public func waitUntilBuffered(timeoutSeconds: Double, shouldStop: () -> Bool = { false }) -> Bool {
+        var waited = 0.0
+        while !stations.allSatisfy(\.isReady) {
+            if waited >= timeoutSeconds || shouldStop() { return false }
+            usleep(20_000)
+            waited += 0.02
+        }
+        return true
+    }
+
+    /// Waits (up to `timeoutSeconds`) until every live stream a voice has started to read
+    /// (a runner's pre-roll reads the streams its first layers play) has frames in its ring,
+    /// so the first block a recording renders does not play them as an underflow.
+    public func waitUntilFlowing(timeoutSeconds: Double) {
+        var waited = 0.0
+        func flowing(_ s: RadioStation) -> Bool {
+            s.status.state == .failed || s.stream.availableFrames > 0
+                || (s.stream.playedFrames == 0 && s.stream.underflowFrames == 0)
+        }
+        while waited < timeoutSeconds && !stations.allSatisfy(flowing) {
+            usleep(5_000)
+            waited += 0.005
+        }
+    }
+
+    /// Per live stream: its URL and the frames its voices played as silence because they
+    /// had not arrived (`AudioStream.underflowFrames`).
+    public var liveStreamUnderflows: [(url: String, frames: Int)] { stations.map { ($0.url, $0.stream.underflowFrames) } }
 
     /// Disconnects every station, stops every playlist and waits for their threads.
     public func stop() {
@@ -85,6 +132,14 @@ public final class RadioStations: StationSwitching, @unchecked Sendable {
     public func previousStation() throws {
         guard canSwitch else { throw PlayerControlError("this session's radio has no playlist to switch (a folder or an .m3u, .m3u8 or .pls file)") }
         for playlist in playlists { playlist.skip(by: -1) }
+    }
+
+    /// The session's timeline moved by `seconds` (a seek; negative: back): each playlist's
+    /// track moves by as much, within the track where it can (`PlaylistFeeder.seek`). Live
+    /// streams do not move. Offline the move is carried out at the next `fill`.
+    public func timelineMoved(by seconds: Double) {
+        guard seconds != 0 else { return }
+        for playlist in playlists { playlist.seek(by: seconds) }
     }
 
     deinit { stop() }

@@ -24,10 +24,63 @@ public struct TrackGainTags: Sendable, Equatable {
         self.album = album
     }
 
-    /// The tags of the file at `path` (none when it has none or cannot be read).
+    /// The tags of the file at `path` (none when it has none or cannot be read): those at its
+    /// start (`parse`), else an APEv2 tag at its end (`parseEnd`), else, for an MP3, the
+    /// ReplayGain of its LAME/Info header as libmpg123 reads it.
     public static func read(_ path: String, referenceLoudness: Double = -23) -> TrackGainTags {
         guard let bytes = FilePrefix.read(path, maximumBytes: prefixBytes) else { return TrackGainTags() }
-        return parse(bytes, referenceLoudness: referenceLoudness)
+        var tags = parse(bytes, referenceLoudness: referenceLoudness)
+        if tags.track == nil && tags.album == nil, let end = FilePrefix.readEnd(path, maximumBytes: endBytes) {
+            tags = parseEnd(end, referenceLoudness: referenceLoudness)
+        }
+        if tags.track == nil && tags.album == nil && !bytes.isEmpty && !isOggOrFLAC(bytes) {
+            let shift = referenceLoudness - replayGainReference
+            tags.track = MP3FeedDecoder.headerReplayGain(bytes, album: false).map { $0 + shift }
+            tags.album = MP3FeedDecoder.headerReplayGain(bytes, album: true).map { $0 + shift }
+            // libmpg123 answers the track's gain for the album when only that is there.
+            if tags.album == tags.track { tags.album = nil }
+        }
+        return tags
+    }
+
+    /// How much of a file's end is read for an APEv2 tag.
+    public static let endBytes = 1 << 16
+
+    static func isOggOrFLAC(_ bytes: [UInt8]) -> Bool {
+        var b = bytes[...]
+        if b.starts(with: Array("ID3".utf8)) { b = b.dropFirst(id3Comments(b).1) }
+        return b.starts(with: Array("fLaC".utf8)) || b.starts(with: Array("OggS".utf8)) || b.starts(with: Array("RIFF".utf8))
+            || b.starts(with: Array("FORM".utf8))
+    }
+
+    /// The gain tags of an APEv2 tag at the end of a file (`bytes`: its last bytes; an ID3v1
+    /// tag after it is allowed), as foobar2000 and mp3gain write them (`REPLAYGAIN_TRACK_GAIN`).
+    public static func parseEnd(_ bytes: [UInt8], referenceLoudness: Double = -23) -> TrackGainTags {
+        gains(apeComments(bytes), referenceLoudness: referenceLoudness)
+    }
+
+    /// The text items of an APEv2 tag (key → value) ending `bytes`.
+    static func apeComments(_ bytes: [UInt8]) -> [(String, String)] {
+        let b = bytes[...]
+        var end = b.count
+        if end >= 128, b[(end - 128)..<(end - 125)].elementsEqual("TAG".utf8) { end -= 128 }
+        guard end >= 32, b[(end - 32)..<(end - 24)].elementsEqual("APETAGEX".utf8),
+              let size = le32(b, end - 20), let count = le32(b, end - 16), size >= 32, size <= end else { return [] }
+        let footer = end - 32
+        var at = end - size
+        var out: [(String, String)] = []
+        for _ in 0..<min(count, 10_000) {
+            guard let n = le32(b, at), let flags = le32(b, at + 4), n >= 0 else { break }
+            let keyStart = at + 8
+            guard keyStart < footer, let nul = b[keyStart..<footer].firstIndex(of: 0) else { break }
+            let valueEnd = nul + 1 + n
+            guard valueEnd <= footer else { break }
+            if flags & 0x6 == 0 {  // UTF-8 text (not binary, not a locator)
+                out.append((String(decoding: b[keyStart..<nul], as: UTF8.self), String(decoding: b[(nul + 1)..<valueEnd], as: UTF8.self)))
+            }
+            at = valueEnd
+        }
+        return out
     }
 
     /// The tags in a file's first bytes.
@@ -44,6 +97,11 @@ public struct TrackGainTags: Sendable, Equatable {
         } else if b.starts(with: Array("OggS".utf8)) {
             comments += oggComments(Array(b))
         }
+        return gains(comments, referenceLoudness: referenceLoudness)
+    }
+
+    /// The gains among `comments` (key → value).
+    static func gains(_ comments: [(String, String)], referenceLoudness: Double) -> TrackGainTags {
         var tags = TrackGainTags()
         let rgShift = referenceLoudness - replayGainReference
         let r128Shift = referenceLoudness - (-23.0)
