@@ -54,7 +54,7 @@ import Testing
     @Test(.timeLimit(.minutes(1))) func endlessStandardInputStopsAtTheLimit() throws {
         let result = try ExternalTool.run("/bin/sh", ["-c", "\(ExternalTool.cabinBinary) session validate - < /dev/zero"])
         #expect(result.status == 1)
-        #expect(result.stderr == "cabin: error: standard input: is more than 67108864 bytes; a document is at most 67108864 bytes\n")
+        #expect(result.stderr == "cabin: error: standard input: is more than 16777216 bytes; a session document is at most 16777216 bytes\n")
     }
 
     @Test(.timeLimit(.minutes(1))) func aHugeUnknownKeyIsReportedShortAndFast() throws {
