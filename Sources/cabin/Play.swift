@@ -49,6 +49,8 @@ struct Play: ParsableCommand {
     @OptionGroup var mix: MixArguments
 
     @OptionGroup(title: "Sound device") var output: DeviceArguments
+
+    @OptionGroup(title: "Haptics device") var haptics: HapticsDeviceArguments
     /// The sound device given (`-D`); unset, the config's play.device, CABIN_DEVICE or
     /// `default`. `none` plays on the system clock with no sound.
     var device: String? { output.device }
@@ -175,6 +177,8 @@ struct Play: ParsableCommand {
             sampleRate: sampleRate, channelCount: 2, periodFrames: period, periodCount: settings.periods.value))
         options.realtime = !noRealtime
         options.startTime = startTime
+        options.hapticsDevice = haptics.hapticsDevice
+        options.hapticAudio = compileOptions.hapticAudio
         if device == SilentClockBackend.device { playSilently(&options, source: source, reason: "-D none") }
         let player: LivePlayer
         let decoding: SoundDecoding
