@@ -62,6 +62,10 @@ do {
 }
 
 let runner = SessionRunner(compiled)
+// A haptic player listens: every block publishes the session's state (the ring fills, then
+// drops and counts; both paths run while counted).
+let hapticFeed = HapticFeed()
+hapticFeed.isListening = true
 let block = UnsafeMutableBufferPointer<Float>.allocate(capacity: 2 * blockFrames)
 block.initialize(repeating: 0)
 let warmupFrames = Int(48000 * 1.0)
@@ -89,6 +93,7 @@ var peak: Float = 0
 let target = Int(seconds * 48000)
 while measured < target && !runner.isFinished {
     let n = runner.render(into: block, frameCount: blockFrames)
+    runner.processHapticFeed(hapticFeed.view, base: 0)
     measured += n
     if injectAllocation {
         let leak = UnsafeMutableRawPointer.allocate(byteCount: 32, alignment: 8)

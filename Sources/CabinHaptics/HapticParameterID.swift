@@ -38,7 +38,8 @@ public enum HapticEventParameterID: String, Sendable, Hashable, CaseIterable {
 ///
 /// `HapticIntensityControl` multiplies every event's intensity; `HapticSharpnessControl`
 /// adds to every event's sharpness (then clamps to 0…1); the `…TimeControl` IDs shift an
-/// event's envelope times exponentially. Audio controls are read and kept, not compiled.
+/// event's envelope times exponentially. The audio controls apply to the pattern's sound
+/// (``HapticPatternAudio``), not to the compiled haptics.
 ///
 /// Thread: a value type; any thread.
 public enum HapticDynamicParameterID: String, Sendable, Hashable, CaseIterable {

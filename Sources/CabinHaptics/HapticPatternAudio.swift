@@ -30,8 +30,14 @@ public struct HapticWaveform: Sendable, Hashable {
 ///   with odd harmonics as `AudioBrightness` rises (0: a pure sine; 1: harmonics 3 and 5 at
 ///   1/3 and 1/5), its level `AudioVolume` shaped by the attack/decay/release envelope
 ///   continuous haptic events have, panned as above.
-/// - `AudioBrightness` of an `AudioCustom` event and the `Audio…Control` dynamic
-///   parameters are not applied.
+/// - `AudioBrightness` of an `AudioCustom` event tilts its tone (``BrightnessFilter``: 0.5,
+///   the default, leaves it as recorded; 0 keeps what lies below about 1 kHz; 1 lifts
+///   what lies above by 6 dB).
+/// - The audio controls (`Parameter`s and `ParameterCurve`s) apply over the pattern's time as
+///   the haptic ones do: `AudioVolumeControl` multiplies `AudioVolume`; `AudioPanControl`,
+///   `AudioPitchControl` and `AudioBrightnessControl` are added to the event's value, then
+///   clamped to its range (a pitch that moves changes the read rate and the tone's
+///   frequency as they go). The `Audio…TimeControl` IDs are not applied.
 ///
 /// Thread: pure; any thread except the render thread (allocates).
 public enum HapticPatternAudio {
@@ -44,13 +50,14 @@ public enum HapticPatternAudio {
     /// it has none). An `AudioCustom` event whose waveform is not in `waveforms` is silent.
     public static func synthesize(_ pattern: HapticPattern, waveforms: [String: HapticWaveform], sampleRate: Double,
                                   envelope: HapticEnvelopeShape = .default) -> [Float] {
+        let controls = Controls(pattern)
         var length = 0
         for event in pattern.events {
             let start = Int((event.time * sampleRate).rounded())
             switch event.type {
             case .audioCustom:
                 guard let path = event.waveformPath, let w = waveforms[path] else { continue }
-                let natural = Int((Double(w.frameCount) / rate(event)).rounded(.up))
+                let natural = customFrames(event, waveform: w, sampleRate: sampleRate, controls: controls)
                 length = max(length, start + (event.duration > 0 ? Int((event.duration * sampleRate).rounded()) : natural))
             case .audioContinuous:
                 length = max(length, start + Int(((event.duration + envelope.seconds(event.value(.releaseTime))) * sampleRate).rounded()) + 1)
@@ -68,28 +75,42 @@ public enum HapticPatternAudio {
                 guard let path = event.waveformPath, let w = waveforms[path], w.frameCount > 0 else { continue }
                 let step = rate(event)
                 let loops = event.waveformLoopEnabled == true && event.duration > 0
-                let natural = Int((Double(w.frameCount) / step).rounded(.up))
+                let natural = customFrames(event, waveform: w, sampleRate: sampleRate, controls: controls)
                 let frames = event.duration > 0 ? Int((event.duration * sampleRate).rounded()) : natural
                 let fade = event.duration > 0 ? Int(0.005 * sampleRate) : 0
                 let useEnvelope = event.waveformUsesVolumeEnvelope == true
                 let attack = useEnvelope ? envelope.seconds(event.value(.attackTime)) * sampleRate : 0
                 let release = useEnvelope ? envelope.seconds(event.value(.releaseTime)) * sampleRate : 0
+                var tone = BrightnessFilter(sampleRate: sampleRate)
+                var position = 0.0
                 for n in 0..<frames where start + n < length {
-                    var x = Double(n) * step
+                    let t = event.time + Double(n) / sampleRate
+                    var x: Double
+                    if controls.pitch.isEmpty {
+                        x = Double(n) * step
+                    } else {
+                        x = position
+                        position += pow(2, min(max(event.value(.audioPitch) + controls.pitch.value(at: t), -1), 1))
+                    }
                     if loops { x = x.truncatingRemainder(dividingBy: Double(w.frameCount)) }
                     let i = Int(x)
                     guard i < w.frameCount else { break }
                     let f = x - Double(i)
                     var level = volume
+                    if !controls.volume.isEmpty { level *= min(max(controls.volume.value(at: t), 0), 1) }
                     if attack > 0 { level *= min(1, Double(n) / attack) }
                     if release > 0 { level *= min(1, Double(frames - n) / release) }
                     if fade > 0 && frames - n < fade { level *= Double(frames - n) / Double(fade) }
+                    let gains = controls.pan.isEmpty ? (left, right)
+                        : balance(event.value(.audioPan) + controls.pan.value(at: t))
+                    let brightness = controls.brightness.isEmpty ? event.value(.audioBrightness)
+                        : min(max(event.value(.audioBrightness) + controls.brightness.value(at: t), 0), 1)
                     for c in 0..<2 {
                         let ch = min(c, w.channelCount - 1)
                         let a = w.samples[i * w.channelCount + ch]
                         let b = i + 1 < w.frameCount ? w.samples[(i + 1) * w.channelCount + ch] : (loops ? w.samples[ch] : 0)
-                        let v = Double(a) + (Double(b) - Double(a)) * f
-                        out[2 * (start + n) + c] += Float(v * level * (c == 0 ? left : right))
+                        let v = tone.process(Double(a) + (Double(b) - Double(a)) * f, channel: c, brightness: brightness)
+                        out[2 * (start + n) + c] += Float(v * level * (c == 0 ? gains.0 : gains.1))
                     }
                 }
             case .audioContinuous:
@@ -99,22 +120,77 @@ public enum HapticPatternAudio {
                     release: envelope.seconds(event.value(.releaseTime)))
                 let curve = PiecewiseLinear(knots, outside: .zero)
                 let frequency = 440 * pow(2, event.value(.audioPitch))
-                let brightness = event.value(.audioBrightness)
                 let w = 2 * Double.pi * frequency / sampleRate
+                var phase = 0.0
                 for n in 0..<(length - start) {
-                    let t = Double(n) / sampleRate
-                    let level = curve.value(at: t)
+                    let t = Double(n) / sampleRate, at = event.time + t
+                    var p: Double
+                    if controls.pitch.isEmpty {
+                        p = w * Double(n)
+                    } else {
+                        p = phase
+                        phase += 2 * Double.pi * 440 * pow(2, min(max(event.value(.audioPitch) + controls.pitch.value(at: at), -1), 1)) / sampleRate
+                    }
+                    var level = curve.value(at: t)
+                    if !controls.volume.isEmpty { level *= min(max(controls.volume.value(at: at), 0), 1) }
                     guard level > 0 else { continue }
-                    let p = w * Double(n)
+                    let brightness = controls.brightness.isEmpty ? event.value(.audioBrightness)
+                        : min(max(event.value(.audioBrightness) + controls.brightness.value(at: at), 0), 1)
+                    let (l, r) = controls.pan.isEmpty ? (left, right) : balance(event.value(.audioPan) + controls.pan.value(at: at))
                     let v = sin(p) + brightness * (sin(3 * p) / 3 + sin(5 * p) / 5)
                     let s = level * v / (1 + brightness * (1.0 / 3 + 1.0 / 5))
-                    out[2 * (start + n)] += Float(s * left)
-                    out[2 * (start + n) + 1] += Float(s * right)
+                    out[2 * (start + n)] += Float(s * l)
+                    out[2 * (start + n) + 1] += Float(s * r)
                 }
             default: continue
             }
         }
         return out
+    }
+
+    /// The pattern's audio controls (`AudioVolumeControl` a factor, `AudioPanControl`,
+    /// `AudioPitchControl` and `AudioBrightnessControl` offsets), over the pattern's time.
+    struct Controls {
+        let volume: HapticControlTrack
+        let pan: HapticControlTrack
+        let pitch: HapticControlTrack
+        let brightness: HapticControlTrack
+        init(_ pattern: HapticPattern) {
+            volume = HapticControlTrack(.audioVolumeControl, pattern: pattern)
+            pan = HapticControlTrack(.audioPanControl, pattern: pattern)
+            pitch = HapticControlTrack(.audioPitchControl, pattern: pattern)
+            brightness = HapticControlTrack(.audioBrightnessControl, pattern: pattern)
+        }
+    }
+
+    /// Frames an `AudioCustom` event plays its waveform for once (no `EventDuration`): the
+    /// waveform's frames at the read rate, which `AudioPitchControl` may move along the way.
+    static func customFrames(_ event: HapticEvent, waveform w: HapticWaveform, sampleRate: Double, controls: Controls) -> Int {
+        guard !controls.pitch.isEmpty else { return Int((Double(w.frameCount) / rate(event)).rounded(.up)) }
+        var x = 0.0, n = 0
+        while x < Double(w.frameCount) && n < 2 * w.frameCount + 1 {
+            x += pow(2, min(max(event.value(.audioPitch) + controls.pitch.value(at: event.time + Double(n) / sampleRate), -1), 1))
+            n += 1
+        }
+        return n
+    }
+
+    /// `AudioBrightness` on a waveform: a first-order tilt around ``BrightnessFilter/corner``
+    /// — the signal's lows (a one-pole low-pass) plus its highs (the rest) × 2·brightness, so
+    /// 0.5 (the default) leaves the waveform as it is, 0 keeps only the lows and 1 lifts the
+    /// highs by 6 dB.
+    struct BrightnessFilter {
+        static let corner = 1000.0
+        let coefficient: Double
+        var low = (0.0, 0.0)
+        init(sampleRate: Double) { coefficient = 1 - exp(-2 * Double.pi * Self.corner / sampleRate) }
+
+        mutating func process(_ x: Double, channel: Int, brightness: Double) -> Double {
+            if channel == 0 { low.0 += coefficient * (x - low.0) } else { low.1 += coefficient * (x - low.1) }
+            guard brightness != 0.5 else { return x }
+            let l = channel == 0 ? low.0 : low.1
+            return l + (x - l) * 2 * brightness
+        }
     }
 
     /// The read rate of `AudioPitch`: 2^pitch (−1…1 is −1…+1 octave).

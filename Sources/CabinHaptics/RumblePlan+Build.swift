@@ -85,12 +85,7 @@ extension RumblePlan {
         var start = 0
         while start < sampled.frameCount {
             let stop = min(sampled.frameCount, start + options.stepMilliseconds)
-            var sum = 0.0, weighted = 0.0
-            for k in start..<stop {
-                sum += Double(sampled.intensity[k])
-                weighted += Double(sampled.intensity[k]) * Double(sampled.sharpness[k])
-            }
-            var m = options.mapping.magnitudes(intensity: sum / Double(stop - start), sharpness: sum > 0 ? weighted / sum : 0)
+            var m = stepMagnitudes(sampled.intensity[start..<stop], sampled.sharpness[start..<stop], options.mapping)
             for pulse in mergedPulses where pulse.time < stop && pulse.time + pulse.length > start {
                 m = RumbleMagnitudes(strong: max(m.strong, pulse.magnitudes.strong), weak: max(m.weak, pulse.magnitudes.weak))
             }
@@ -102,6 +97,18 @@ extension RumblePlan {
             start = stop
         }
         return levels
+    }
+
+    /// A continuous step's magnitudes: its mean intensity and intensity-weighted mean
+    /// sharpness through `mapping`.
+    static func stepMagnitudes(_ intensity: ArraySlice<Float>, _ sharpness: ArraySlice<Float>,
+                               _ mapping: RumbleMapping) -> RumbleMagnitudes {
+        var sum = 0.0, weighted = 0.0
+        for (i, s) in zip(intensity, sharpness) {
+            sum += Double(i)
+            weighted += Double(i) * Double(s)
+        }
+        return mapping.magnitudes(intensity: sum / Double(max(1, intensity.count)), sharpness: sum > 0 ? weighted / sum : 0)
     }
 
     /// Overlapping levels added per motor (saturating), equal neighbours merged.

@@ -106,13 +106,28 @@ extension JSONObject {
         members.filter { !known.contains($0.key) }
     }
 
+    /// Whether every key is in `known` (nothing for ``warnUnknownKeys(known:at:rule:in:note:)``
+    /// to say).
+    public func hasOnlyKeys(_ known: Set<String>) -> Bool {
+        members.allSatisfy { Self.isKnown($0.key, known) }
+    }
+
+    /// `known.contains(key)`; a small set is scanned (comparing short strings is cheaper than
+    /// hashing them, and readers check every object of a document).
+    @inline(__always)
+    static func isKnown(_ key: String, _ known: Set<String>) -> Bool {
+        guard known.count <= 16 else { return known.contains(key) }
+        for k in known where k == key { return true }
+        return false
+    }
+
     /// Records a warning for every member whose key is not in `known`, naming the key and,
     /// when one is close (same letters ignoring case, or one edit away), the key meant.
     public func warnUnknownKeys(
         known: Set<String>, at path: @autoclosure () -> JSONPath, rule: String, in diagnostics: inout Diagnostics,
         note: String = "ignored"
     ) {
-        for i in members.indices where !known.contains(members[i].key) {
+        for i in members.indices where !Self.isKnown(members[i].key, known) {
             let member = members[i]
             let shown = KeySuggestion.shortened(member.key)
             var message = "unknown key \"\(shown)\" \(note)"

@@ -31,6 +31,7 @@ extension LivePlayer {
             rampParameter(name, id, to: focus.away, overFrames: focus.fallFrames, at: at)
         }
         liveHaptics.append(TriggeredHaptic(frame: currentSlot.base + at, pattern: focus.haptic))
+        shared.hapticFeed.trigger(pattern: focus.haptic, frame: currentSlot.base + at)
     }
 
     /// Control thread.
@@ -45,6 +46,11 @@ extension LivePlayer {
     /// Haptic cues made live (by `leave-focus`), at the session frame they were sent, for
     /// haptic players that follow the session (and tests).
     public var triggeredHaptics: [TriggeredHaptic] { liveHaptics }
+
+    /// Where the running session is, for haptic players that follow it live: the render
+    /// thread's parameter states and the haptic cues live events made (`SessionRumble`
+    /// reads it). Any thread (see ``HapticFeed`` for who may call what).
+    public var hapticFeed: HapticFeed { shared.hapticFeed }
 }
 
 /// A haptic pattern a live event started: the session frame it was sent at (the first the

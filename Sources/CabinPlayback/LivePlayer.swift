@@ -1,4 +1,5 @@
 import CabinAudio
+import CabinHaptics
 import CabinIO
 import CabinSession
 import Glibc
@@ -43,6 +44,11 @@ public final class LivePlayer: @unchecked Sendable {
         public var rendersSilence = false
         /// Opens devices and keeps time: ALSA and the monotonic clock, or a fake for tests.
         public var backend: any AudioOutputBackend = ALSABackend()
+        /// A 4-channel device whose channels 3–4 play the session's haptic track, frame for
+        /// frame with the session (a DualSense's USB audio; `cabin play --haptics-device`).
+        public var hapticsDevice: String?
+        /// How the haptic track is rendered for `hapticsDevice` (as `cabin render --haptics`).
+        public var hapticAudio = HapticAudioOptions()
 
         public init(device: String = "default", configuration: PCMConfiguration = PCMConfiguration()) {
             self.device = device
@@ -59,6 +65,8 @@ public final class LivePlayer: @unchecked Sendable {
     let output: any AudioOutput
     /// What the device agreed to when opened (for status and events).
     public let negotiated: PCMNegotiated
+    /// The haptics device (`Options.hapticsDevice`), opened with the player.
+    let hapticsOutput: HapticsDeviceOutput?
     private var thread: RealtimeThread?
     /// The runner the control side last handed over, and its timeline offset.
     var currentSlot: RunnerSlot
@@ -100,6 +108,17 @@ public final class LivePlayer: @unchecked Sendable {
         self.options = options
         self.output = output
         negotiated = output.negotiated
+        if let device = options.hapticsDevice {
+            do {
+                hapticsOutput = try HapticsDeviceOutput(device: device, session: session, options: options.hapticAudio,
+                                                        like: output.negotiated, backend: options.backend)
+            } catch {
+                output.close()
+                throw error
+            }
+        } else {
+            hapticsOutput = nil
+        }
         do { wakeup = try EventFD() } catch {
             throw AudioDeviceError(.failed, device: options.device, operation: "eventfd", code: error.code, detail: error.reason)
         }
@@ -134,6 +153,12 @@ public final class LivePlayer: @unchecked Sendable {
             usleep(500)
         }
         return shared.started.load(ordering: .acquiring)
+    }
+
+    /// The haptics device's frames dropped (it could not take them) and whether it failed
+    /// (the session plays on without it); nil without `Options.hapticsDevice`.
+    public var hapticsDeviceState: (droppedFrames: Int64, failed: Bool)? {
+        hapticsOutput.map { ($0.dropped.load(ordering: .acquiring), $0.failed.load(ordering: .acquiring)) }
     }
 
     /// Whether playback has ended (finished, stopped or failed).

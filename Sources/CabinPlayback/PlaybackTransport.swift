@@ -43,6 +43,8 @@ struct PlaybackTransport {
     var runnerReference: Unmanaged<SessionRunner>
     /// The runner's timeline offset (after a seek).
     var base: FrameTime
+    /// The ring haptic players read (published after every block while one listens).
+    let hapticFeed: HapticFeed.View
 
     init(shared: PlayerShared, sampleRate rate: Double, transportFade: Double, drainFrames: Int, rendersSilence: Bool) {
         self.shared = shared
@@ -55,6 +57,7 @@ struct PlaybackTransport {
         slot = RunnerSlot.borrow(shared.slot.load(ordering: .acquiring))!
         runnerReference = Unmanaged.passUnretained(slot.takeUnretainedValue().runner)
         base = slot.takeUnretainedValue().base
+        hapticFeed = shared.hapticFeed.view
     }
 
     /// Frees what `init` allocated (call once, when the render thread ends).
@@ -91,8 +94,10 @@ struct PlaybackTransport {
             phase = .draining(framesLeft: left - n, outcome: outcome)
         case .playing:
             if withRunner({ $0.render(into: out, frameCount: n) }) < n { drain(.finished) }
+            publishHaptics()
         case .fading(let action, let left):
             if withRunner({ $0.render(into: out, frameCount: n) }) < n { drain(.finished); return }
+            publishHaptics()
             if left - n > 0 { phase = .fading(then: action, framesLeft: left - n); return }
             switch action {
             case .pause:
@@ -112,6 +117,14 @@ struct PlaybackTransport {
     mutating func skip(_ frames: Int) {
         guard frames > 0 && phase != .paused && !rendersSilence else { return }
         withRunner { $0.processSkip(frames, scratch: scratch) }
+        publishHaptics()
+    }
+
+    /// Tells the haptic players where the session is now (when one listens).
+    @inline(__always)
+    func publishHaptics() {
+        let base = self.base, feed = hapticFeed
+        withRunner { $0.processHapticFeed(feed, base: base) }
     }
 
     mutating func drain(_ outcome: PlayerShared.State) {

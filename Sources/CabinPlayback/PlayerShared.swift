@@ -32,6 +32,8 @@ final class PlayerShared: Sendable {
     let renderCPUNanoseconds = Atomic<Int64>(0)
     /// Test hook: the render thread sleeps this many milliseconds once (a forced stall).
     let stallMilliseconds = Atomic<Int>(0)
+    /// Where the session is, for haptic players that follow it (`SessionRumble`).
+    let hapticFeed = HapticFeed()
     let lastDeviceError = Mutex<String>("")
     let scheduling = Mutex<RealtimeThread.Scheduling>(.normal(reason: "not started"))
 }

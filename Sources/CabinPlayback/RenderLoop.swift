@@ -40,12 +40,15 @@ struct RenderLoop {
     var knownXruns = 0
     var lastDelay = 0
     var lastDelayQuery: Int64 = 0
+    /// The haptics device beside the session's (`LivePlayer.Options.hapticsDevice`).
+    let haptics: HapticsDeviceOutput?
 
     init(player: LivePlayer) {
         self.player = player
         shared = player.shared
         wakeup = player.wakeup
         output = player.output
+        haptics = player.hapticsOutput
         backend = player.options.backend
         rate = player.session.sampleRate
         period = output.negotiated.periodFrames
@@ -104,6 +107,7 @@ struct RenderLoop {
             if written < n { break }
         }
         try output.start()
+        haptics?.start()
         startTime = backend.now()
         publish()
     }
@@ -155,7 +159,15 @@ struct RenderLoop {
 
     /// Renders `n` frames into `block`.
     mutating func renderPeriod(_ n: Int) {
+        let from = transport.absolutePosition
         transport.render(into: UnsafeMutableBufferPointer(rebasing: block[0..<(2 * n)]), frameCount: n)
+        if let haptics {
+            // The session frames this period played (none while paused or draining; a
+            // seek's swap at the period's end counts the old runner's whole period).
+            let after = transport.absolutePosition
+            let advanced = after >= from && after - from <= FrameTime(n) ? Int(after - from) : n
+            haptics.processPeriod(from: from, frameCount: n, advanced: advanced)
+        }
     }
 
     /// After an underrun the device played silence for a while: skip the session by the

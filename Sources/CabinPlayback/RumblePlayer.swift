@@ -114,6 +114,33 @@ public final class RumblePlayer {
         }
     }
 
+    /// Gets ready to play actions one at a time (a live signal: `SessionRumble`):
+    /// `voiceCount` slots, `gain` 0…1 as `FF_GAIN`. Every effect of a previous play is
+    /// removed first.
+    public func begin(voiceCount: Int, gain: Double = 1) throws(ForceFeedbackError) {
+        guard voiceCount <= info.effectSlots else {
+            throw ForceFeedbackError(.unsupported, device: info.path, operation: "EVIOCGEFFECTS", code: 0,
+                                     detail: "\(voiceCount) effect slots are needed; the device has \(info.effectSlots)")
+        }
+        try removeAll()
+        slots = [Int16?](repeating: nil, count: voiceCount)
+        if info.supportsGain {
+            let value = UInt16((min(max(gain, 0), 1) * 65535).rounded())
+            try call("write FF_GAIN") { device.writeEvent(.gain(value)) }
+        }
+    }
+
+    /// Performs one action now (after ``begin(voiceCount:gain:)``).
+    public func perform(live action: RumblePlan.Action) throws(ForceFeedbackError) {
+        do { try perform(action) } catch {
+            removeAllIgnoringErrors()
+            throw error
+        }
+    }
+
+    /// Stops and removes every effect uploaded so far.
+    public func end() throws(ForceFeedbackError) { try removeAll() }
+
     /// Closes the device (after removing any effect still uploaded). Idempotent.
     public func close() {
         guard !isClosed else { return }

@@ -33,6 +33,9 @@ extension SessionCompiler.Builder {
             if let x = cue.hapticCrossfade, let i = hapticLayers.firstIndex(where: { $0.name == x.layer }),
                loadedPattern(x.to, who: "\(who).crossfade") != nil {
                 hapticLayers[i].events.append(.init(frame: at, action: .crossfade(to: x.to, overFrames: frames(x.over))))
+                if let id = layers[x.layer], let asset = hapticLoopAsset(x.to) {
+                    add(at, .crossfadeLayer(id, to: .asset(asset), overFrames: frames(x.over)))
+                }
             }
             if let set = cue.set, let id = config.parameter(named: set.parameter) {
                 add(at, .setParameter(id, to: set.to, overFrames: frames(set.over)))

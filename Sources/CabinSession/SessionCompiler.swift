@@ -111,6 +111,7 @@ public enum SessionCompiler {
                 guard loadedPattern(layer.pattern, who: "layer \"\(layer.name)\"") != nil else { continue }
                 hapticLayers.append(CompiledHapticLayer(name: layer.name, pattern: layer.pattern, isLooping: layer.isLooping,
                                                         intensity: layer.intensity, sharpness: layer.sharpness, events: []))
+                declareHapticLayerAudio(layer)
             }
             declareFocus()
         }

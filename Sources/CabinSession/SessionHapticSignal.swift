@@ -56,8 +56,10 @@ public struct SessionHapticSignal: Sendable {
         public var sharpness: Double
     }
 
-    let patterns: [Pattern]
-    let segments: [Segment]
+    var patterns: [Pattern]
+    /// Each pattern's text (the key of `CompiledSession.hapticPatterns`), as `patterns`.
+    var patternNames: [String]
+    var segments: [Segment]
     /// Each parameter's value over time: (seconds, value) knots, linear between them.
     let parameters: [[(time: Double, value: Double)]]
     /// Every transient, sorted by time.
@@ -69,17 +71,23 @@ public struct SessionHapticSignal: Sendable {
     /// haptic layer: its cues alone play as they always have, each pattern on its own).
     public init?(_ session: CompiledSession) {
         guard !session.hapticLayers.isEmpty else { return nil }
+        self.init(building: session)
+    }
+
+    /// The signal of every haptic cue and layer, also when there is no layer (what a live
+    /// player follows: ``LiveHapticSignal``).
+    init(building session: CompiledSession) {
         let rate = session.sampleRate
         duration = session.duration
         var patternIndex: [String: Int] = [:]
         var patterns: [Pattern] = []
+        var names: [String] = []
         func pattern(_ text: String) -> Int? {
             if let i = patternIndex[text] { return i }
             guard let compiled = session.hapticPatterns[text] else { return nil }
-            let sampled = compiled.sampled(rate: Self.controlRate)
-            patterns.append(Pattern(intensity: sampled.intensity, sharpness: sampled.sharpness, transients: sampled.transients,
-                                    loopLength: max(1, Int((compiled.duration * Self.controlRate).rounded()))))
+            patterns.append(Self.pattern(compiled))
             patternIndex[text] = patterns.count - 1
+            names.append(text)
             return patterns.count - 1
         }
         func mapped(_ map: LayerMap?) -> (parameter: Int, map: LayerMap)? {
@@ -132,26 +140,50 @@ public struct SessionHapticSignal: Sendable {
             segments[i].end = min(segments[i].end, segments[i].origin + Double(patterns[segments[i].pattern].intensity.count) / Self.controlRate)
         }
         self.patterns = patterns
+        self.patternNames = names
         self.segments = segments
         self.parameters = Self.parameterCurves(session)
         var transients: [Transient] = []
+        let curves = parameters, until = duration
         for segment in segments {
-            let pattern = patterns[segment.pattern]
-            var base = segment.origin
-            repeat {
-                for tr in pattern.transients where !segment.isLooping || tr.frame < pattern.loopLength {
-                    let t = base + Double(tr.frame) / Self.controlRate
-                    guard t >= segment.start, t < segment.end else { continue }
-                    let (scale, offset) = Self.maps(segment, at: t, parameters: parameters)
-                    let intensity = Double(tr.intensity) * segment.gain(at: t) * scale
-                    guard intensity > 0 else { continue }
-                    transients.append(Transient(time: t, intensity: min(intensity, 1),
-                                                sharpness: min(max(Double(tr.sharpness) + offset, 0), 1)))
-                }
-                base += Double(pattern.loopLength) / Self.controlRate
-            } while segment.isLooping && base < min(segment.end, duration)
+            Self.forEachTransient(of: segment, pattern: patterns[segment.pattern], until: until) { t, intensity, sharpness in
+                let (scale, offset) = Self.maps(segment, at: t, parameters: curves)
+                let level = intensity * scale
+                guard level > 0 else { return }
+                transients.append(Transient(time: t, intensity: min(level, 1), sharpness: min(max(sharpness + offset, 0), 1)))
+            }
         }
         self.transients = transients.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }.map(\.element)
+    }
+
+    /// A compiled pattern on the 1 kHz grid.
+    static func pattern(_ compiled: CompiledHaptics) -> Pattern {
+        let sampled = compiled.sampled(rate: Self.controlRate)
+        return Pattern(intensity: sampled.intensity, sharpness: sampled.sharpness, transients: sampled.transients,
+                       loopLength: max(1, Int((compiled.duration * Self.controlRate).rounded())))
+    }
+
+    /// The index of pattern `name` (added from `compiled` when it is new).
+    mutating func pattern(named name: String, _ compiled: CompiledHaptics) -> Int {
+        if let i = patternNames.firstIndex(of: name) { return i }
+        patterns.append(Self.pattern(compiled))
+        patternNames.append(name)
+        return patterns.count - 1
+    }
+
+    /// Calls `body` with every transient `segment` plays (looping to `until`): its time, its
+    /// intensity times the segment's fades, and its own sharpness (the maps not applied).
+    static func forEachTransient(of segment: Segment, pattern: Pattern, until: Double,
+                                 _ body: (_ time: Double, _ intensity: Double, _ sharpness: Double) -> Void) {
+        var base = segment.origin
+        repeat {
+            for tr in pattern.transients where !segment.isLooping || tr.frame < pattern.loopLength {
+                let t = base + Double(tr.frame) / Self.controlRate
+                guard t >= segment.start, t < segment.end else { continue }
+                body(t, Double(tr.intensity) * segment.gain(at: t), Double(tr.sharpness))
+            }
+            base += Double(pattern.loopLength) / Self.controlRate
+        } while segment.isLooping && base < min(segment.end, until)
     }
 
     /// The parameters' trajectories from the session's `setParameter` commands.
@@ -185,8 +217,14 @@ public struct SessionHapticSignal: Sendable {
 
     /// A segment's intensity factor and sharpness offset at `t`.
     static func maps(_ segment: Segment, at t: Double, parameters: [[(time: Double, value: Double)]]) -> (Double, Double) {
-        let scale = segment.intensity.map { min(max($0.map.value(at: value(parameters[$0.parameter], at: t)), 0), 1) } ?? 1
-        let offset = segment.sharpness.map { $0.map.value(at: value(parameters[$0.parameter], at: t)) } ?? 0
+        maps(segment) { value(parameters[$0], at: t) }
+    }
+
+    /// A segment's intensity factor and sharpness offset with parameter `p` at `parameter(p)`.
+    @inline(__always)
+    static func maps(_ segment: Segment, parameter: (Int) -> Double) -> (Double, Double) {
+        let scale = segment.intensity.map { min(max($0.map.value(at: parameter($0.parameter)), 0), 1) } ?? 1
+        let offset = segment.sharpness.map { $0.map.value(at: parameter($0.parameter)) } ?? 0
         return (scale, offset)
     }
 
@@ -214,6 +252,12 @@ public struct SessionHapticSignal: Sendable {
     /// `t`: a long session evaluates a window's few instead of all). Allocation-free.
     func value<Indices: Sequence<Int>>(at t: Double, heldSharpness: Double,
                                        among indices: Indices) -> (intensity: Double, sharpness: Double) {
+        value(at: t, heldSharpness: heldSharpness, among: indices) { Self.value(parameters[$0], at: t) }
+    }
+
+    /// The same with parameter `p` at `parameter(p)` (a live player's values).
+    func value<Indices: Sequence<Int>>(at t: Double, heldSharpness: Double, among indices: Indices,
+                                       parameter: (Int) -> Double) -> (intensity: Double, sharpness: Double) {
         var sum = 0.0, weighted = 0.0
         for i in indices {
             let segment = segments[i]
@@ -222,7 +266,7 @@ public struct SessionHapticSignal: Sendable {
             var k = Int(((t - segment.origin) * Self.controlRate).rounded())
             if segment.isLooping { k %= pattern.loopLength }
             guard k >= 0, k < pattern.intensity.count else { continue }
-            let (scale, offset) = Self.maps(segment, at: t, parameters: parameters)
+            let (scale, offset) = Self.maps(segment, parameter: parameter)
             let level = Double(pattern.intensity[k]) * segment.gain(at: t) * scale
             guard level > 0 else { continue }
             sum += level

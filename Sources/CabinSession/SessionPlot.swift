@@ -3,8 +3,8 @@ import CabinJSON
 /// A picture of a session (`cabin session plot`): one lane per layer with its level over
 /// time (fades in and out, `fade` ramps, crossfades marked with the sound they go to), the
 /// one-shot and spoken cues, the ducking each rule applies, each parameter and bus effect
-/// over time (the drive's speed profile), the haptic cues, and the loudness over time of a
-/// render; marks as dashed lines across every lane. Written by hand as SVG text.
+/// over time (the drive's speed profile), each haptic layer's intensity, the haptic cues,
+/// and the loudness over time of a render; marks as dashed lines across every lane. Written by hand as SVG text.
 ///
 /// Every drawn item carries its class and its time on the timeline (`data-time`, seconds),
 /// and the plotting area is the `rect` of class `timeline`: an item at time t is drawn at
@@ -70,6 +70,47 @@ public struct SessionPlot: Sendable {
             }
             track.points.append((max(document.duration, track.points.last!.time), track.points.last!.level))
             return track
+        }
+    }
+
+    /// A haptic layer's intensity over time (0…1): its start/stop fades times its
+    /// `intensity` map at the parameter's value (the timeline's), sampled along the timeline
+    /// and at every change; crossfades as spans with the pattern they go to.
+    public struct HapticLayerTrack: Sendable {
+        public var layer: String
+        public var pattern: String
+        public var points: [(time: Double, intensity: Double)]
+        public var crossfades: [(time: Double, over: Double, to: String)]
+    }
+
+    /// Every haptic layer's intensity, from its cues and its map's parameter.
+    public var hapticLayerTracks: [HapticLayerTrack] {
+        let values = valueTracks
+        return document.hapticLayers.map { layer in
+            var envelope: [(time: Double, value: Double)] = [(0, 0)]
+            var crossfades: [(time: Double, over: Double, to: String)] = []
+            func move(at t: Double, over: Double, to level: Double) {
+                let now = Self.value(ofValues: envelope, at: t)
+                envelope.removeAll { $0.time > t }
+                envelope.append((t, now))
+                envelope.append((t + max(0, over), level))
+            }
+            for cue in document.cues {
+                if cue.start.contains(layer.name) { move(at: cue.time, over: cue.fadeIn ?? 0, to: 1) }
+                if cue.stop.contains(layer.name) { move(at: cue.time, over: cue.fadeOut ?? 0, to: 0) }
+                if let x = cue.hapticCrossfade, x.layer == layer.name { crossfades.append((cue.time, x.over, x.to)) }
+            }
+            let parameter = layer.intensity.flatMap { map in values.first { $0.name == map.parameter } }
+            let end = max(document.duration, envelope.last!.time)
+            var times = Set(envelope.map(\.time)).union(parameter?.points.map(\.time) ?? [])
+            for k in 0...200 { times.insert(end * Double(k) / 200) }
+            let points = times.filter { $0 >= 0 && $0 <= end }.sorted().map { t -> (time: Double, intensity: Double) in
+                let factor = layer.intensity.map { map in
+                    min(max(map.value(at: parameter.map { Self.value(ofValues: $0.points, at: t) } ?? 0), 0), 1)
+                } ?? 1
+                return (t, Self.value(ofValues: envelope, at: t) * factor)
+            }
+            return HapticLayerTrack(layer: layer.name, pattern: layer.pattern, points: points, crossfades: crossfades)
         }
     }
 
@@ -221,6 +262,24 @@ public struct SessionPlot: Sendable {
             for fade in track.fades {
                 body += "<line class=\"fade\" data-layer=\"\(esc(track.layer))\" data-time=\"\(f3(fade.time))\" x1=\"\(f(x(fade.time)))\" y1=\"\(f(y + 1))\" x2=\"\(f(x(fade.time)))\" y2=\"\(f(y + h - 1))\" stroke=\"#4c78a8\" stroke-width=\"1\"><title>fade to \(f3(fade.to)) dB over \(f3(fade.over)) s</title></line>\n"
             }
+            for xf in track.crossfades {
+                let x0 = x(xf.time), x1 = max(x(xf.time + xf.over), x0 + 2)
+                body += "<g class=\"crossfade\" data-layer=\"\(esc(track.layer))\" data-time=\"\(f3(xf.time))\"><title>crossfade to \(esc(xf.to)) over \(f3(xf.over)) s</title>"
+                body += "<line x1=\"\(f(x0))\" y1=\"\(f(y + 2))\" x2=\"\(f(x1))\" y2=\"\(f(y + h - 2))\" stroke=\"#e45756\" stroke-width=\"1.5\"/>"
+                body += "<line x1=\"\(f(x0))\" y1=\"\(f(y + h - 2))\" x2=\"\(f(x1))\" y2=\"\(f(y + 2))\" stroke=\"#e45756\" stroke-width=\"1.5\"/>"
+                body += "<text x=\"\(f(x1 + 3))\" y=\"\(f(y + 10))\" font-family=\"sans-serif\" font-size=\"9\" fill=\"#b03a39\">\(esc(xf.to))</text></g>\n"
+            }
+            y += h + Self.gap
+        }
+
+        // Haptic layers: the intensity (0…1) as a filled envelope.
+        for track in hapticLayerTracks {
+            let h = Self.layerHeight
+            laneLabel(track.layer, "haptic-layer:\(track.layer)", height: h, detail: "haptic \(track.pattern)")
+            func iy(_ v: Double) -> Double { y + h - 2 - min(max(v, 0), 1) * (h - 4) }
+            let line = track.points.map { "\(f(x($0.time))),\(f(iy($0.intensity)))" }.joined(separator: " ")
+            let area = "\(f(x(0))),\(f(y + h - 2)) \(line) \(f(x(duration))),\(f(y + h - 2))"
+            body += "<polygon class=\"haptic-envelope\" data-layer=\"\(esc(track.layer))\" fill=\"#9d755d\" fill-opacity=\"0.35\" stroke=\"#9d755d\" stroke-width=\"1\" points=\"\(area)\"/>\n"
             for xf in track.crossfades {
                 let x0 = x(xf.time), x1 = max(x(xf.time + xf.over), x0 + 2)
                 body += "<g class=\"crossfade\" data-layer=\"\(esc(track.layer))\" data-time=\"\(f3(xf.time))\"><title>crossfade to \(esc(xf.to)) over \(f3(xf.over)) s</title>"

@@ -25,6 +25,7 @@ public final class SessionRunner: @unchecked Sendable {
     private let markFrames: UnsafeMutableBufferPointer<FrameTime>
     private var nextCommand = 0
     private let latency: Int
+    private let parameterCount: Int
     private let frameCounter = Atomic<Int64>(0)
     private let markCounter = Atomic<Int>(0)
     private var nextMark = 0
@@ -39,6 +40,7 @@ public final class SessionRunner: @unchecked Sendable {
         markFrames = .allocate(capacity: session.marks.count)
         _ = markFrames.initialize(from: session.marks.map(\.frame))
         latency = mixer.latencyFrames
+        parameterCount = session.config.parameters.count
         preroll()
     }
 
@@ -83,6 +85,18 @@ public final class SessionRunner: @unchecked Sendable {
     /// Render thread: safe. Call it only from the thread that calls `render`.
     public func processAction(_ action: MixerCommand.Action) {
         _ = mixer.processSchedule(MixerCommand(at: mixer.currentFrame, action))
+    }
+
+    /// Publishes where the session is into `feed` (when a haptic player listens): the
+    /// session frame reached — `base` (where this runner's frame 0 sits on the timeline)
+    /// plus the frames rendered — and the mixer's parameter values there.
+    ///
+    /// Render thread: safe. Call it only from the thread that calls `render`.
+    public func processHapticFeed(_ feed: HapticFeed.View, base: FrameTime) {
+        guard feed.isListening else { return }
+        feed.publish(frame: base + frameCounter.load(ordering: .relaxed), count: parameterCount) {
+            self.mixer.processParameterValue($0)
+        }
     }
 
     /// Advances the session by `frameCount` frames without output (catching up after an

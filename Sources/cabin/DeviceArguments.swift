@@ -27,3 +27,15 @@ struct DeviceArguments: ParsableArguments {
     /// name (those never start with `/`).
     static func isRumbleNode(_ name: String) -> Bool { name.hasPrefix("/") }
 }
+
+/// `--haptics-device NAME` (also spelled `--dualsense`): a 4-channel sound device whose
+/// channels 3–4 play the haptics — a DualSense's USB audio, whose voice-coil actuators are
+/// those channels — named as `-D` names the sound device (an ALSA name; see 'cabin devices').
+/// In `play` the session goes on playing on `-D` and the haptic track follows it frame for
+/// frame; in `haptics play` the pattern plays there (its sound on 1–2).
+struct HapticsDeviceArguments: ParsableArguments {
+    @Option(name: [.customLong("haptics-device"), .customLong("dualsense")],
+            help: ArgumentHelp("Haptics device: a 4-channel ALSA device whose channels 3–4 play the haptics (a DualSense's USB audio, e.g. hw:CARD=Controller), beside the sound device -D.",
+                               valueName: "name"))
+    var hapticsDevice: String?
+}

@@ -11,7 +11,7 @@ extension HapticsCommand {
         static let configuration = CommandConfiguration(
             abstract: "Play a pattern on a rumble device (evdev), or as audio (ALSA).",
             discussion: """
-                --rumble plays on a rumble device (a gamepad's two motors, through Linux evdev force feedback; list them with 'cabin devices --rumble'). Intensity and sharpness become strong/weak motor magnitudes by --mapping: equal-power-split (default) sends low sharpness to the strong (low-frequency) motor and high sharpness to the weak one at constant power; intensity-only drives both motors with the intensity. --audio renders the pattern as sound (as 'haptics render' does, with the pattern's own AudioCustom/AudioContinuous sound mixed in) and plays it on the sound device -D/--device (default: 'default'), as every command that plays does. Ctrl-C stops at once; every effect is stopped and removed from the device.
+                --rumble plays on a rumble device (a gamepad's two motors, through Linux evdev force feedback; list them with 'cabin devices --rumble'). Intensity and sharpness become strong/weak motor magnitudes by --mapping: equal-power-split (default) sends low sharpness to the strong (low-frequency) motor and high sharpness to the weak one at constant power; intensity-only drives both motors with the intensity. --audio renders the pattern as sound (as 'haptics render' does, with the pattern's own AudioCustom/AudioContinuous sound mixed in) and plays it on the sound device -D/--device (default: 'default'), as every command that plays does. --dualsense NAME (also --haptics-device) plays it on a 4-channel device, haptics on channels 3–4 and the pattern's sound on 1–2, as a DualSense's USB audio takes them. Ctrl-C stops at once; every effect is stopped and removed from the device.
 
                 Earlier spellings still work, with a line saying so: '--device /dev/input/eventN' (an evdev node) for --rumble, and '--alsa-device NAME' for -D.
 
@@ -22,6 +22,7 @@ extension HapticsCommand {
                   cabin haptics play Boing.ahap --rumble /dev/input/event5 --mapping intensity-only
                   cabin haptics play Boing.ahap --audio
                   cabin haptics play Boing.ahap --audio -D plughw:1 --channels 4
+                  cabin haptics play Boing.ahap --dualsense hw:CARD=Controller
                 """)
 
         @Argument(help: "A haptic pattern (.ahap, .haptic).")
@@ -50,6 +51,8 @@ extension HapticsCommand {
 
         @OptionGroup var audioOptions: HapticAudioArguments
 
+        @OptionGroup(title: "Haptics device") var haptics: HapticsDeviceArguments
+
         /// The rumble device: `--rumble`, or an evdev node given the earlier way (`--device`).
         var rumbleDevice: String? {
             rumble ?? output.device.flatMap { DeviceArguments.isRumbleNode($0) ? $0 : nil }
@@ -66,8 +69,8 @@ extension HapticsCommand {
             if rumble != nil, let device = output.device, DeviceArguments.isRumbleNode(device) {
                 throw ValidationError("give the rumble device once: --rumble \(rumble!) (not also --device \(device))")
             }
-            guard audio != (rumbleDevice != nil) else {
-                throw ValidationError("say where to play: --rumble /dev/input/eventN or --audio [-D NAME] (ALSA), not both")
+            guard [audio, rumbleDevice != nil, haptics.hapticsDevice != nil].filter({ $0 }).count == 1 else {
+                throw ValidationError("say where to play: --rumble /dev/input/eventN, --audio [-D NAME] (ALSA) or --dualsense NAME, one of them")
             }
             guard gain.isFinite, (0...1).contains(gain) else { throw ValidationError("--gain must be 0…1") }
         }
@@ -95,9 +98,13 @@ extension HapticsCommand {
                 }
                 return
             }
+            // --dualsense: the DualSense layout (sound on 1–2, haptics on 3–4) on that device.
+            var renderOptions = audioOptions.options
+            if haptics.hapticsDevice != nil { renderOptions.layout = .dualSense }
+            let soundDevice = haptics.hapticsDevice ?? self.soundDevice
             let rendered = try CLIHaptics.withPatternAudio(pattern, file: file,
-                                                           HapticAudioRenderer.synthesize(compiled, options: audioOptions.options),
-                                                           options: audioOptions.options)
+                                                           HapticAudioRenderer.synthesize(compiled, options: renderOptions),
+                                                           options: renderOptions)
             let buffer = AudioBuffer(samples: rendered.samples, channelCount: rendered.channelCount,
                                      sampleRate: rendered.sampleRate)
             let soundDevice = soundDevice(settings)

@@ -50,6 +50,8 @@ struct Play: ParsableCommand {
     @OptionGroup var mix: MixArguments
 
     @OptionGroup(title: "Sound device") var output: DeviceArguments
+
+    @OptionGroup(title: "Haptics device") var haptics: HapticsDeviceArguments
     /// The sound device given (`-D`); unset, the config's play.device, CABIN_DEVICE or
     /// `default`. `none` plays on the system clock with no sound.
     var device: String? { output.device }
@@ -84,7 +86,7 @@ struct Play: ParsableCommand {
     @Flag(help: "Do not ask for real-time (SCHED_FIFO) scheduling.")
     var noRealtime = false
 
-    @Option(help: "Play the session's haptic cues on this rumble device (/dev/input/eventN; see 'cabin devices'); off: none, whatever the config says.")
+    @Option(help: "Play the session's haptics (cues, haptic layers, live events) on this rumble device (/dev/input/eventN; see 'cabin devices'); off: none, whatever the config says.")
     var rumble: String?
 
     @Option(help: "Haptic strength of the session's rumble and haptic track: off, light (intensity × 0.4), medium (× 0.7) or strong (× 1, as designed). Default: CABIN_HAPTIC_STRENGTH, else the config file's haptics.strength, else the document's hapticStrength.")
@@ -179,6 +181,8 @@ struct Play: ParsableCommand {
             sampleRate: sampleRate, channelCount: 2, periodFrames: period, periodCount: settings.periods.value))
         options.realtime = !noRealtime
         options.startTime = startTime
+        options.hapticsDevice = haptics.hapticsDevice
+        options.hapticAudio = compileOptions.hapticAudio
         if device == SilentClockBackend.device { playSilently(&options, source: source, reason: "-D none") }
         let player: LivePlayer
         let decoding: SoundDecoding

@@ -16,7 +16,7 @@ struct Render: ParsableCommand {
 
             Formats, by OUT's extension: .wav (RF64 past 4 GiB), .flac, .aiff, .opus (96 kb/s), .ogg (Vorbis q5), .mp3 (LAME VBR -V2); a name with none of these is refused, except a device or FIFO (WAV).
 
-            Haptics: --haptics HAPTICS.wav also writes the haptic track: every 'haptic' cue's pattern rendered as audio (as 'cabin haptics render' does) from its cue's exact frame; mono, same rate, same frames as OUT (sample-aligned). Haptic audio stays out of the main mix unless --haptics-in-mix puts it on a 'haptics' bus (the document's 'haptics' bus gain if declared, else -12 dB). Patterns: library names (Patterns/haptics/NAME.ahap, or $CABIN_PATTERNS) or paths relative to the document.
+            Haptics: --haptics HAPTICS.wav also writes the haptic track: every 'haptic' cue's pattern rendered as audio (as 'cabin haptics render' does) from its cue's exact frame; mono, same rate, same frames as OUT (sample-aligned). Haptic audio stays out of the main mix unless --haptics-in-mix puts it on a 'haptics' bus (the document's 'haptics' bus gain if declared, else -12 dB): the cues' patterns, and each haptic layer as a loop whose level follows its intensity map. Patterns: library names (Patterns/haptics/NAME.ahap, or $CABIN_PATTERNS) or paths relative to the document.
 
             Examples:
               cabin render drive.json -o drive.wav

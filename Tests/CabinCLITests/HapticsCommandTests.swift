@@ -200,7 +200,7 @@ import Testing
         #expect(notInput.stderr == "cabin: error: rumble device /dev/null: EVIOCGBIT(0): Inappropriate ioctl for device (errno 25); this device has no rumble; list rumble devices with 'cabin devices'\n")
         let both = try ExternalTool.cabin(["haptics", "play", Self.boing, "--rumble", "/dev/null", "--audio"])
         #expect(both.status == 64)
-        #expect(both.stderr.hasPrefix("Error: say where to play: --rumble /dev/input/eventN or --audio [-D NAME] (ALSA), not both\n"))
+        #expect(both.stderr.hasPrefix("Error: say where to play: --rumble /dev/input/eventN, --audio [-D NAME] (ALSA) or --dualsense NAME, one of them\n"))
         let mapping = try ExternalTool.cabin(["haptics", "play", Self.boing, "--rumble", "/dev/null", "--mapping", "loud"])
         #expect(mapping.status == 64)
     }

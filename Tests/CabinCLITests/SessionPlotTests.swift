@@ -48,8 +48,9 @@ import Testing
             guard let name = cue["mark"] as? String ?? object?["name"] as? String else { return nil }
             return (name, seconds(cue["at"]) ?? -1, object?["title"] as? String ?? name)
         }
-        // Sound layers (haptic layers, which have no bus, are not drawn as lanes yet).
+        // Sound layers, and haptic layers (a lane of their own: intensity, no bus).
         let layers = (document["layers"] as? [String: Any] ?? [:]).filter { ($0.value as? [String: Any])?["bus"] != nil }.keys.sorted()
+        let hapticLayers = (document["layers"] as? [String: Any] ?? [:]).filter { ($0.value as? [String: Any])?["haptic"] != nil }.keys.sorted()
         let haptics = cues.filter { $0["haptic"] != nil }.count
 
         let xml = try XMLDocument(data: Data(contentsOf: URL(fileURLWithPath: out)))
@@ -65,6 +66,8 @@ import Testing
         let lanes = Set(ofClass("lane").compactMap { Self.attribute($0, "data-lane") })
         for layer in layers { #expect(lanes.contains("layer:\(layer)"), "\(preset): no lane for layer \(layer)") }
         #expect(ofClass("envelope").count == layers.count)
+        for layer in hapticLayers { #expect(lanes.contains("haptic-layer:\(layer)"), "\(preset): no lane for haptic layer \(layer)") }
+        #expect(ofClass("haptic-envelope").count == hapticLayers.count)
 
         // Every mark, at the x of its time.
         let drawn = ofClass("mark")

@@ -9,7 +9,8 @@
  * - Underruns like hardware: when the position passes what the application wrote, the
  *   stream goes to XRUN and the application gets -EPIPE (stop threshold = buffer size).
  * - Capture: what was played goes to a WAV file (the `file` setting, or the environment
- *   variable CABIN_SINK_FILE, which wins; empty: no capture), with silence for the time
+ *   variable CABIN_SINK_FILE — another one with the `env` setting — which wins; empty: no
+ *   capture), with silence for the time
  *   the stream was not playing between starts (after an underrun, a pause), so the file is
  *   what a loudspeaker would have emitted.
  *
@@ -265,7 +266,7 @@ static const snd_pcm_ioplug_callback_t callbacks = {
 
 SND_PCM_PLUGIN_DEFINE_FUNC(cabintest) {
     snd_config_iterator_t i, next;
-    const char *file = NULL;
+    const char *file = NULL, *variable = "CABIN_SINK_FILE";
     int err;
     (void)root;
     snd_config_for_each(i, next, conf) {
@@ -277,6 +278,10 @@ SND_PCM_PLUGIN_DEFINE_FUNC(cabintest) {
             if (snd_config_get_string(entry, &file) < 0) return -EINVAL;
             continue;
         }
+        if (!strcmp(id, "env")) {
+            if (snd_config_get_string(entry, &variable) < 0) return -EINVAL;
+            continue;
+        }
         SNDERR("cabintest: unknown setting %s", id);
         return -EINVAL;
     }
@@ -284,7 +289,7 @@ SND_PCM_PLUGIN_DEFINE_FUNC(cabintest) {
         SNDERR("cabintest: playback only");
         return -EINVAL;
     }
-    if (getenv("CABIN_SINK_FILE")) file = getenv("CABIN_SINK_FILE");
+    if (*variable && getenv(variable)) file = getenv(variable);
 
     sink_t *s = calloc(1, sizeof *s);
     if (!s) return -ENOMEM;

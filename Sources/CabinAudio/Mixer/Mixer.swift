@@ -181,4 +181,18 @@ public final class Mixer: @unchecked Sendable {
         }
         processPublishCounters()
     }
+
+    /// Parameter number `index`'s value as the last rendered frame had it (its ramp's
+    /// position: timeline ramps and live values alike), for haptic players that follow the
+    /// running session (`SessionRunner.processHapticFeed`). Out of range: 0.
+    ///
+    /// Render thread: safe.
+    #if !DEBUG
+    @_noAllocation @_noLocks
+    #endif
+    public func processParameterValue(_ index: Int) -> Double {
+        if index < 0 { return 0 }
+        if index >= parameterCount { return 0 }
+        return parameters[index].ramp.value
+    }
 }
