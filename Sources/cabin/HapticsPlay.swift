@@ -101,13 +101,12 @@ extension HapticsCommand {
             // --dualsense: the DualSense layout (sound on 1–2, haptics on 3–4) on that device.
             var renderOptions = audioOptions.options
             if haptics.hapticsDevice != nil { renderOptions.layout = .dualSense }
-            let soundDevice = haptics.hapticsDevice ?? self.soundDevice
+            let soundDevice = haptics.hapticsDevice ?? self.soundDevice(settings)
             let rendered = try CLIHaptics.withPatternAudio(pattern, file: file,
                                                            HapticAudioRenderer.synthesize(compiled, options: renderOptions),
                                                            options: renderOptions)
             let buffer = AudioBuffer(samples: rendered.samples, channelCount: rendered.channelCount,
                                      sampleRate: rendered.sampleRate)
-            let soundDevice = soundDevice(settings)
             do {
                 let outcome = try BufferPlayer.play(buffer, device: soundDevice, isCancelled: { Interrupt.isRequested })
                 if outcome == .cancelled { throw ExitCode(130) }
