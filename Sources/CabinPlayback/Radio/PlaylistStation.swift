@@ -20,7 +20,7 @@ import Synchronization
 /// thread (`fill` only when not started); the work on its own thread.
 final class PlaylistStation: @unchecked Sendable {
     // @unchecked Sendable: the feeder is touched by the thread once started, by `fill` only
-    // before; the control side reads `shared` (a Mutex) and sets atomics.
+    // before; the control side reaches `worker` and sets atomics.
     let name: String
     let stream: AudioStream
     /// Frames kept in the ring ahead of the listener while playing live.
@@ -32,17 +32,10 @@ final class PlaylistStation: @unchecked Sendable {
     private var ringOffset = 0
     private var isLive = false
     private let feeder: PlaylistFeeder
-    private let running = Atomic<Bool>(true)
+    private let worker: StationWorker
     private let skips = Atomic<Int>(0)
     /// Frames the session's timeline has moved by (seeks) and the feeder has not yet followed.
     private let seeks = Atomic<Int>(0)
-    private let shared: Mutex<Shared>
-    private var thread: RealtimeThread?
-
-    struct Shared {
-        var events: [RadioEvent] = []
-        var status: RadioStatus
-    }
 
     /// `path` resolved (absolute, or relative to the working folder); `name` as the
     /// document wrote it.
@@ -55,7 +48,7 @@ final class PlaylistStation: @unchecked Sendable {
         do { entries = try PlaylistSource.read(path).entries } catch { failure = error.description }
         feeder = PlaylistFeeder(name: name, entries: entries, options: options, sampleRate: sampleRate, playsStations: live)
         let label = name.split(separator: "/").last.map(String.init) ?? name
-        shared = Mutex(Shared(status: RadioStatus(url: name, state: .playing, name: label + (name.hasSuffix("/") ? "/" : ""))))
+        worker = StationWorker(status: RadioStatus(url: name, state: .playing, name: label + (name.hasSuffix("/") ? "/" : "")))
         if let failure {
             feeder.notes = [PlaylistFeeder.Note(frame: 0, event: .error(url: name, message: failure))]
         }
@@ -64,16 +57,10 @@ final class PlaylistStation: @unchecked Sendable {
     func start() throws(SystemError) {
         isLive = true
         feeder.historyFrames = Int((Self.leadSeconds + 0.25) * feeder.sampleRate)
-        let thread = RealtimeThread(name: "cabin-playlist", realtime: false) { [self] _ in run() }
-        try thread.start()
-        self.thread = thread
+        try worker.start(name: "cabin-playlist") { [self] in run() }
     }
 
-    func stop() {
-        running.store(false, ordering: .relaxed)
-        thread?.join()
-        thread = nil
-    }
+    func stop() { worker.stop() }
 
     /// Asks for the track `step` places on (negative: back).
     func skip(by step: Int) { _ = skips.add(step, ordering: .relaxed) }
@@ -82,8 +69,8 @@ final class PlaylistStation: @unchecked Sendable {
     /// (`PlaylistFeeder.seek`), at the next top-up.
     func seek(by seconds: Double) { _ = seeks.add(Int((seconds * feeder.sampleRate).rounded()), ordering: .relaxed) }
 
-    func takeEvents() -> [RadioEvent] { shared.withLock { s in defer { s.events = [] }; return s.events } }
-    var status: RadioStatus { shared.withLock { $0.status } }
+    func takeEvents() -> [RadioEvent] { worker.takeEvents() }
+    var status: RadioStatus { worker.status }
 
     /// Offline: writes until the ring holds `frames` frames ahead of the mixer (what one
     /// block will play), the same frames whatever the block size. `publishing` false (the
@@ -131,7 +118,7 @@ final class PlaylistStation: @unchecked Sendable {
             due.append(note.event)
             return true
         }
-        shared.withLock { s in
+        worker.withShared { s in
             for event in due {
                 switch event {
                 case .title(_, let title): s.status.title = title
@@ -140,13 +127,12 @@ final class PlaylistStation: @unchecked Sendable {
                 }
             }
             s.events += due
-            if s.events.count > 1000 { s.events.removeFirst(s.events.count - 1000) }
         }
     }
 
     private func run() {
         let lead = Int(Self.leadSeconds * feeder.sampleRate)
-        while running.load(ordering: .relaxed) {
+        while worker.isRunning {
             applySkips()
             let want = min(lead, stream.capacityFrames) - stream.availableFrames
             if want > 0 { stream.write(feeder.produce(want)) }

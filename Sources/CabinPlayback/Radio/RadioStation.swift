@@ -17,58 +17,38 @@ import Synchronization
 ///
 /// Thread: `start`, `stop`, `takeEvents` and `status` on the control thread; the work on its own.
 final class RadioStation: @unchecked Sendable {
-    // @unchecked Sendable: the loop's state lives on its thread; the control side reads only
-    // `shared` (a Mutex) and sets `running` (an atomic).
+    // @unchecked Sendable: the loop's state lives on its thread; the control side reaches
+    // only `worker` and `ready`.
     let url: String
     let stream: AudioStream
     let sampleRate: Double
     /// Whether audio waits at the live edge until a voice plays the stream (see `RadioBuffer.step`).
     let waitsForListener: Bool
-    private let running = Atomic<Bool>(true)
+    private let worker: StationWorker
     /// About a second is buffered (waiting for a listener, or playing), or the station failed.
     private let ready = Atomic<Bool>(false)
-    private let shared: Mutex<Shared>
-    private var thread: RealtimeThread?
-
-    struct Shared {
-        var events: [RadioEvent] = []
-        var status: RadioStatus
-    }
 
     init(url: String, stream: AudioStream, sampleRate: Double, waitsForListener: Bool = true) {
         self.url = url
         self.waitsForListener = waitsForListener
         self.stream = stream
         self.sampleRate = sampleRate
-        shared = Mutex(Shared(status: RadioStatus(url: url, state: .connecting)))
+        worker = StationWorker(status: RadioStatus(url: url, state: .connecting))
     }
 
-    func start() throws(SystemError) {
-        let thread = RealtimeThread(name: "cabin-radio", realtime: false) { [self] _ in run() }
-        try thread.start()
-        self.thread = thread
-    }
+    func start() throws(SystemError) { try worker.start(name: "cabin-radio") { [self] in run() } }
 
     /// Stops the station (within about 20 ms) and waits for its thread.
-    func stop() {
-        running.store(false, ordering: .relaxed)
-        thread?.join()
-        thread = nil
-    }
+    func stop() { worker.stop() }
 
     /// Whether the station has its first second buffered (or is playing), or has failed:
     /// a recording can start (`RadioStations.waitUntilBuffered`).
     var isReady: Bool { ready.load(ordering: .relaxed) }
 
-    func takeEvents() -> [RadioEvent] { shared.withLock { s in defer { s.events = [] }; return s.events } }
-    var status: RadioStatus { shared.withLock { $0.status } }
+    func takeEvents() -> [RadioEvent] { worker.takeEvents() }
+    var status: RadioStatus { worker.status }
 
-    private func post(_ event: RadioEvent, _ update: (inout RadioStatus) -> Void = { _ in }) {
-        shared.withLock {
-            $0.events.append(event)
-            update(&$0.status)
-        }
-    }
+    private func post(_ event: RadioEvent, _ update: (inout RadioStatus) -> Void = { _ in }) { worker.post(event, update) }
 
     /// One connection's state.
     private struct Connection {
@@ -96,7 +76,7 @@ final class RadioStation: @unchecked Sendable {
         var lastTitle: String?
         var isHeard = false
         post(.buffering(url: url, reason: "connecting"))
-        while running.load(ordering: .relaxed) {
+        while worker.isRunning {
             if connection == nil, let at = retryAt, Self.now() >= at {
                 retryAt = nil
                 do {

@@ -1,0 +1,64 @@
+import CabinIO
+import Synchronization
+
+/// What a station's thread shares with the control thread, for every kind of station
+/// (internet, playlist): the thread itself, the flag that stops it, and the events and
+/// status it publishes behind one lock.
+///
+/// Thread: `start`, `stop`, `takeEvents` and `status` on the control thread; `isRunning`
+/// and `withShared` on the station's thread as well.
+final class StationWorker: @unchecked Sendable {
+    // @unchecked Sendable: `thread` is set and joined on the control thread only; the rest
+    // is an atomic and a Mutex.
+    struct Shared {
+        var events: [RadioEvent] = []
+        var status: RadioStatus
+    }
+
+    /// The most events kept for a control thread that does not take them.
+    static let maxEvents = 1000
+    private let running = Atomic<Bool>(true)
+    private let shared: Mutex<Shared>
+    private var thread: RealtimeThread?
+
+    init(status: RadioStatus) {
+        shared = Mutex(Shared(status: status))
+    }
+
+    /// Runs `body` on a new (not real-time) thread called `name`.
+    func start(name: String, _ body: @escaping @Sendable () -> Void) throws(SystemError) {
+        let thread = RealtimeThread(name: name, realtime: false) { _ in body() }
+        try thread.start()
+        self.thread = thread
+    }
+
+    /// Asks the thread to stop and waits for it.
+    func stop() {
+        running.store(false, ordering: .relaxed)
+        thread?.join()
+        thread = nil
+    }
+
+    /// False once `stop` was called: the thread's loop ends.
+    var isRunning: Bool { running.load(ordering: .relaxed) }
+
+    /// The events since the last call.
+    func takeEvents() -> [RadioEvent] { shared.withLock { s in defer { s.events = [] }; return s.events } }
+    var status: RadioStatus { shared.withLock { $0.status } }
+
+    /// Changes the shared state under the lock (events beyond `maxEvents` drop the oldest).
+    func withShared(_ body: (inout Shared) -> Void) {
+        shared.withLock { s in
+            body(&s)
+            if s.events.count > Self.maxEvents { s.events.removeFirst(s.events.count - Self.maxEvents) }
+        }
+    }
+
+    /// Publishes `event`, updating the status with it.
+    func post(_ event: RadioEvent, _ update: (inout RadioStatus) -> Void = { _ in }) {
+        withShared { s in
+            s.events.append(event)
+            update(&s.status)
+        }
+    }
+}
