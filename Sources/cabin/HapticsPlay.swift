@@ -69,7 +69,7 @@ extension HapticsCommand {
             if rumble != nil, let device = output.device, DeviceArguments.isRumbleNode(device) {
                 throw ValidationError("give the rumble device once: --rumble \(rumble!) (not also --device \(device))")
             }
-            guard [audio, rumbleDevice != nil, haptics.hapticsDevice != nil].filter({ $0 }).count == 1 else {
+            guard [audio, rumbleDevice != nil, haptics.hapticsDevice != nil].filter({ $0 }).count <= 1 else {
                 throw ValidationError("say where to play: --rumble /dev/input/eventN, --audio [-D NAME] (ALSA) or --dualsense NAME, one of them")
             }
             guard gain.isFinite, (0...1).contains(gain) else { throw ValidationError("--gain must be 0…1") }
@@ -84,7 +84,13 @@ extension HapticsCommand {
                 CLIOutput.warning("--device \(device): naming the rumble device with --device is deprecated (-D/--device is the sound device); use --rumble \(device)")
             }
             if alsaDevice != nil { CLIOutput.warning("--alsa-device is deprecated: use -D/--device") }
-            if let device = rumbleDevice {
+            // Nowhere named: the config's rumble device (play.rumble, CABIN_RUMBLE), as 'cabin play' uses it.
+            let configured = audio || haptics.hapticsDevice != nil ? nil : settings.rumble.value
+            if rumbleDevice == nil && configured == nil && !audio && haptics.hapticsDevice == nil {
+                CLIOutput.error("say where to play: --rumble /dev/input/eventN, --audio [-D NAME] (ALSA) or --dualsense NAME, one of them (or set play.rumble in the config file)")
+                throw ExitCode(64)
+            }
+            if let device = rumbleDevice ?? configured {
                 do {
                     let player = try RumblePlayer.open(device)
                     defer { player.close() }

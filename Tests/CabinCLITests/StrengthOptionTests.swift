@@ -35,3 +35,21 @@ import Testing
         #expect(played.status == 0, "\(played.stderr)")
     }
 }
+
+/// `haptics play` with nowhere named plays on the configured rumble device, as `cabin play`
+/// does; with none configured it says where it could play.
+@Suite struct HapticsPlayConfigTests {
+    static let pattern = TestEnvironment.packageRoot.appendingPathComponent("Patterns/haptics/tick.ahap").path
+
+    @Test func theConfiguredRumbleDeviceIsTheDefault() throws {
+        let (_, environment) = try ConfigCommandTests.config("[play]\nrumble = \"/dev/input/event999\"\n")
+        let configured = try ExternalTool.cabin(["haptics", "play", Self.pattern], environment: environment)
+        #expect(configured.status == 1)
+        #expect(configured.stderr.hasPrefix("cabin: error: rumble device /dev/input/event999: open: No such file or directory"), "\(configured.stderr)")
+        let variable = try ExternalTool.cabin(["haptics", "play", Self.pattern], environment: ["CABIN_RUMBLE": "/dev/input/event998"])
+        #expect(variable.stderr.hasPrefix("cabin: error: rumble device /dev/input/event998: open:"), "\(variable.stderr)")
+        let nowhere = try ExternalTool.cabin(["haptics", "play", Self.pattern], environment: try ConfigCommandTests.config("").environment)
+        #expect(nowhere.status == 64)
+        #expect(nowhere.stderr == "cabin: error: say where to play: --rumble /dev/input/eventN, --audio [-D NAME] (ALSA) or --dualsense NAME, one of them (or set play.rumble in the config file)\n")
+    }
+}
