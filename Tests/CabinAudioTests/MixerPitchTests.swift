@@ -1,6 +1,7 @@
 import Testing
 import CabinAudio
 import CabinTestSupport
+import Foundation
 
 /// Variable-rate playback through the Hermite reader, following a parameter map.
 @Suite struct MixerPitchTests {
@@ -23,6 +24,44 @@ import CabinTestSupport
         #expect(abs(f - 1_500) < 0.5)
         let sinad = SignalAnalysis.sinad(steady, frequency: 1_500, sampleRate: 48_000)
         #expect(sinad >= 60, "SINAD \(sinad) dB")
+    }
+
+    /// A layer at a steady pitch (the four-frames-at-a-time Hermite path) against the same
+    /// layer read frame by frame (its gain map's parameter moving, so the gain is computed
+    /// per frame — the same value, 0 dB, on every frame): every sample the same bits, for
+    /// stereo and mono, float and 16-bit assets, across loop seams and a one-shot's end.
+    @Test(arguments: [1.37, 0.71, 2.5])
+    func steadyPitchReadsTheSameSamplesAsFrameByFrame(ratio: Double) {
+        var stereo: [Float] = []
+        for i in 0..<5_000 { stereo += [Float(sin(Double(i) * 0.031)) * 0.4, Float(cos(Double(i) * 0.173)) * 0.3] }
+        let stereoBuffer = AudioBuffer(samples: stereo, channelCount: 2, sampleRate: 48_000)
+        let mono = Render.sine(frequency: 997, sampleRate: 48_000, frameCount: 3_001, amplitude: 0.6)
+        func render(moving: Bool, blockSize: Int) -> [Float] {
+            var config = Render.config(buses: [("a", 0), ("b", 0), ("c", 0), ("d", 0)])
+            let speed = config.addParameter("speed", value: 1, range: 0...2)
+            let level = config.addParameter("level", value: 0, range: 0...1)
+            let pitch = ParameterMap(parameter: speed, points: [(0, ratio), (2, ratio)])
+            let gain = ParameterMap(parameter: level, points: [(0, 0), (1, 0)])
+            let assets = [config.addAsset(stereoBuffer, loop: LoopPoints(start: 300, end: 4_000)),
+                          config.addAsset(mono),
+                          config.addAsset(SampleStorage(stereoBuffer, format: .int16), loop: LoopPoints(start: 1_000, end: 4_999)),
+                          config.addAsset(stereoBuffer)]
+            var commands: [MixerCommand] = []
+            for (k, asset) in assets.enumerated() {
+                let layer = config.addLayer(LayerConfig(name: "l\(k)", bus: BusID(index: Int32(k)), source: .asset(asset),
+                                                        isLooping: k < 3, pitchMap: pitch, gainMap: gain))
+                commands.append(MixerCommand(at: FrameTime(k * 13), .startLayer(layer, fadeInFrames: 0)))
+            }
+            if moving { commands.insert(MixerCommand(at: 0, .setParameter(level, to: 1, overFrames: 1_000_000)), at: 0) }
+            return Render.scene(config, commands: commands, frameCount: 20_000, blockSize: blockSize)
+        }
+        let reference = render(moving: true, blockSize: 64)
+        #expect(Render.rmsDecibels(reference) > -20)
+        for blockSize in [7, 512] {
+            let steady = render(moving: false, blockSize: blockSize)
+            let first = steady.indices.first { steady[$0].bitPattern != reference[$0].bitPattern }
+            #expect(first == nil, "block \(blockSize): sample \(first ?? -1) differs")
+        }
     }
 
     @Test func pitchFollowsTheParameterThroughItsMap() throws {

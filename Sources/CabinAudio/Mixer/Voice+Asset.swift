@@ -86,26 +86,92 @@ extension Voice {
 
     /// `renderAsset` at a steady rate with a fixed gain: the same reads and steps as frame by
     /// frame, with the position kept in registers for the whole call.
+    ///
+    /// Where four frames in a row read all their taps inside the playable range (no loop
+    /// seam, end or unloaded frame among them), they are interpolated together
+    /// (`hermite4`): their positions are still stepped one by one, in the same order, and
+    /// every lane does the scalar reader's operations, so the samples are the frame-by-frame
+    /// ones. Frames near an edge go through `read` one at a time.
     @inline(__always)
     private mutating func resampleAsset<S: AssetSample>(_ a: AssetReader<S>, into bus: UnsafeMutablePointer<Float>,
                                                         frameCount: Int, step: Double, gain g: Float) -> Int {
         let looping = isLooping
         var pos = position, wrapped = hasWrapped
-        let end = Double(a.slot.frameCount)
-        for i in 0..<frameCount {
+        let slot = a.slot
+        let end = Double(slot.frameCount)
+        let loopEnd = looping ? Double(slot.loopEnd) : Double.infinity
+        let limit = min(looping ? slot.loopEnd : slot.frameCount, a.ready)
+        let gains = SIMD8<Float>(repeating: g)
+        var i = 0
+        while i < frameCount {
+            // `read`'s fast path holds for pos in [low + 1, limit − 2): Int(pos) − 1 ≥ low and
+            // Int(pos) + 2 < limit. Positions only grow (step ≥ 0), and they stay below the
+            // loop end there, so no wrap falls between the four.
+            let low = wrapped && looping ? slot.loopStart : 0
+            let safeLow = Double(low + 1), safeHigh = Double(limit - 2)
+            while i + 4 <= frameCount && pos >= safeLow {
+                let p1 = pos + step, p2 = p1 + step, p3 = p2 + step
+                guard p3 < safeHigh else { break }
+                let h = Voice.hermite4(a, pos, p1, p2, p3)
+                let out = UnsafeMutableRawPointer(bus + 2 * i)
+                out.storeBytes(of: out.loadUnaligned(as: SIMD8<Float>.self) + h * gains, as: SIMD8<Float>.self)
+                pos = p3 + step
+                i += 4
+                if pos >= loopEnd {
+                    Voice.wrap(&pos, &wrapped, slot)
+                    break
+                }
+            }
+            guard i < frameCount else { break }
             if !looping && pos >= end {
                 position = pos
                 return stop(at: i)
             }
             let (left, right) = Voice.read(a, at: pos, looping: looping, wrapped: wrapped)
             pos += step
-            if looping { Voice.wrap(&pos, &wrapped, a.slot) }
+            if looping { Voice.wrap(&pos, &wrapped, slot) }
             bus[2 * i] += left * g
             bus[2 * i + 1] += right * g
+            i += 1
         }
         position = pos
         hasWrapped = wrapped
         return frameCount
+    }
+
+    /// Four stereo frames read at positions p0…p3 (each on `read`'s fast path), interleaved
+    /// left, right: lane 2k is frame k's left (mono: both lanes the same). Each lane takes the
+    /// same four taps and does `hermite`'s operations in its order.
+    @inline(__always)
+    static func hermite4<S: AssetSample>(_ a: AssetReader<S>, _ p0: Double, _ p1: Double, _ p2: Double,
+                                         _ p3: Double) -> SIMD8<Float> {
+        let stride = a.slot.channelCount == 1 ? 1 : 2, right = stride - 1
+        let j0 = Int(p0), j1 = Int(p1), j2 = Int(p2), j3 = Int(p3)
+        let s = a.samples
+        // Frame k's taps from b_k = first tap's sample index.
+        let b0 = s + (j0 - 1) * stride, b1 = s + (j1 - 1) * stride
+        let b2 = s + (j2 - 1) * stride, b3 = s + (j3 - 1) * stride
+        @inline(__always) func tap(_ n: Int) -> SIMD8<Float> {
+            let o = n * stride
+            if S.self == Float.self && stride == 2 {
+                // Float stereo: each frame's (left, right) is one 8-byte load.
+                @inline(__always) func pair(_ p: UnsafePointer<S>) -> SIMD2<Float> {
+                    UnsafeRawPointer(p).loadUnaligned(as: SIMD2<Float>.self)
+                }
+                return SIMD8(lowHalf: SIMD4(lowHalf: pair(b0 + o), highHalf: pair(b1 + o)),
+                             highHalf: SIMD4(lowHalf: pair(b2 + o), highHalf: pair(b3 + o)))
+            }
+            return SIMD8<Float>(b0[o].float, b0[o + right].float, b1[o].float, b1[o + right].float,
+                                b2[o].float, b2[o + right].float, b3[o].float, b3[o + right].float)
+        }
+        let xm1 = tap(0), x0 = tap(1), x1 = tap(2), x2 = tap(3)
+        let t0 = Float(p0 - Double(j0)), t1 = Float(p1 - Double(j1))
+        let t2 = Float(p2 - Double(j2)), t3 = Float(p3 - Double(j3))
+        let t = SIMD8<Float>(t0, t0, t1, t1, t2, t2, t3, t3)
+        let c1 = 0.5 * (x1 - xm1)
+        let c2 = xm1 - 2.5 * x0 + 2 * x1 - 0.5 * x2
+        let c3 = 0.5 * (x2 - xm1) + 1.5 * (x0 - x1)
+        return ((c3 * t + c2) * t + c1) * t + x0
     }
 
     /// The stereo frame at `position` (mono plays centred, the same in both channels).
