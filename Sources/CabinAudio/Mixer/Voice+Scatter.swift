@@ -12,13 +12,22 @@ extension Voice {
         let index = Int(id.index)
         guard index >= 0 && index < c.scatterCount else { return stop(at: 0) }
         let slot = c.scatters + index
+        // Grains that may sound this frame; while none does (most of the time: the pieces
+        // are far apart), a frame is silence and skips the grains and the map's gain.
+        var active = Voice.countGrains(slot)
         for i in 0..<frameCount {
             if slot.pointee.countdown <= 0 {
                 Voice.processEvent(slot, c)
                 slot.pointee.countdown = slot.pointee.processGap(sampleRate: c.sampleRate)
+                active = Voice.countGrains(slot)
             }
             slot.pointee.countdown -= 1
+            if active == 0 {
+                if emitSilence(at: i, into: bus, m, isLast: i == frameCount - 1) { return stop(at: i + 1) }
+                continue
+            }
             var left: Float = 0, right: Float = 0
+            var playing = 0
             for g in 0..<ScatterConfig.maximumOverlap {
                 let grain = slot.pointee.grains + g
                 guard grain.pointee.asset >= 0 else { continue }
@@ -43,10 +52,46 @@ extension Voice {
                 left += l * grain.pointee.gainLeft * edge
                 right += r * grain.pointee.gainRight * edge
                 grain.pointee.position += grain.pointee.step
+                playing += 1
             }
+            active = playing
             if emit(left, right, at: i, into: bus, m) { return stop(at: i + 1) }
         }
         return frameCount
+    }
+
+    /// How many grains of `slot` hold a sound. Render thread: safe.
+    @inline(__always)
+    static func countGrains(_ slot: UnsafeMutablePointer<ScatterTable.Slot>) -> Int {
+        var n = 0
+        for g in 0..<ScatterConfig.maximumOverlap where slot.pointee.grains[g].asset >= 0 { n += 1 }
+        return n
+    }
+
+    /// `emit(0, 0, at: i, …)`, bit for bit, without the gain map's exponential on every
+    /// frame: zero times the gain adds a zero of the gain's sign, which the product of the
+    /// voice's own ramps already has (a map's gain is never negative). The full gain is
+    /// worked out where `lastGain` is read: at the call's last frame and at the end of a
+    /// release. Render thread: safe.
+    @inline(__always)
+    mutating func emitSilence(at i: Int, into bus: UnsafeMutablePointer<Float>, _ m: Modulation, isLast: Bool) -> Bool {
+        if m.hasFixedGain {
+            let zero: Float = 0 * m.fixedGain
+            bus[2 * i] += zero
+            bus[2 * i + 1] += zero
+            return false
+        }
+        let partial = baseGain * level.next() * envelope.next()
+        let ends = phase == .releasing && !envelope.isActive
+        var zero: Float = 0 * Float(partial)
+        if isLast || ends {
+            let gain = partial * m.gain(i)
+            lastGain = gain
+            zero = 0 * Float(gain)
+        }
+        bus[2 * i] += zero
+        bus[2 * i + 1] += zero
+        return ends
     }
 
     /// Draws one event (sound, gain, pan, pitch) and starts it in a free grain. The draws
