@@ -133,7 +133,7 @@ public final class Mixer: @unchecked Sendable {
         context = VoiceRenderContext(
             assets: shared.assets.slots.baseAddress!, assetCount: shared.assets.count,
             parameterValues: parameterValues, parameterMoving: parameterMoving, stride: block,
-            layerMaps: layerMaps, mapPoints: mapPoints,
+            layerMaps: layerMaps, mapPoints: mapPoints, gainScratch: .allocate(capacity: block),
             brown: BrownCoefficients(sampleRate: config.sampleRate),
             streams: shared.streams.slots.baseAddress!, streamCount: shared.streams.count,
             scatters: shared.scatters.slots.baseAddress!, scatterCount: shared.scatters.count,
@@ -152,7 +152,7 @@ public final class Mixer: @unchecked Sendable {
         parameterValues.deallocate()
         effects.deinitialize(count: effectCount); effects.deallocate()
         voices.deallocate(); buses.deallocate(); layers.deallocate(); layerMaps.deallocate()
-        mapPoints.deallocate(); parameters.deallocate(); parameterMoving.deallocate()
+        mapPoints.deallocate(); parameters.deallocate(); parameterMoving.deallocate(); context.gainScratch.deallocate()
         ducks.deallocate(); duckAffects.deallocate()
         pending.deallocate()
         limiter.deallocate()

@@ -35,6 +35,45 @@ public enum MixerMath {
         return p * scale1 * scale2
     }
 
+    /// `exp` on four lanes: the same operations in the same order on each lane, so each
+    /// result equals the scalar `exp` of its lane, bit for bit (tested).
+    @inline(__always)
+    #if !DEBUG  // checked by the optimizer; debug code calls unspecialised generics
+    @_noAllocation @_noLocks
+    #endif
+    public static func exp(_ x: SIMD4<Double>) -> SIMD4<Double> {
+        typealias V = SIMD4<Double>
+        let scaled: V = x * 1.4426950408889634
+        let up: V = scaled + 0.5, down: V = scaled - 0.5
+        let nearest: V = up.replacing(with: down, where: scaled .< 0)
+        let bounded: V = nearest.clamped(lowerBound: V(repeating: -2000), upperBound: V(repeating: 2000))
+        let ki = SIMD4<Int64>(Int64(bounded[0]), Int64(bounded[1]), Int64(bounded[2]), Int64(bounded[3]))  // toward zero
+        let k = V(ki)
+        let khi: V = k * 0.6931471803691238, klo: V = k * 1.9082149292705877e-10
+        let r: V = (x - khi) - klo
+        let r2: V = r * r
+        let r4: V = r2 * r2
+        let a: V = 1 + r
+        let b: V = 0.5 + r * (1.0 / 6)
+        let c1: V = 1.0 / 24 + r * (1.0 / 120)
+        let c2: V = 1.0 / 720 + r * (1.0 / 5_040)
+        let c: V = c1 + r2 * c2
+        let d1: V = 1.0 / 40_320 + r * (1.0 / 362_880)
+        let d: V = d1 + r2 * (1.0 / 3_628_800)
+        let low: V = a + r2 * b
+        let high: V = c + r4 * d
+        let p: V = low + r4 * high
+        let half: SIMD4<Int64> = ki / 2
+        let bits1: SIMD4<Int64> = (half &+ 1023) &<< 52
+        let bits2: SIMD4<Int64> = (ki &- half &+ 1023) &<< 52
+        let scale1 = unsafeBitCast(bits1, to: V.self), scale2 = unsafeBitCast(bits2, to: V.self)
+        var result: V = p * scale1
+        result = result * scale2
+        result.replace(with: V(repeating: 0), where: x .< -708)
+        result.replace(with: V(repeating: .infinity), where: x .> 709)
+        return result
+    }
+
     /// 10^(dB/20).
     @inline(__always)
     #if !DEBUG  // checked by the optimizer; debug code calls unspecialised generics

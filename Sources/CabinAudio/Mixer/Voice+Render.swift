@@ -14,7 +14,7 @@ extension Voice {
     #endif
     mutating func render(into bus: UnsafeMutablePointer<Float>, frameCount: Int,
                          context c: VoiceRenderContext) -> Int {
-        var m = modulation(context: c)
+        var m = modulation(context: c, frameCount: frameCount)
         // While nothing moves the gain (no ramp, no moving gain map, not fading out), it is
         // the same product for every frame: computed once, bit-identical to per frame.
         if phase == .playing && !level.isActive && !envelope.isActive && m.gainRow == nil {
@@ -72,6 +72,9 @@ extension Voice {
         var pitchPoints: UnsafeMutablePointer<Double>
         var pitchCount = 0
         var gainRow: UnsafeMutablePointer<Double>?
+        /// The gain map's linear gain for each frame of the call, worked out block-wise
+        /// (`Voice.mapGains`) while the parameter behind it moves.
+        var gains: UnsafeMutablePointer<Double>?
         var gainConstant = 1.0
         var gainPoints: UnsafeMutablePointer<Double>
         var gainCount = 0
@@ -85,12 +88,12 @@ extension Voice {
         }
 
         @inline(__always) func gain(_ i: Int) -> Double {
-            guard let gainRow else { return gainConstant }
-            return DecibelRamp.linear(ParameterMap.evaluate(gainPoints, count: gainCount, at: gainRow[i]))
+            guard let gains else { return gainConstant }
+            return gains[i]
         }
     }
 
-    private func modulation(context c: VoiceRenderContext) -> Modulation {
+    private func modulation(context c: VoiceRenderContext, frameCount: Int) -> Modulation {
         var m = Modulation(pitchPoints: c.mapPoints, gainPoints: c.mapPoints)
         guard mapLayer >= 0 else { return m }
         let maps = c.layerMaps[Int(mapLayer)]
@@ -100,9 +103,38 @@ extension Voice {
         }
         if let r = Self.read(maps.gainParameter, offset: maps.gainOffset, count: maps.gainCount, c) {
             (m.gainPoints, m.gainCount) = (r.points, r.count)
-            if let row = r.row { m.gainRow = row } else { m.gainConstant = DecibelRamp.linear(r.value) }
+            if let row = r.row {
+                m.gainRow = row
+                m.gains = c.gainScratch
+                Self.mapGains(points: r.points, count: r.count, row: row, frameCount: frameCount, into: c.gainScratch)
+            } else {
+                m.gainConstant = DecibelRamp.linear(r.value)
+            }
         }
         return m
+    }
+
+    /// `DecibelRamp.linear(ParameterMap.evaluate(points, count:, at: row[i]))` for each frame:
+    /// the map's decibels frame by frame, then their linear gains four at a time
+    /// (`MixerMath.exp` on SIMD lanes does the scalar arithmetic on each lane, so every gain
+    /// is the scalar one, bit for bit). Render thread: safe.
+    @inline(__always)
+    static func mapGains(points: UnsafeMutablePointer<Double>, count: Int, row: UnsafeMutablePointer<Double>,
+                         frameCount: Int, into gains: UnsafeMutablePointer<Double>) {
+        for i in 0..<frameCount { gains[i] = ParameterMap.evaluate(points, count: count, at: row[i]) }
+        var i = 0
+        while i + 4 <= frameCount {
+            let raw = UnsafeMutableRawPointer(gains + i)
+            let db = raw.loadUnaligned(as: SIMD4<Double>.self)
+            let linear = MixerMath.exp(db * 0.11512925464970229)
+            let silent = db .<= DecibelRamp.floor
+            raw.storeBytes(of: SIMD4<Double>(repeating: 0).replacing(with: linear, where: .!silent), as: SIMD4<Double>.self)
+            i += 4
+        }
+        while i < frameCount {
+            gains[i] = DecibelRamp.linear(gains[i])
+            i += 1
+        }
     }
 
     /// Where a map reads its parameter in this segment: its points, and the parameter's row

@@ -75,6 +75,9 @@ struct VoiceRenderContext {
     var stride: Int
     var layerMaps: UnsafeMutablePointer<LayerMaps>
     var mapPoints: UnsafeMutablePointer<Double>
+    /// `stride` doubles a voice's render call may fill with its gain map's per-frame gains
+    /// (`Voice.modulation`); one voice renders at a time.
+    var gainScratch: UnsafeMutablePointer<Double>
     var brown: BrownCoefficients
     /// The mixer's view of each registered stream, by `StreamID` index.
     var streams: UnsafeMutablePointer<StreamTable.Slot>
