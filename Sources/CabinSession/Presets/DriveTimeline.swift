@@ -112,9 +112,10 @@ struct DriveTimeline {
                                            playlist: PlaylistOptions(shuffle: true, crossfadeSeconds: 3)))
         } else if let radio = s.radio {
             let isNoise = radio.hasSuffix("-noise")
-            b.document.layers.append(Layer(name: "radio", bus: "radio",
-                                           sound: isNoise ? .synth(Synth(named: radio)!) : .library("radio/\(radio)"),
-                                           isLooping: true, gain: isNoise ? -12 : -2))
+            // The lo-fi is composed as it plays (gen:lofi), never the same stretch twice; the
+            // other beds are the library's loops.
+            let sound: SoundReference = isNoise ? .synth(Synth(named: radio)!) : radio == "lofi" ? .generated("lofi") : .library("radio/\(radio)")
+            b.document.layers.append(Layer(name: "radio", bus: "radio", sound: sound, isLooping: true, gain: isNoise ? -12 : -2))
         }
     }
 
