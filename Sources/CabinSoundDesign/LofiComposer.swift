@@ -23,7 +23,7 @@ struct LofiComposer {
     struct Event {
         enum Kind {
             case piano(hertz: Double, velocity: Double, seconds: Double, brightness: Double)
-            case bass(hertz: Double, seconds: Double)
+            case bass(hertz: Double, seconds: Double, tone: Double, decay: Double)
             case lead(hertz: Double, velocity: Double, seconds: Double)
             case kick(tune: Double, decay: Double)
             case snare(tone: Double)
@@ -137,17 +137,22 @@ struct LofiComposer {
             var bassRoot = root
             while bassRoot > 11 { bassRoot -= 12 }
             while bassRoot < 0 { bassRoot += 12 }
-            for (offset, interval) in bassline {
+            // A bar in two or so takes another of the patterns; each note its own length,
+            // tone and lazy timing, so no two bars' bass lines are the same samples.
+            let line = random.chance(0.4) ? Self.basslines[random.int(0...(Self.basslines.count - 1))] : bassline
+            for (offset, interval) in line {
                 let note = 36 + bassRoot + interval
-                add(.bass(hertz: Instruments.hertz(Double(note)), seconds: offset == 0 ? 1.3 : 0.8), b + offset, jitter: 0.005,
-                    gain: 0.42 * random.uniform(0.85...1))
+                let seconds = (offset == 0 ? 1.3 : 0.8) * random.uniform(0.6...1.1)
+                add(.bass(hertz: Instruments.hertz(Double(note)), seconds: seconds, tone: random.uniform(0.1...0.4),
+                          decay: random.uniform(0.3...0.6)),
+                    b + offset, jitter: 0.014, gain: 0.42 * random.uniform(0.75...1))
             }
             // Drums.
             let drumsOut = breakdown && bar < 4
             let isFillBar = bar == 7 && fill > 0
             if !drumsOut {
                 for offset in kick where !(isFillBar && offset >= 2.5 && fill == 3) {
-                    add(.kick(tune: random.uniform(44...52), decay: random.uniform(0.12...0.16)), b + offset, jitter: 0.005,
+                    add(.kick(tune: random.uniform(42...54), decay: random.uniform(0.11...0.17)), b + offset, jitter: 0.009,
                         gain: 0.55 * random.uniform(0.85...1))
                 }
                 for offset in [1.0, 3.0] {

@@ -115,7 +115,7 @@ public struct LofiGenerator {
         var random = SeededRandom(seed: e.seed)
         let hit: [Double]
         switch e.kind {
-        case .piano(_, _, let seconds, _), .bass(_, let seconds), .lead(_, _, let seconds):
+        case .piano(_, _, let seconds, _), .bass(_, let seconds, _, _), .lead(_, _, let seconds):
             sounding.append(Note(kind: e.kind, start: e.start, frames: Int(seconds * sampleRate), left: gl, right: gr))
             return
         case .kick(let tune, let decay): hit = Self.kick(tune: tune, decay: decay, sampleRate: sampleRate)
@@ -162,9 +162,9 @@ public struct LofiGenerator {
             let index = 0.3 + 1.6 * velocity * brightness * exp(-t / 0.12)
             let env = exp(-t / 1.1) * min(1, t / 0.004) * release
             return velocity * env * (1 + 0.08 * sin(2 * Double.pi * 4.5 * t)) * sin(w + index * sin(w))
-        case .bass(let f, _):
+        case .bass(let f, _, let tone, let decay):
             let w = 2 * Double.pi * f / sr * Double(i)
-            return exp(-t / 0.5) * min(1, t / 0.006) * release * (sin(w) + 0.25 * sin(2 * w))
+            return exp(-t / decay) * min(1, t / 0.006) * release * (sin(w) + tone * sin(2 * w))
         case .lead(let f, let velocity, _):
             // A soft mallet: the fundamental with a quickly fading fourth partial, a slow vibrato.
             let w = 2 * Double.pi * f / sr * Double(i)
