@@ -155,6 +155,9 @@ import Testing
                 c.start = c.start.filter { keep.contains($0) }
                 c.stop = c.stop.filter { keep.contains($0) }
                 if let f = c.fade, !keep.contains(f.layer) { c.fade = nil }
+                if c.start.isEmpty && c.stop.isEmpty && c.fade == nil && c.set == nil && c.effect == nil && c.mark == nil {
+                    c.mark = "kept"  // a cue left with nothing to do (the reader refuses those)
+                }
                 return c
             }
             d.loudness = nil

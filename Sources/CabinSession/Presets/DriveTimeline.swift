@@ -82,10 +82,10 @@ struct DriveTimeline {
         b.document.ducking = [Ducking(when: "voice", duck: ["radio", "ambient", "engine"])]
         // The spec's mix (engine −12, ambient −18, radio −3; with the radio, ambient −13 and
         // radio −5, below) with the cues a designed margin
-        // over it: UI sounds +2…+6 LU momentary, the voice +5…+7 LU. Without the radio the
+        // over it: UI sounds +2…+7 LU momentary, the voice +5…+8 LU. Without the radio the
         // bed is about 6 dB quieter, and so are the cues.
         b.setBus("ui", gain: s.radio == nil ? -8 : -2)
-        b.setBus("voice", gain: s.radio == nil ? -7 : 0)
+        b.setBus("voice", gain: s.radio == nil ? -7 : -1)
         if s.radio != nil {
             // The radio leaves the ambience room: the ambient bus 5 dB up and the radio 2 dB
             // down from the spec's mix, so the route is heard within about 6 dB of the radio
