@@ -38,7 +38,7 @@ enum RepetitionFigure {
         var (sr, si) = fft(x + [Double](repeating: 0, count: size - x.count), [Double](repeating: 0, count: size))
         _ = si
         var best = Result(figure: 0, lag: 0, at: 0)
-        for (k, start) in starts.enumerated() where energy[k] > floor {
+        for (k, start) in starts.enumerated() where energy[k] > floor && x.count - w - start >= lo {
             var a = [Double](repeating: 0, count: size)
             for i in 0..<w { a[i] = x[start + i] }
             let (ar, ai) = fft(a, [Double](repeating: 0, count: size))
