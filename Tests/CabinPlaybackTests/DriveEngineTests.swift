@@ -101,7 +101,7 @@ import Testing
 
     /// The first speed ramp: 0 → cruise from 8 s over 20 s.
     static func firstRamp(_ doc: SessionDocument) throws -> (Double, Double, Double) {
-        let cue = try #require(doc.cues.first { $0.set != nil })
+        let cue = try #require(doc.cues.first { $0.set?.parameter == "speed" })
         return (cue.time, try #require(cue.set).to, try #require(cue.set).over)
     }
 

@@ -147,7 +147,7 @@ struct DriveTimeline {
     }
 
     /// A stretch of road: up to cruising speed, then gentle changes of pace, and between
-    /// them the slow wander of a foot on the pedal (1–2.5 % above and below the target in
+    /// them the slow wander of a foot on the pedal (0.5–2 % above and below the target in
     /// turn, ramps of 6–14 s back to back), so the rpm is never one steady tone — and never
     /// steady at all: a held rpm would repeat the engine's 6 s loop exactly.
     mutating func drive(from start: Double, to end: Double) {
@@ -164,11 +164,12 @@ struct DriveTimeline {
                 t += over
                 next = t + random.uniform(variationGap)
             } else {
-                // Back to back, each to the other side of the target by 1–2.5 %: the rpm is
-                // always moving, so the engine's loop never lines up with itself again.
+                // Back to back, each to the other side of the target by 0.5–2 % (a swing under
+                // the 3 mph that counts as load): the rpm is always moving, so the engine's
+                // loop never lines up with itself for long.
                 let over = random.uniform(6...14)
                 wanderUp.toggle()
-                speed.ramp(at: t, to: target * (1 + (wanderUp ? 1 : -1) * random.uniform(0.01...0.025)), over: over)
+                speed.ramp(at: t, to: target * (1 + (wanderUp ? 1 : -1) * random.uniform(0.005...0.02)), over: over)
                 t += over
             }
         }
