@@ -15,8 +15,9 @@ public enum LoudnessProfile {
     }
 
     /// Times `step`, 2·`step` … up to the end, each with the short-term loudness there
-    /// (nil: silence). `compiled` must allow blocks of `blockFrames`.
-    public static func measure(_ compiled: CompiledSession, step: Double, blockFrames: Int = 1024)
+    /// (nil: silence). `compiled` must allow blocks of `blockFrames`. `radio` (the loaded
+    /// session's, not started) feeds its playlists and generated music before every block.
+    public static func measure(_ compiled: CompiledSession, step: Double, blockFrames: Int = 1024, radio: RadioStations? = nil)
         throws(SystemError) -> [(time: Double, lufs: Double?)]
     {
         let meter = try LoudnessMeter.Running(channelCount: 2, sampleRate: compiled.sampleRate)
@@ -31,6 +32,7 @@ public enum LoudnessProfile {
             let target = Int((Double(k) * step * compiled.sampleRate).rounded())
             while rendered < target {
                 let n = min(blockFrames, target - rendered)
+                radio?.fill(frames: n)
                 let slice = UnsafeMutableBufferPointer(rebasing: buffer[0..<(2 * n)])
                 _ = runner.render(into: slice, frameCount: n)   // silence after the end
                 try meter.add(UnsafeBufferPointer(slice))

@@ -1,5 +1,6 @@
 import CabinJSON
 import CabinSession
+import CabinSoundDesign
 import FoundationEssentials
 import Glibc
 
@@ -18,6 +19,7 @@ extension SessionReferences {
                 switch reference {
                 case .synth, .station: return nil  // a station is checked when it connects
                 case .playlist(let path): return playlistProblem(path, in: documentFolder)
+                case .generated(let name): return SoundGenerators.problem(with: name)
                 case .file(let path): return fileProblem(path, in: documentFolder, kind: "sound file")
                 case .library(let name):
                     guard let library else {

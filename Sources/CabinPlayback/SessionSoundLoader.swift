@@ -125,6 +125,8 @@ public enum SessionSoundLoader {
             throw LoadError(description: "\(reference): a live stream, played by a RadioStation")
         case .playlist:
             throw LoadError(description: "\(reference): a playlist, played by a PlaylistStation")
+        case .generated:
+            throw LoadError(description: "\(reference): generated while it plays, by a GeneratedStation")
         case .file(let path):
             if let problem = SessionReferences.fileProblem(path, in: documentFolder, kind: "sound file") {
                 throw LoadError(description: problem)

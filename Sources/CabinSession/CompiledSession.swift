@@ -44,6 +44,17 @@ public struct CompiledSession: Sendable {
         public var stream: AudioStream
         /// For a playlist (`SoundReference.playlist`): how it plays; nil for an internet station.
         public var playlist: PlaylistOptions?
+        /// For generated music (`SoundReference.generated`): its generator's name and seed;
+        /// nil otherwise.
+        public var generator: Generator?
+
+        public struct Generator: Sendable, Equatable {
+            public var name: String
+            public var seed: UInt64
+        }
+
+        /// An internet station (neither a playlist nor generated music).
+        public var isInternet: Bool { playlist == nil && generator == nil }
     }
 
     /// The loudness target and how it is met (nil when the session has none).

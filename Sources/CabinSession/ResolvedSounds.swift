@@ -70,7 +70,7 @@ extension SessionDocument {
         var out: [SoundReference] = []
         func add(_ r: SoundReference) {
             switch r {
-            case .synth, .station, .playlist: return  // made or streamed while playing
+            case .synth, .station, .playlist, .generated: return  // made or streamed while playing
             case .library, .file: break
             }
             if seen.insert(r.description).inserted { out.append(r) }

@@ -213,6 +213,19 @@ public enum SessionCompiler {
                 let (id, stream) = config.addStream(capacityFrames: Int(config.sampleRate * CompiledSession.Station.bufferSeconds))
                 stations.append(CompiledSession.Station(url: path, id: id, stream: stream, playlist: options))
                 return .stream(id)
+            case .generated(let name):
+                // One stream per generator; CabinPlayback's GeneratedStation composes into it.
+                let key = reference.description
+                if let known = stations.first(where: { $0.url == key }) { return .stream(known.id) }
+                guard stations.count < CompiledSession.Station.maximumCount else {
+                    warnings.append("\(user) is silent: a session plays at most \(CompiledSession.Station.maximumCount) streams")
+                    return nil
+                }
+                let position = UInt64(document.layers.firstIndex { $0.sound == reference } ?? 0)
+                let (id, stream) = config.addStream(capacityFrames: Int(config.sampleRate * CompiledSession.Station.bufferSeconds))
+                stations.append(CompiledSession.Station(url: key, id: id, stream: stream,
+                                                        generator: .init(name: name, seed: mixed(7100 + position))))
+                return .stream(id)
             case .library, .file:
                 guard let sound = sounds[reference] else {
                     let why = sounds.failures[reference.description] ?? "\(reference): not loaded"

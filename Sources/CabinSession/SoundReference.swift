@@ -17,6 +17,10 @@ public enum SoundReference: Sendable, Equatable, CustomStringConvertible {
     /// playlist, relative to the document or absolute; decoded from disk while it plays
     /// (CabinPlayback's `PlaylistStation`), each track at the reference loudness.
     case playlist(String)
+    /// Music generated while it plays: `gen:NAME`, one of CabinSoundDesign's
+    /// `SoundGenerators` (`gen:lofi`, the lo-fi radio composed section by section, never
+    /// the same twice); seeded like a scatter, streamed by CabinPlayback's `GeneratedStation`.
+    case generated(String)
 
     /// True for a live stream (`station`).
     public var isLive: Bool { if case .station = self { true } else { false } }
@@ -24,7 +28,7 @@ public enum SoundReference: Sendable, Equatable, CustomStringConvertible {
     /// True for streamed sounds (stations and playlists): no samples are loaded before playing.
     public var isStreamed: Bool {
         switch self {
-        case .station, .playlist: true
+        case .station, .playlist, .generated: true
         case .library, .file, .synth: false
         }
     }
@@ -37,6 +41,7 @@ public enum SoundReference: Sendable, Equatable, CustomStringConvertible {
         case .synth(let s): s.documentText
         case .station(let url): url
         case .playlist(let path): path
+        case .generated(let name): "gen:" + name
         }
     }
 }

@@ -7,6 +7,7 @@ import CabinJSON
 /// - `station:NAME`: a station by the name the user gave it (the config file's `[stations]`),
 ///   resolved to its URL through the names given; an unknown name is an error with the name
 ///   meant where one is close;
+/// - `gen:NAME`: music generated while it plays (`SoundReference.generated`, `gen:lofi`);
 /// - `synth:NAME?option=value&…`: a kind in `Synth.kinds` (`synth:pink-noise`,
 ///   `synth:sine?frequency=440`, `synth:binaural?carrier=200&beat=10`) with positive
 ///   options, those not given at their defaults;
@@ -36,6 +37,14 @@ public enum SoundReferenceParser {
     public static func parse(_ text: String, stations: [String: String] = [:]) -> Result<SoundReference, Problem> {
         if text.hasPrefix("synth:") { return parseSynth(String(text.dropFirst(6))) }
         if text.hasPrefix(stationPrefix) { return parseStationName(String(text.dropFirst(stationPrefix.count)), stations: stations) }
+        if text.hasPrefix("gen:") {
+            let name = text.dropFirst(4)
+            guard !name.isEmpty, name.allSatisfy({ $0.isLowercase || $0.isNumber || $0 == "-" }) else {
+                return .failure(Problem(message: "\"\(text)\" is not a generated sound: gen:NAME names one, like gen:lofi",
+                                        rule: "session.sound"))
+            }
+            return .success(.generated(String(name)))
+        }
         if isPlaylist(text) {
             if !text.hasPrefix("/") && text.split(separator: "/", omittingEmptySubsequences: false).contains("..") {
                 return .failure(Problem(message: "\"\(text)\" leaves the document's folder: give the playlist or folder as an absolute path instead of \"..\"",
@@ -101,7 +110,7 @@ public enum SoundReferenceParser {
 
     /// Whether `text` names a playlist: a playlist file's extension, or a folder's trailing `/`.
     public static func isPlaylist(_ text: String) -> Bool {
-        guard !text.contains("://"), !text.hasPrefix("synth:"), !text.isEmpty else { return false }
+        guard !text.contains("://"), !text.hasPrefix("synth:"), !text.hasPrefix("gen:"), !text.isEmpty else { return false }
         if text.hasSuffix("/") { return true }
         let ext = text.split(separator: "/").last?.split(separator: ".").last.map { $0.lowercased() } ?? ""
         return text.contains(".") && playlistExtensions.contains(ext)

@@ -14,8 +14,12 @@ public enum EngineRecipes {
         engine("engine/four-idle", four, rpm: 850, seed: 0xE402, "4-cylinder idle"),
         engine("engine/diesel", diesel, rpm: 1800, seed: 0xED01, "Turbo diesel chug at cruise"),
         engine("engine/diesel-idle", dieselIdle, rpm: 760, seed: 0xED02, "Diesel idle clatter"),
-        engine("engine/vintage", vintage, rpm: 2100, seed: 0xEA01, "Vintage four with the odd sputter"),
-        engine("engine/vintage-idle", vintageIdle, rpm: 700, seed: 0xEA02, "Vintage idle, sputtering"),
+        engine("engine/vintage", vintage, rpm: 2100, seed: 0xEA01, "Vintage four at cruise, uneven (its sputters are engine/vintage-sputter)"),
+        engine("engine/vintage-idle", vintageIdle, rpm: 700, seed: 0xEA02, "Vintage idle, lumpy (its sputters are engine/vintage-sputter)"),
+        SoundRecipe("engine/vintage-sputter", .engine, loop: false, storage: .flac, seed: 0xEA03,
+                    description: "Vintage sputter: a few weak firings and a cough, for a scatter over the vintage loops") { context in
+            SoundFinish.buffer([sputter(sampleRate: context.sampleRate, random: &context.random)], sampleRate: context.sampleRate)
+        },
         SoundRecipe("engine/electric", .engine, loop: true, storage: .flac, seed: 0xEE01,
                     description: "Electric motor hum with road noise (repitches naturally)") { context in
             let frames = Int(6 * context.sampleRate)
@@ -107,12 +111,14 @@ public enum EngineRecipes {
         return s
     }
 
+    /// The vintage loops have no misfires of their own: a misfire baked into a 6 s loop
+    /// comes back every 6 s like a metronome. The drive scatters `engine/vintage-sputter`
+    /// over them at random times instead.
     static var vintage: EngineSpec {
         var s = EngineSpec.even(4)
         s.cylinderSpread = 0.28
         s.eventSpread = 0.15
         s.timingJitter = 0.035
-        s.misfireChance = 0.03
         s.pulseDecay = 0.0024
         s.resonances = [(100, 1.8, 0.7), (245, 3, 0.6), (610, 4, 0.5), (1300, 3, 0.2)]
         s.lowpass = 1900
@@ -124,9 +130,30 @@ public enum EngineRecipes {
 
     static var vintageIdle: EngineSpec {
         var s = vintage
-        s.misfireChance = 0.07
         s.timingJitter = 0.05
         return s
+    }
+
+    /// A sputter: 0.6 s of the vintage four stumbling — the firings weak and uneven as the
+    /// rpm sags by a sixth and recovers — with a muffled cough from the exhaust at the dip,
+    /// faded in and out so it sits on the running loop.
+    static func sputter(sampleRate sr: Double, random: inout SeededRandom) -> [Double] {
+        let n = Int(0.6 * sr)
+        var spec = vintage
+        spec.misfireChance = 0.45
+        spec.timingJitter = 0.08
+        spec.eventSpread = 0.4
+        var out = EngineModel.synthesize(spec, frames: n, sampleRate: sr, random: &random) { i in
+            2100 * (1 - 0.17 * sin(Double.pi * Double(i) / Double(n)))
+        }
+        let cough = Modal.click([(70, 0.9, 0.05), (150, 0.6, 0.03), (390, 0.3, 0.012)], noise: 0.4, seconds: 0.2,
+                                sampleRate: sr, random: &random)
+        Modal.place(cough, into: &out, at: 0.22, gain: 0.5, sampleRate: sr)
+        for i in 0..<n {
+            let t = Double(i) / sr
+            out[i] *= SoundFinish.raisedCosine(t / 0.04) * SoundFinish.raisedCosine((0.6 - t) / 0.12)
+        }
+        return out
     }
 
     /// An electric drive unit: a soft hum of motor orders (not one pure tone) with slow

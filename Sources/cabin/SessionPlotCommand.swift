@@ -65,7 +65,8 @@ extension SessionCommand {
             plot.soundLengths = loaded.sounds.sounds.mapValues { Double($0.frameCount) / Plot.sampleRate }
             if loudness {
                 do {
-                    plot.loudness = try LoudnessProfile.measure(loaded.compiled, step: LoudnessProfile.step(for: loaded.compiled.duration))
+                    plot.loudness = try LoudnessProfile.measure(loaded.compiled, step: LoudnessProfile.step(for: loaded.compiled.duration),
+                                                                radio: loaded.radio)
                 } catch {
                     destination.discard()
                     CLIOutput.error("loudness: \(error)")

@@ -101,7 +101,7 @@ import Testing
 
     /// The first speed ramp: 0 → cruise from 8 s over 20 s.
     static func firstRamp(_ doc: SessionDocument) throws -> (Double, Double, Double) {
-        let cue = try #require(doc.cues.first { $0.set != nil })
+        let cue = try #require(doc.cues.first { $0.set?.parameter == "speed" })
         return (cue.time, try #require(cue.set).to, try #require(cue.set).over)
     }
 
@@ -140,7 +140,7 @@ import Testing
         }
         #expect(during.last! - Self.level(x[Int((start - 3) * Self.sampleRate)..<Int(start * Self.sampleRate)]) >= 10)
         // First → second gear at 16.9 mph: the speed reaches it 16.9 / 65 of the way up.
-        let target = try #require(doc.cues.first { $0.set != nil }?.set?.to)
+        let target = try #require(doc.cues.first { $0.set?.parameter == "speed" }?.set?.to)
         let shift = start + over * 16.9 / target
         let before = Self.firingFrequency(x, at: shift - 0.3), after = Self.firingFrequency(x, at: shift + 0.4)
         #expect(before > 115 && after / before < 0.7, "firing \(before) Hz before the shift, \(after) Hz after")
@@ -152,7 +152,7 @@ import Testing
     /// Slowing to the arrival, the engine bus only falls (within 1 dB, half-second steps).
     @Test func slowingDownFallsWithoutAHole() throws {
         let (doc, compiled) = try Self.engineOnly(["vehicle": "v8"])
-        let stop = try #require(doc.cues.last { $0.set?.to == 0 })
+        let stop = try #require(doc.cues.last { $0.set?.parameter == "speed" && $0.set?.to == 0 })
         let over = try #require(stop.set).over
         let x = Self.render(compiled, from: stop.time, to: stop.time + over)
         let during = Self.levels(x, window: 0.5)

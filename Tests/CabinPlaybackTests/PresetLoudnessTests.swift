@@ -25,16 +25,17 @@ import Testing
         ("breathing", [:]), ("quest", [:]), ("ui", [:]),
     ]
 
-    static func compile(_ document: SessionDocument, options: SessionCompileOptions = .init()) throws -> CompiledSession {
+    static func compile(_ document: SessionDocument, options: SessionCompileOptions = .init()) throws -> SessionLoader.Loaded {
         let library = try #require(Self.library, "Sounds/manifest.json must be readable")
-        let loaded = try SessionLoader.load(bytes: Array(document.json().utf8), name: "preset.json",
-                                            folder: TestEnvironment.packageRoot, sampleRate: rate, library: library,
-                                            patterns: patterns, options: options)
-        return loaded.compiled
+        return try SessionLoader.load(bytes: Array(document.json().utf8), name: "preset.json",
+                                      folder: TestEnvironment.packageRoot, sampleRate: rate, library: library,
+                                      patterns: patterns, options: options)
     }
 
-    /// Renders `compiled` (its first `seconds` when given) through a running meter.
-    static func measure(_ compiled: CompiledSession, seconds: Double? = nil) throws -> LoudnessMeter.Running {
+    /// Renders the loaded session (its first `seconds` when given) through a running meter,
+    /// its radio (generated music, playlists) fed before every block as `cabin render` does.
+    static func measure(_ loaded: SessionLoader.Loaded, seconds: Double? = nil) throws -> LoudnessMeter.Running {
+        let compiled = loaded.compiled
         let meter = try LoudnessMeter.Running(channelCount: 2, sampleRate: rate)
         let runner = SessionRunner(compiled)
         let total = Int(min(Double(compiled.durationFrames), (seconds ?? .infinity) * rate))
@@ -43,6 +44,7 @@ import Testing
         var done = 0
         while done < total {
             let n = min(block, total - done)
+            loaded.radio.fill(frames: n)
             try buffer.withUnsafeMutableBufferPointer { p in
                 _ = runner.render(into: p, frameCount: n)
                 try meter.add(UnsafeBufferPointer(rebasing: p[0..<(2 * n)]))
@@ -57,9 +59,9 @@ import Testing
         let (name, options) = Self.cases[i]
         let document = try SessionPresets.make(name, options: options)
         #expect(document.loudness == -20)
-        let compiled = try Self.compile(document)
-        let plan = try #require(compiled.loudness)
-        let measured = try Self.measure(compiled).loudness
+        let loaded = try Self.compile(document)
+        let plan = try #require(loaded.compiled.loudness)
+        let measured = try Self.measure(loaded).loudness
         let integrated = try #require(measured.integrated), peak = try #require(measured.truePeak)
         let label = "\(name) \(options): estimate \(plan.estimate ?? .nan) LUFS, master \(plan.masterGain) dB → \(integrated) LUFS, \(peak) dBTP"
         print(label)
@@ -76,7 +78,7 @@ import Testing
         let louder = try #require(try Self.measure(Self.compile(document, options: .init(loudness: .target(-16)))).loudness.integrated)
         #expect(abs(louder - -16) <= 1, "\(louder)")
         let off = try Self.compile(document, options: .init(loudness: .off))
-        #expect(off.loudness == nil && off.config.masterGain == 0)
+        #expect(off.compiled.loudness == nil && off.compiled.config.masterGain == 0)
     }
 
     /// Cue margins: each cue rendered alone (at the whole session's master gain) reaches a
@@ -89,7 +91,7 @@ import Testing
                       ("drive", ["radio": "off"]), ("quest", [:])])
     func cuesStandOutByTheDesignedMargin(_ name: String, _ options: [String: String]) throws {
         let document = try SessionPresets.make(name, options: options)
-        let gain = try #require(try Self.compile(document).loudness?.masterGain)
+        let gain = try #require(try Self.compile(document).compiled.loudness?.masterGain)
         let fixed = SessionCompileOptions(masterGain: gain)
         var bed = document
         bed.cues = document.cues.filter { $0.play == nil && $0.say == nil }

@@ -139,7 +139,8 @@ import Testing
         var sounds = ResolvedSounds(sounds: ["radio/lofi": dc])
         sounds.sounds[firstSay.say!.soundKey] = spoken
         var part = doc
-        part.layers = doc.layers.filter { $0.name == "radio" }
+        // The drive's lo-fi is generated (gen:lofi); the constant stands in for it as a library bed.
+        part.layers = doc.layers.filter { $0.name == "radio" }.map { var l = $0; l.sound = .library("radio/lofi"); return l }
         part.cues = doc.cues.filter { ($0.start.contains("radio") || $0.say?.soundKey == firstSay.say!.soundKey) }
         part.cues = part.cues.enumerated().map { var c = $0.element; c.index = $0.offset; c.fadeIn = 0; return c }
         part.duration = firstSay.time + 4

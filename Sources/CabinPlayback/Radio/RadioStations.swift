@@ -20,6 +20,7 @@ public final class RadioStations: StationSwitching, @unchecked Sendable {
     // @unchecked Sendable: the stations are set in init; each is itself thread-safe.
     private let stations: [RadioStation]
     private let playlists: [PlaylistStation]
+    private let generated: [GeneratedStation]
     private var started = false
     private var streamsStarted = false
 
@@ -32,7 +33,7 @@ public final class RadioStations: StationSwitching, @unchecked Sendable {
     /// `documentFolder`: where a playlist's relative path starts (the document's folder).
     /// `live`: a playlist's station URLs play (a live session); offline they are skipped.
     public init(_ session: CompiledSession, waitsForListener: Bool = true, documentFolder: String = ".", live: Bool = false) {
-        stations = session.stations.filter { $0.playlist == nil }.map {
+        stations = session.stations.filter(\.isInternet).map {
             RadioStation(url: $0.url, stream: $0.stream, sampleRate: session.sampleRate, waitsForListener: waitsForListener)
         }
         playlists = session.stations.compactMap { s in
@@ -44,15 +45,28 @@ public final class RadioStations: StationSwitching, @unchecked Sendable {
         // A runner pre-rolls the mixer's look-ahead when it is made: the first frames must be
         // in the ring by then (live and offline alike), or they would play as an underflow.
         for playlist in playlists { playlist.fill(frames: Int(PlaylistStation.leadSeconds * session.sampleRate), publishing: false) }
+        generated = session.stations.compactMap { s in
+            s.generator.map { GeneratedStation(name: s.url, generator: $0, stream: s.stream, sampleRate: session.sampleRate) }
+        }
+        // Generated music: the pre-roll's frames only (composing costs little per frame, but
+        // not before the first sound); the thread or `fill` makes the rest.
+        for station in generated { station.fill(frames: Self.prerollFrames) }
+        problems = generated.compactMap { s in s.problem.map { RadioEvent.error(url: s.name, message: $0) } }
     }
 
     /// No stations.
     public init() {
         stations = []
         playlists = []
+        generated = []
     }
 
-    public var isEmpty: Bool { stations.isEmpty && playlists.isEmpty }
+    /// Frames each generated stream holds before anything plays: more than a runner's
+    /// pre-roll (the limiter's look-ahead).
+    static let prerollFrames = 1024
+    private var problems: [RadioEvent] = []
+
+    public var isEmpty: Bool { stations.isEmpty && playlists.isEmpty && generated.isEmpty }
 
     /// Whether it has something to switch (a playlist): `nextStation` and `previousStation` work.
     public var canSwitch: Bool { !playlists.isEmpty }
@@ -63,6 +77,7 @@ public final class RadioStations: StationSwitching, @unchecked Sendable {
         if !streamsStarted { for station in stations { try station.start() } }
         streamsStarted = true
         for playlist in playlists { try playlist.start() }
+        for station in generated { try station.start() }
     }
 
     /// Whether the session plays live internet streams (not only playlists of files).
@@ -113,6 +128,7 @@ public final class RadioStations: StationSwitching, @unchecked Sendable {
     public func stop() {
         for station in stations { station.stop() }
         for playlist in playlists { playlist.stop() }
+        for station in generated { station.stop() }
     }
 
     /// Offline (not started): feeds each playlist's stream so it holds `frames` frames for
@@ -120,6 +136,7 @@ public final class RadioStations: StationSwitching, @unchecked Sendable {
     public func fill(frames: Int) {
         guard !started else { return }
         for playlist in playlists { playlist.fill(frames: frames) }
+        for station in generated { station.fill(frames: frames) }
     }
 
     /// The next track of every playlist, crossfaded equal-power (`PlaylistFeeder.switchSeconds`).
@@ -145,7 +162,10 @@ public final class RadioStations: StationSwitching, @unchecked Sendable {
     deinit { stop() }
 
     /// Events since the last call, in order per station.
-    public func poll() -> [RadioEvent] { stations.flatMap { $0.takeEvents() } + playlists.flatMap { $0.takeEvents() } }
+    public func poll() -> [RadioEvent] {
+        defer { problems = [] }
+        return problems + stations.flatMap { $0.takeEvents() } + playlists.flatMap { $0.takeEvents() }
+    }
 
     /// What each station and playlist is doing now (the playlist's title: the track playing).
     public var status: [RadioStatus] { stations.map(\.status) + playlists.map(\.status) }

@@ -33,6 +33,7 @@ enum AmbientPreset {
             // The loop a little under, and pieces of it scattered over it: nothing repeats.
             b.document.layers[0].gain = SessionBuilder.variationLoopGain
             layers.append(b.addVariation(of: sound, on: "ambient", named: "ambient"))
+            b.addDrift(to: "ambient", from: 0, to: total, seed: 0xA3B1)
         }
         b.start(0, layers, fadeIn: min(10, total / 4))
         b.stop(total - fadeOut, layers, fadeOut: fadeOut)

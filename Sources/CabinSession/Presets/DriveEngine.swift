@@ -102,16 +102,28 @@ struct DriveEngine {
         let cruise = knots.map { s in (s, max(0.6, rpmAtKnot(s) / cruiseRPM)) }
         let idleGain = knots.filter { $0 <= Self.handover.upperBound }.map { s in (s, level(at: s) + 20 * log10(max(1e-4, cos(.pi / 2 * handover(s))))) }
         let cruiseGain = knots.map { s in (s, level(at: s) + 20 * log10(max(1e-4, sin(.pi / 2 * handover(s))))) }
+        var sputter: [Layer] = []
+        if hasSputters {
+            // The vintage motor's sputters at random (Poisson) times, each its own level, pan
+            // and pitch, following the engine's level with speed.
+            let sound = SoundReference.library("engine/vintage-sputter")
+            sputter = [Layer(name: "sputter", bus: "engine", sound: sound, gain: level - 4,
+                             gainMap: onSpeed(Self.levelCurve.points.map { ($0.0, $0.1) }),
+                             scatter: Scatter(sounds: [sound], rate: 2...7, gain: -8...0, pan: -0.2...0.2, pitch: -3...1))]
+        }
         return [
             Layer(name: "idle", bus: "engine", sound: .library("engine/\(vehicle)-idle"), isLooping: true, gain: level,
                   pitch: onSpeed(idle.map { ($0.0, ratio($0.1)) }), gainMap: onSpeed(idleGain.map { ($0.0, decibels($0.1)) })),
             Layer(name: "engine", bus: "engine", sound: .library("engine/\(vehicle)"), isLooping: true, gain: level,
                   pitch: onSpeed(cruise.map { ($0.0, ratio($0.1)) }), gainMap: onSpeed(cruiseGain.map { ($0.0, decibels($0.1)) })),
-        ]
+        ] + sputter
     }
 
     /// The layers that start with the engine and stop with it.
-    var layerNames: [String] { isElectric ? ["engine", "whine"] : ["idle", "engine"] }
+    var layerNames: [String] { isElectric ? ["engine", "whine"] : hasSputters ? ["idle", "engine", "sputter"] : ["idle", "engine"] }
+
+    /// The vintage motor sputters now and then (a scatter: its loops have none baked in).
+    var hasSputters: Bool { vehicle == "vintage" }
 
     /// The handover from idle (0) to cruise (1) at `speed`.
     func handover(_ speed: Double) -> Double {

@@ -11,6 +11,8 @@ struct DriveTimeline {
     let engine: DriveEngine
     /// Times of spoken announcements (to keep them apart).
     var spoken: [Double] = []
+    /// The pedal's wander: above the target next (else below).
+    var wanderUp = false
 
     init(settings: DrivePreset.Settings) {
         s = settings
@@ -78,11 +80,20 @@ struct DriveTimeline {
         }
         b.document.parameters = [Parameter(name: "speed", value: 0, min: 0, max: 80)]
         b.document.ducking = [Ducking(when: "voice", duck: ["radio", "ambient", "engine"])]
-        // The spec's mix (engine −12, ambient −18, radio −3) with the cues a designed margin
-        // over it: UI sounds +2…+6 LU momentary, the voice +5…+7 LU. Without the radio the
+        // The spec's mix (engine −12, ambient −18, radio −3; with the radio, ambient −13 and
+        // radio −5, below) with the cues a designed margin
+        // over it: UI sounds +2…+7 LU momentary, the voice +5…+8 LU. Without the radio the
         // bed is about 6 dB quieter, and so are the cues.
         b.setBus("ui", gain: s.radio == nil ? -8 : -2)
-        b.setBus("voice", gain: s.radio == nil ? -7 : 0)
+        b.setBus("voice", gain: s.radio == nil ? -7 : -1)
+        if s.radio != nil {
+            // The radio leaves the ambience room: the ambient bus 5 dB up and the radio 2 dB
+            // down from the spec's mix, so the route is heard within about 6 dB of the radio
+            // in every third-octave band from 200 Hz to 4 kHz (scripts/band-balance), and the
+            // bed as loud as before against its cues.
+            b.setBus("ambient", gain: Self.ambientWithRadio)
+            b.setBus("radio", gain: Self.radioBus)
+        }
         b.document.layers += engine.layers()
         let onSpeed = { (points: [(Double, Double)]) in LayerMap(parameter: "speed", points: points) }
         b.document.layers.append(Layer(name: "ambient", bus: "ambient", sound: ambientSound, isLooping: true,
@@ -91,6 +102,7 @@ struct DriveTimeline {
         if hasAmbientVariation {
             _ = b.addVariation(of: ambientSound, on: "ambient", named: "ambient")
             b.document.layers[b.document.layers.count - 1].gainMap = onSpeed([(0, -40), (30, 0)])
+            b.addDrift(to: "ambient", from: 0, to: total, seed: 0xA3B3)
         }
         b.document.layers.append(Layer(name: "traffic", bus: "ambient", sound: .library("ui/horn"),
                                        gainMap: onSpeed([(0, -40), (30, 0)]),
@@ -112,9 +124,10 @@ struct DriveTimeline {
                                            playlist: PlaylistOptions(shuffle: true, crossfadeSeconds: 3)))
         } else if let radio = s.radio {
             let isNoise = radio.hasSuffix("-noise")
-            b.document.layers.append(Layer(name: "radio", bus: "radio",
-                                           sound: isNoise ? .synth(Synth(named: radio)!) : .library("radio/\(radio)"),
-                                           isLooping: true, gain: isNoise ? -12 : -2))
+            // The lo-fi is composed as it plays (gen:lofi), never the same stretch twice; the
+            // other beds are the library's loops.
+            let sound: SoundReference = isNoise ? .synth(Synth(named: radio)!) : radio == "lofi" ? .generated("lofi") : .library("radio/\(radio)")
+            b.document.layers.append(Layer(name: "radio", bus: "radio", sound: sound, isLooping: true, gain: isNoise ? -12 : -2))
         }
     }
 
@@ -134,8 +147,9 @@ struct DriveTimeline {
     }
 
     /// A stretch of road: up to cruising speed, then gentle changes of pace, and between
-    /// them the slow wander of a foot on the pedal (±2.5 % every 6–20 s), so the rpm is
-    /// never one steady tone for minutes.
+    /// them the slow wander of a foot on the pedal (0.5–2 % above and below the target in
+    /// turn, ramps of 6–14 s back to back), so the rpm is never one steady tone — and never
+    /// steady at all: a held rpm would repeat the engine's 6 s loop exactly.
     mutating func drive(from start: Double, to end: Double) {
         var target = cruiseSpeed(random.uniform(cruise))
         speed.ramp(at: start, to: target, over: 20)
@@ -147,12 +161,16 @@ struct DriveTimeline {
                 if s.route != "highway" && random.uniform(0...1) < 0.25 { target = cruiseSpeed(max(15, cruise.lowerBound - 12)) }
                 let over = random.uniform(15...40)
                 speed.ramp(at: t, to: target, over: over)
-                t += over + random.uniform(5...15)
+                t += over
                 next = t + random.uniform(variationGap)
             } else {
+                // Back to back, each to the other side of the target by 0.5–2 % (a swing under
+                // the 3 mph that counts as load): the rpm is always moving, so the engine's
+                // loop never lines up with itself for long.
                 let over = random.uniform(6...14)
-                speed.ramp(at: t, to: target * (1 + random.uniform(-0.025...0.025)), over: over)
-                t += over + random.uniform(0...6)
+                wanderUp.toggle()
+                speed.ramp(at: t, to: target * (1 + (wanderUp ? 1 : -1) * random.uniform(0.005...0.02)), over: over)
+                t += over
             }
         }
     }
@@ -182,6 +200,10 @@ struct DriveTimeline {
             b.effect(end, "lowpass", on: "engine", to: Self.cruiseBrightness, over: 2)
         }
     }
+
+    /// The ambient and radio buses' gains when the radio plays (dB).
+    static let ambientWithRadio = -13.0
+    static let radioBus = -5.0
 
     /// The engine bus's low-pass while holding a speed, Hz.
     static let cruiseBrightness = 2500.0

@@ -44,6 +44,7 @@ enum PomodoroPreset {
                 // The loop a little under, and pieces of it scattered over it: nothing repeats.
                 b.document.layers[0].gain = SessionBuilder.variationLoopGain
                 bed.append(b.addVariation(of: sound, on: "ambient", named: "ambient"))
+                b.addDrift(to: "ambient", from: 0, to: total, seed: 0xA3B2)
             }
             b.start(0, bed, fadeIn: 5)
         }

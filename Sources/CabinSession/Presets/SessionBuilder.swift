@@ -1,3 +1,5 @@
+import CabinAudio
+
 /// Builds session documents in code: cues appended in any order, sorted at the end.
 ///
 /// Every preset plays at `SessionDocument.defaultLoudness` (−20 LUFS integrated): the
@@ -28,6 +30,31 @@ struct SessionBuilder {
 
     /// The gain of a loop under its variation (`addVariation`).
     static let variationLoopGain = -6.0
+
+    /// A slow pitch drift of `layer` (a loop) from `start` to `end`: ±2 % (a third of a
+    /// semitone, heard as nothing but a bed that breathes), ramps of 10–30 s back to back,
+    /// each swinging from one side to the other, so the loop's rate is always moving and it
+    /// never lines up with itself again — no stretch of it comes back the same. The ramps
+    /// are on a `drift` parameter (made here) seeded by `seed`.
+    mutating func addDrift(to layer: String, from start: Double, to end: Double, seed: UInt64) {
+        if !document.parameters.contains(where: { $0.name == "drift" }) {
+            document.parameters.append(Parameter(name: "drift", value: 0.5, min: 0, max: 1))
+        }
+        guard let i = document.layers.firstIndex(where: { $0.name == layer }) else { return }
+        document.layers[i].pitch = LayerMap(parameter: "drift", points: [(0, 1 - Self.driftDepth), (1, 1 + Self.driftDepth)])
+        var random = SeededRandom(seed: seed)
+        var t = start, high = random.chance(0.5)
+        while t < end {
+            let over = (random.uniform(10...30) * 10).rounded() / 10
+            let value = high ? random.uniform(0.65...1) : random.uniform(0...0.35)
+            high.toggle()
+            cue(t) { $0.set = Cue.ParameterChange(parameter: "drift", to: (value * 1000).rounded() / 1000, over: over) }
+            t += over
+        }
+    }
+
+    /// The pitch drift's depth (`addDrift`): ±2 %.
+    static let driftDepth = 0.02
 
     /// Sets bus `name`'s gain in dB (a default bus, or a new one).
     mutating func setBus(_ name: String, gain: Double) {

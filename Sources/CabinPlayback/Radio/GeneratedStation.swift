@@ -1,0 +1,67 @@
+import CabinAudio
+import CabinIO
+import CabinSession
+import CabinSoundDesign
+import Glibc
+import Synchronization
+
+/// Generated music (`gen:NAME`, a `SoundGenerator`) feeding one `AudioStream`: composed on
+/// its own thread while a session plays, the ring kept `leadSeconds` ahead of the listener,
+/// or block by block by the offline renderer (`fill`), so a render is deterministic.
+///
+/// Why a stream and not a loaded asset: the music is as long as the session (hours); as an
+/// asset it would cost its whole length in memory and its making before the first sound.
+/// Streamed, it holds the ring and the few seconds of notes ahead, and costs a few percent
+/// of a core on a thread that is not the render thread.
+///
+/// Thread: `start`, `stop` and `fill` on the control thread (`fill` only when not
+/// started); the work on its own thread.
+final class GeneratedStation: @unchecked Sendable {
+    // @unchecked Sendable: the generator is touched by the thread once started, by `fill`
+    // only before.
+    let name: String
+    let stream: AudioStream
+    static let leadSeconds = 0.5
+    private var generator: (any SoundGenerator)?
+    private let sampleRate: Double
+    private let running = Atomic<Bool>(true)
+    private var thread: RealtimeThread?
+
+    init(name: String, generator: CompiledSession.Station.Generator, stream: AudioStream, sampleRate: Double) {
+        self.name = name
+        self.stream = stream
+        self.sampleRate = sampleRate
+        self.generator = SoundGenerators.make(generator.name, sampleRate: sampleRate, seed: generator.seed)
+    }
+
+    /// What failed (a name no generator has), for the radio's events.
+    var problem: String? { generator == nil ? SoundGenerators.problem(with: String(name.dropFirst(4))) : nil }
+
+    func start() throws(SystemError) {
+        guard generator != nil else { return }
+        let thread = RealtimeThread(name: "cabin-generate", realtime: false) { [self] _ in run() }
+        try thread.start()
+        self.thread = thread
+    }
+
+    func stop() {
+        running.store(false, ordering: .relaxed)
+        thread?.join()
+        thread = nil
+    }
+
+    /// Writes until the ring holds `frames` frames ahead of the mixer.
+    func fill(frames: Int) {
+        guard generator != nil else { return }
+        let want = min(frames, stream.capacityFrames) - stream.availableFrames
+        if want > 0 { stream.write(generator!.produce(want)) }
+    }
+
+    private func run() {
+        let lead = Int(Self.leadSeconds * sampleRate)
+        while running.load(ordering: .relaxed) {
+            fill(frames: lead)
+            usleep(10_000)
+        }
+    }
+}

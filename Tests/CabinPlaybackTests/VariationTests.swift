@@ -1,0 +1,186 @@
+import CabinAudio
+import CabinIO
+import CabinPlayback
+import CabinSession
+import CabinSoundDesign
+import CabinTestSupport
+import Foundation
+import Testing
+
+/// Issue 13's "nothing repeats audibly", on rendered audio: the generated lo-fi radio, the
+/// single-bed presets' ambience, the vintage engine's sputters, and the drive's balance of
+/// ambience against the radio.
+@Suite struct VariationTests {
+    static let rate = 48000.0
+
+    static func load(_ document: SessionDocument, options: SessionCompileOptions = .init()) throws -> SessionLoader.Loaded {
+        let library = try #require(PresetLoudnessTests.library, "Sounds/manifest.json must be readable")
+        return try SessionLoader.load(bytes: Array(document.json().utf8), name: "preset.json", folder: TestEnvironment.packageRoot,
+                                      sampleRate: rate, library: library, patterns: PresetLoudnessTests.patterns, options: options)
+    }
+
+    /// `seconds` of a loaded session from its start, its radio fed before every block.
+    static func render(_ loaded: SessionLoader.Loaded, seconds: Double, block: Int = 4800) -> [Float] {
+        let runner = SessionRunner(loaded.compiled)
+        let total = Int(seconds * rate)
+        var out = [Float](repeating: 0, count: 2 * total)
+        var done = 0
+        while done < total {
+            let n = min(block, total - done)
+            loaded.radio.fill(frames: n)
+            out.withUnsafeMutableBufferPointer { p in
+                _ = runner.render(into: UnsafeMutableBufferPointer(rebasing: p[(2 * done)..<(2 * (done + n))]), frameCount: n)
+            }
+            done += n
+        }
+        return out
+    }
+
+    // MARK: the generated lo-fi
+
+    @Test func theLofiIsTheSameForASeedWhateverTheSizesAskedAndOtherForAnother() {
+        var whole = LofiGenerator(sampleRate: Self.rate, seed: 11)
+        let a = whole.produce(Int(30 * Self.rate))
+        var pieces = LofiGenerator(sampleRate: Self.rate, seed: 11)
+        var b: [Float] = []
+        var random = SeededRandom(seed: 3)
+        while b.count < a.count {
+            let n = min(random.int(1...20000), (a.count - b.count) / 2)
+            b += pieces.produce(n)
+        }
+        #expect(a == b)
+        var other = LofiGenerator(sampleRate: Self.rate, seed: 12)
+        let c = other.produce(Int(30 * Self.rate))
+        let differing = zip(a, c).filter { $0 != $1 }.count
+        #expect(differing > a.count / 2)
+        #expect(a.contains { $0 != 0 })
+    }
+
+    /// Three minutes of it: no 4 s stretch comes back (the library's 24 s loop scores 0.98).
+    @Test func theLofiNeverRepeatsAndPlaysAtTheLibrarysReference() throws {
+        var lofi = LofiGenerator(sampleRate: Self.rate, seed: 1)
+        let samples = lofi.produce(Int(180 * Self.rate))
+        let r = RepetitionFigure.measure(interleaved: samples, sampleRate: Self.rate)
+        print("gen:lofi, 3 min: repetition \(r.figure) (window at \(r.at) s, \(r.lag) s later)")
+        #expect(r.figure <= 0.5, "\(r)")
+        let loudness = try #require(try LoudnessMeter.measure(AudioBuffer(samples: samples, channelCount: 2, sampleRate: Self.rate)).integrated)
+        print("gen:lofi: \(loudness) LUFS")
+        #expect(abs(loudness - -23) <= 1.5, "\(loudness)")
+        let peak = samples.map { abs($0) }.max() ?? 0
+        #expect(peak < 0.9)
+    }
+
+    /// The drive's radio is the generated lo-fi; a session's seed gives the same bytes and
+    /// another seed other music.
+    @Test func theDrivesRadioIsGeneratedAndSeeded() throws {
+        var document = try SessionPresets.make("drive", options: [:])
+        #expect(document.layers.first { $0.name == "radio" }?.sound == .generated("lofi"))
+        document.layers = document.layers.filter { $0.name == "radio" }
+        document.cues = [Cue(time: 0, index: 0)]
+        document.cues[0].start = ["radio"]
+        document.loudness = nil
+        let one = Self.render(try Self.load(document, options: .init(seed: 5)), seconds: 12, block: 512)
+        let again = Self.render(try Self.load(document, options: .init(seed: 5)), seconds: 12, block: 4096)
+        let other = Self.render(try Self.load(document, options: .init(seed: 6)), seconds: 12)
+        #expect(one == again)
+        #expect(one != other)
+        #expect(one.contains { abs($0) > 0.01 })
+    }
+
+    // MARK: the single-bed presets
+
+    @Test(arguments: [("ambient", ["minutes": "10"]), ("pomodoro", ["focus": "25m"])])
+    func theBedDoesNotRepeat(_ name: String, _ options: [String: String]) throws {
+        let loaded = try Self.load(try SessionPresets.make(name, options: options))
+        let samples = Self.render(loaded, seconds: 200)
+        let r = RepetitionFigure.measure(interleaved: samples, sampleRate: Self.rate)
+        print("\(name), 200 s: repetition \(r.figure) (window at \(r.at) s, \(r.lag) s later)")
+        #expect(r.figure <= 0.5, "\(r)")
+    }
+
+    // MARK: the vintage engine's sputters
+
+    /// The sputters come at random (Poisson) times: their gaps vary as much as their mean
+    /// (coefficient of variation near 1), where a loop's baked-in sputter came every 6 s.
+    @Test func vintageSputtersAreScatteredNotPeriodic() throws {
+        var document = try SessionPresets.make("drive", options: ["vehicle": "vintage"])
+        let sputter = try #require(document.layers.first { $0.name == "sputter" })
+        #expect(sputter.scatter != nil)
+        document.layers = [sputter]
+        document.cues = [Cue(time: 0, index: 0)]
+        document.cues[0].start = ["sputter"]
+        document.loudness = nil
+        document.duration = 600
+        let samples = Self.render(try Self.load(document), seconds: 600)
+        // Onsets: the 10 ms envelope crossing a threshold after 0.3 s of quiet.
+        let hop = Int(0.01 * Self.rate)
+        var envelope: [Double] = []
+        for start in stride(from: 0, to: samples.count / 2 - hop, by: hop) {
+            var s = 0.0
+            for i in start..<(start + hop) { s += Double(samples[2 * i] * samples[2 * i]) }
+            envelope.append((s / Double(hop)).squareRoot())
+        }
+        let threshold = (envelope.max() ?? 0) * 0.05
+        var onsets: [Double] = []
+        var quiet = 30
+        for (k, e) in envelope.enumerated() {
+            if e > threshold && quiet >= 30 { onsets.append(Double(k) * 0.01) }
+            quiet = e > threshold ? 0 : quiet + 1
+        }
+        let gaps = zip(onsets.dropFirst(), onsets).map { $0 - $1 }
+        let mean = gaps.reduce(0, +) / Double(gaps.count)
+        let sd = (gaps.map { ($0 - mean) * ($0 - mean) }.reduce(0, +) / Double(gaps.count)).squareRoot()
+        print("vintage sputters in 10 min: \(onsets.count), gaps mean \(mean) s, cv \(sd / mean), min \(gaps.min() ?? 0), max \(gaps.max() ?? 0)")
+        #expect(onsets.count >= 15 && onsets.count <= 80)
+        #expect(sd / mean > 0.6)
+        #expect(Set(gaps.map { ($0 * 10).rounded() }).count > gaps.count / 2)
+    }
+
+    // MARK: ambience against the radio
+
+    /// In the default drive at cruise, the ambience is within 6 dB of the radio in every
+    /// third-octave band from 200 Hz to 4 kHz (each bus rendered alone, minutes 1–4).
+    @Test func theAmbienceIsWithinSixDecibelsOfTheRadio() throws {
+        let document = try SessionPresets.make("drive", options: [:])
+        func only(_ bus: String) throws -> [Double] {
+            var d = document
+            let keep = Set(d.layers.filter { $0.bus == bus }.map(\.name))
+            d.layers = d.layers.filter { keep.contains($0.name) }
+            d.hapticLayers = []
+            d.focus = nil
+            d.cues = d.cues.compactMap { cue in
+                var c = cue
+                if c.play != nil || c.say != nil { return nil }
+                c.haptic = nil
+                c.start = c.start.filter { keep.contains($0) }
+                c.stop = c.stop.filter { keep.contains($0) }
+                if let f = c.fade, !keep.contains(f.layer) { c.fade = nil }
+                if c.start.isEmpty && c.stop.isEmpty && c.fade == nil && c.set == nil && c.effect == nil && c.mark == nil {
+                    c.mark = "kept"  // a cue left with nothing to do (the reader refuses those)
+                }
+                return c
+            }
+            d.loudness = nil
+            let samples = Self.render(try Self.load(d), seconds: 240)
+            return Self.bandLevels(Array(samples[(2 * Int(60 * Self.rate))...]))
+        }
+        let ambient = try only("ambient"), radio = try only("radio")
+        let differences = zip(ambient, radio).map { $0 - $1 }
+        print("ambient - radio by band (200 Hz … 4 kHz): " + differences.map { String(format: "%+.1f", $0) }.joined(separator: " "))
+        #expect(differences.allSatisfy { $0 >= -6.5 }, "\(differences)")
+    }
+
+    /// Third-octave band levels (dB) from 200 Hz to 4 kHz: band-pass (Q 4.3) power.
+    static func bandLevels(_ interleaved: [Float]) -> [Double] {
+        let centres = (-7...6).map { 1000 * pow(2, Double($0) / 3) }
+        return centres.map { fc in
+            var bp = Biquad(.bandpass, frequency: fc, q: 4.32, sampleRate: rate)
+            var power = 0.0
+            for i in stride(from: 0, to: interleaved.count, by: 2) {
+                let y = bp.process(Double(interleaved[i]) + Double(interleaved[i + 1]))
+                power += y * y
+            }
+            return 10 * log10(power / Double(interleaved.count / 2) + 1e-30)
+        }
+    }
+}
