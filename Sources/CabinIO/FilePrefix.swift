@@ -11,17 +11,7 @@ public enum FilePrefix {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
-        var bytes = [UInt8](repeating: 0, count: max(0, maximumBytes))
-        var total = 0
-        while total < bytes.count {
-            let got = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + total, $0.count - total) }
-            if got < 0 && errno == EINTR { continue }
-            if got < 0 { return nil }
-            if got == 0 { break }
-            total += got
-        }
-        bytes.removeSubrange(total...)
-        return bytes
+        return readAll(fd, count: max(0, maximumBytes))
     }
 
     /// Up to `maximumBytes` from the end of `path` (where APEv2 and ID3v1 tags live); nil when
@@ -32,7 +22,12 @@ public enum FilePrefix {
         defer { close(fd) }
         let size = lseek(fd, 0, SEEK_END)
         guard size >= 0, lseek(fd, max(0, size - off_t(maximumBytes)), SEEK_SET) >= 0 else { return nil }
-        var bytes = [UInt8](repeating: 0, count: Int(min(size, off_t(maximumBytes))))
+        return readAll(fd, count: Int(min(size, off_t(maximumBytes))))
+    }
+
+    /// Up to `count` bytes from `fd`'s position (fewer at the end of the file); nil on an error.
+    private static func readAll(_ fd: Int32, count: Int) -> [UInt8]? {
+        var bytes = [UInt8](repeating: 0, count: count)
         var total = 0
         while total < bytes.count {
             let got = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + total, $0.count - total) }

@@ -242,6 +242,14 @@ public struct SessionPlot: Sendable {
         var body = ""
         var y = Self.top
         let font = "font-family=\"sans-serif\" font-size=\"11\" fill=\"#333\""
+        /// A crossfade on the lane at `y`: an X from its start to its end, and what it goes to.
+        func crossfadeMark(layer: String, time: Double, over: Double, to: String, height h: Double) {
+            let x0 = x(time), x1 = max(x(time + over), x0 + 2)
+            body += "<g class=\"crossfade\" data-layer=\"\(esc(layer))\" data-time=\"\(f3(time))\"><title>crossfade to \(esc(to)) over \(f3(over)) s</title>"
+            body += "<line x1=\"\(f(x0))\" y1=\"\(f(y + 2))\" x2=\"\(f(x1))\" y2=\"\(f(y + h - 2))\" stroke=\"#e45756\" stroke-width=\"1.5\"/>"
+            body += "<line x1=\"\(f(x0))\" y1=\"\(f(y + h - 2))\" x2=\"\(f(x1))\" y2=\"\(f(y + 2))\" stroke=\"#e45756\" stroke-width=\"1.5\"/>"
+            body += "<text x=\"\(f(x1 + 3))\" y=\"\(f(y + 10))\" font-family=\"sans-serif\" font-size=\"9\" fill=\"#b03a39\">\(esc(to))</text></g>\n"
+        }
         func laneLabel(_ text: String, _ lane: String, height: Double, detail: String? = nil) {
             body += "<g class=\"lane\" data-lane=\"\(esc(lane))\"><rect x=\"\(f(Self.left))\" y=\"\(f(y))\" width=\"\(f(plotWidth))\" height=\"\(f(height))\" fill=\"#f7f7f7\"/>"
             body += "<text x=\"\(f(Self.left - 6))\" y=\"\(f(y + min(height, 26) / 2 + 4))\" \(font) text-anchor=\"end\">\(esc(text))</text>"
@@ -262,13 +270,7 @@ public struct SessionPlot: Sendable {
             for fade in track.fades {
                 body += "<line class=\"fade\" data-layer=\"\(esc(track.layer))\" data-time=\"\(f3(fade.time))\" x1=\"\(f(x(fade.time)))\" y1=\"\(f(y + 1))\" x2=\"\(f(x(fade.time)))\" y2=\"\(f(y + h - 1))\" stroke=\"#4c78a8\" stroke-width=\"1\"><title>fade to \(f3(fade.to)) dB over \(f3(fade.over)) s</title></line>\n"
             }
-            for xf in track.crossfades {
-                let x0 = x(xf.time), x1 = max(x(xf.time + xf.over), x0 + 2)
-                body += "<g class=\"crossfade\" data-layer=\"\(esc(track.layer))\" data-time=\"\(f3(xf.time))\"><title>crossfade to \(esc(xf.to)) over \(f3(xf.over)) s</title>"
-                body += "<line x1=\"\(f(x0))\" y1=\"\(f(y + 2))\" x2=\"\(f(x1))\" y2=\"\(f(y + h - 2))\" stroke=\"#e45756\" stroke-width=\"1.5\"/>"
-                body += "<line x1=\"\(f(x0))\" y1=\"\(f(y + h - 2))\" x2=\"\(f(x1))\" y2=\"\(f(y + 2))\" stroke=\"#e45756\" stroke-width=\"1.5\"/>"
-                body += "<text x=\"\(f(x1 + 3))\" y=\"\(f(y + 10))\" font-family=\"sans-serif\" font-size=\"9\" fill=\"#b03a39\">\(esc(xf.to))</text></g>\n"
-            }
+            for xf in track.crossfades { crossfadeMark(layer: track.layer, time: xf.time, over: xf.over, to: xf.to, height: h) }
             y += h + Self.gap
         }
 
@@ -280,13 +282,7 @@ public struct SessionPlot: Sendable {
             let line = track.points.map { "\(f(x($0.time))),\(f(iy($0.intensity)))" }.joined(separator: " ")
             let area = "\(f(x(0))),\(f(y + h - 2)) \(line) \(f(x(duration))),\(f(y + h - 2))"
             body += "<polygon class=\"haptic-envelope\" data-layer=\"\(esc(track.layer))\" fill=\"#9d755d\" fill-opacity=\"0.35\" stroke=\"#9d755d\" stroke-width=\"1\" points=\"\(area)\"/>\n"
-            for xf in track.crossfades {
-                let x0 = x(xf.time), x1 = max(x(xf.time + xf.over), x0 + 2)
-                body += "<g class=\"crossfade\" data-layer=\"\(esc(track.layer))\" data-time=\"\(f3(xf.time))\"><title>crossfade to \(esc(xf.to)) over \(f3(xf.over)) s</title>"
-                body += "<line x1=\"\(f(x0))\" y1=\"\(f(y + 2))\" x2=\"\(f(x1))\" y2=\"\(f(y + h - 2))\" stroke=\"#e45756\" stroke-width=\"1.5\"/>"
-                body += "<line x1=\"\(f(x0))\" y1=\"\(f(y + h - 2))\" x2=\"\(f(x1))\" y2=\"\(f(y + 2))\" stroke=\"#e45756\" stroke-width=\"1.5\"/>"
-                body += "<text x=\"\(f(x1 + 3))\" y=\"\(f(y + 10))\" font-family=\"sans-serif\" font-size=\"9\" fill=\"#b03a39\">\(esc(xf.to))</text></g>\n"
-            }
+            for xf in track.crossfades { crossfadeMark(layer: track.layer, time: xf.time, over: xf.over, to: xf.to, height: h) }
             y += h + Self.gap
         }
 
