@@ -53,10 +53,10 @@ enum CLIConfig {
         return (CabinSettings.merge([file.layer, environmentLayer, options]), file)
     }
 
-    /// The settings of the `haptics` commands, with `--strength` as their option: the haptic
-    /// strength is `--strength` when given, else `CABIN_HAPTIC_STRENGTH`, else the config
-    /// file's `haptics.strength`, else strong (the same layers, checks and problems as
-    /// `cabin play`'s settings).
+    /// The settings of the commands whose only config option is `--strength` (`haptics play`,
+    /// `haptics render`, `render`): the haptic strength is `--strength` when given, else
+    /// `CABIN_HAPTIC_STRENGTH`, else the config file's `haptics.strength`, else strong (the
+    /// same layers, checks and problems as `cabin play`'s settings).
     static func hapticsSettings(strength option: HapticStrength?) throws -> CabinSettings {
         var layer = ConfigLayer()
         if let option { _ = layer.set(["haptics", "strength"], .string(option.rawValue), origin: .option("--strength")) }

@@ -105,8 +105,7 @@ struct Render: ParsableCommand {
     func run() throws {
         // A preset's default options come from the config file, and stations by name (a
         // preset's --radio NAME, a document's "station:NAME").
-        let settings = try CLIConfig.settings(options: CLIConfig.optionsLayer(device: nil, period: nil, periods: nil, rumble: nil,
-                                                                            strength: strength, volume: [])).settings
+        let settings = try CLIConfig.hapticsSettings(strength: strength)
         // The outputs are checked (their formats, and their temporaries made) before any work.
         let encoding = SoundFileFormat.SampleEncoding(rawValue: bits)!
         let inputs = session.map { [$0] } ?? []
