@@ -23,12 +23,29 @@ public enum TestEnvironment {
     }
 
     /// The sound server started by `../shared/tools/audio-sink start pulse` (CI's
-    /// PulseAudio phase), or `nil` when none runs.
+    /// PulseAudio phase), or `nil` when none runs. A backend file left behind by a run that
+    /// was killed before `audio-sink stop` does not count: the server's recorded process
+    /// must be alive.
     public static var audioSinkBackend: String? {
         let dir = ProcessInfo.processInfo.environment["AUDIO_SINK_DIR"] ?? "/tmp/ci-audio-sink"
         guard let text = try? String(contentsOfFile: dir + "/backend", encoding: .utf8) else { return nil }
         let backend = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        return backend.isEmpty ? nil : backend
+        guard !backend.isEmpty else { return nil }
+        let daemon = ["pulse": "pulseaudio", "pipewire": "pipewire"][backend]
+        if let daemon, !processIsAlive(pidFile: dir + "/\(daemon).pid") { return nil }
+        return backend
+    }
+
+    /// Whether the process named in a pid file runs (and is not a zombie).
+    private static func processIsAlive(pidFile: String) -> Bool {
+        guard let text = try? String(contentsOfFile: pidFile, encoding: .utf8),
+              let pid = Int(text.trimmingCharacters(in: .whitespacesAndNewlines)), pid > 0,
+              let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)
+        else { return false }
+        // /proc/PID/stat: "pid (comm) S …"; the state follows the last ')'.
+        guard let close = stat.lastIndex(of: ")") else { return false }
+        let state = stat[stat.index(after: close)...].trimmingCharacters(in: .whitespaces).first
+        return state != nil && state != "Z" && state != "X"
     }
 
     /// Whether Cabin's paced test sink is ready (it is built on first use; tests that need
