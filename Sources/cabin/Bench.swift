@@ -51,7 +51,9 @@ struct Bench: ParsableCommand {
 
     /// The sound device for --live and --launch.
     @OptionGroup(title: "Sound device (--live, --launch)") var output: DeviceArguments
-    var device: String { output.name }
+    /// As `cabin play` chooses it: `-D`, else the config file's play.device or CABIN_DEVICE,
+    /// else `default`.
+    var device: String { get throws { try output.configured() } }
 
     @Option(help: "Period sizes for --live, comma-separated.")
     var periods = "64,128,256"
@@ -84,17 +86,17 @@ struct Bench: ParsableCommand {
             print(String(cFormat: "  block %4d: %6.0f× real time = %.3f %% of one core", block, f.speed, f.cpuPercentAtRealTime))
         }
         if live {
-            print("live on \(device), \(Int(seconds)) s each:")
+            print("live on \(try device), \(Int(seconds)) s each:")
             var lowest: [Bool: Int] = [:]
             for period in periods.split(separator: ",").compactMap({ Int($0) }) {
                 for rt in [true, false] {
-                    let f = try PlaybackBenchmark.play(loaded.compiled, device: device, periodFrames: period,
+                    let f = try PlaybackBenchmark.play(loaded.compiled, device: try device, periodFrames: period,
                                                        periods: bufferPeriods, realtime: rt, seconds: seconds)
                     let head = String(cFormat: "period %4d×%d (%.1f ms)", period, bufferPeriods, Double(period) / 48)
                     print("  \(head)  \(padded(f.scheduling))"
                           + String(cFormat: " xruns %3d  render thread %.3f %% of one core", f.xruns, f.renderCPUPercent))
                     if floor {
-                        let s = try PlaybackBenchmark.play(loaded.compiled, device: device, periodFrames: period,
+                        let s = try PlaybackBenchmark.play(loaded.compiled, device: try device, periodFrames: period,
                                                            periods: bufferPeriods, realtime: rt, seconds: seconds, silence: true)
                         print("  \(padded("", head.count))  \(padded("floor: same loop, silence, no mixing"))"
                               + String(cFormat: " xruns %3d  render thread %.3f %% of one core (mixing %.3f)",
@@ -211,7 +213,7 @@ struct Bench: ParsableCommand {
         for _ in 0..<5 {
             let executable = URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL.path
             times.append(try PlaybackBenchmark.millisecondsToFirstOutput(
-                of: executable, arguments: ["play", path, "--json", "-D", device]))
+                of: executable, arguments: ["play", path, "--json", "-D", try device]))
         }
         times.sort()
         print(String(cFormat: "launch to first audio ('cabin play', 5 runs): median %.0f ms, best %.0f ms", times[2], times[0]))

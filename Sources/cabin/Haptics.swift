@@ -46,18 +46,21 @@ enum CLIHaptics {
         strength.origin == .builtIn ? "" : ", strength \(strength.value.rawValue) (\(strength.origin.description))"
     }
 
-    /// `rendered` (the haptic preview) with the pattern's own sound — its `AudioCustom` and
+    /// The haptic preview of `compiled` with the pattern's own sound — its `AudioCustom` and
     /// `AudioContinuous` events — mixed in (`HapticPatternAudio.mix`: channels 1–2 of a
-    /// 4-channel render, or added to a mono one). A waveform that cannot be loaded is a
-    /// located error and exit status 1.
-    static func withPatternAudio(_ pattern: HapticPattern, file: String, _ rendered: HapticAudio,
-                                 options: HapticAudioOptions) throws -> HapticAudio {
-        guard HapticPatternAudio.hasAudio(pattern) else { return rendered }
-        let loaded = HapticWaveformLoader.load(pattern, patternFile: file, sampleRate: options.sampleRate)
-        for diagnostic in loaded.diagnostics.sortedByLocation { StandardStreams.writeError("\(diagnostic)\n") }
-        if loaded.diagnostics.hasErrors { throw ExitCode.failure }
-        let stereo = HapticPatternAudio.synthesize(pattern, waveforms: loaded.waveforms, sampleRate: options.sampleRate)
-        return HapticPatternAudio.mix(stereo, into: rendered, ceiling: options.peakCeiling)
+    /// 4-channel render, or added to a mono one), as one buffer. A waveform that cannot be
+    /// loaded is a located error and exit status 1.
+    static func previewWithPatternAudio(_ pattern: HapticPattern, _ compiled: CompiledHaptics, file: String,
+                                        options: HapticAudioOptions) throws -> AudioBuffer {
+        var rendered = HapticAudioRenderer.synthesize(compiled, options: options)
+        if HapticPatternAudio.hasAudio(pattern) {
+            let loaded = HapticWaveformLoader.load(pattern, patternFile: file, sampleRate: options.sampleRate)
+            for diagnostic in loaded.diagnostics.sortedByLocation { StandardStreams.writeError("\(diagnostic)\n") }
+            if loaded.diagnostics.hasErrors { throw ExitCode.failure }
+            let stereo = HapticPatternAudio.synthesize(pattern, waveforms: loaded.waveforms, sampleRate: options.sampleRate)
+            rendered = HapticPatternAudio.mix(stereo, into: rendered, ceiling: options.peakCeiling)
+        }
+        return AudioBuffer(samples: rendered.samples, channelCount: rendered.channelCount, sampleRate: rendered.sampleRate)
     }
 
     /// `0.27 s, 3 events (1 transient), 2 curves`.

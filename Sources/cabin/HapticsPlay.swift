@@ -108,11 +108,7 @@ extension HapticsCommand {
             var renderOptions = audioOptions.options
             if haptics.hapticsDevice != nil { renderOptions.layout = .dualSense }
             let soundDevice = haptics.hapticsDevice ?? self.soundDevice(settings)
-            let rendered = try CLIHaptics.withPatternAudio(pattern, file: file,
-                                                           HapticAudioRenderer.synthesize(compiled, options: renderOptions),
-                                                           options: renderOptions)
-            let buffer = AudioBuffer(samples: rendered.samples, channelCount: rendered.channelCount,
-                                     sampleRate: rendered.sampleRate)
+            let buffer = try CLIHaptics.previewWithPatternAudio(pattern, compiled, file: file, options: renderOptions)
             do {
                 let outcome = try BufferPlayer.play(buffer, device: soundDevice, isCancelled: { Interrupt.isRequested })
                 if outcome == .cancelled { throw ExitCode(130) }

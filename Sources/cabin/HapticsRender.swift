@@ -43,18 +43,14 @@ extension HapticsCommand {
             if HapticPatternAudio.hasAudio(pattern) {
                 // A pattern with sound is rendered whole (its waveforms are in memory anyway),
                 // the sound mixed in by `HapticPatternAudio.mix`.
-                let rendered = try CLIHaptics.withPatternAudio(pattern, file: file,
-                                                               HapticAudioRenderer.synthesize(compiled, options: options),
-                                                               options: options)
-                let buffer = AudioBuffer(samples: rendered.samples, channelCount: rendered.channelCount,
-                                         sampleRate: rendered.sampleRate)
+                let buffer = try CLIHaptics.previewWithPatternAudio(pattern, compiled, file: file, options: options)
                 do {
                     try SoundFile.write(buffer, to: destination, format: .forPath(output, encoding: .pcm24))
                 } catch {
                     CLIOutput.error("\(error)")
                     throw ExitCode.failure
                 }
-                CLIOutput.summary("\(output): \(CLIOutput.clock(buffer.duration)) at \(audio.sampleRate) Hz, \(rendered.channelCount == 1 ? "mono (haptics and sound)" : "4 channels (sound on 1-2, haptics on 3-4)"), sharpness -> \(HapticPreviewText.seconds(rendered.frequencyRange.lowerBound))-\(HapticPreviewText.seconds(rendered.frequencyRange.upperBound)) Hz\(CLIHaptics.strengthNote(strength))", output: output)
+                CLIOutput.summary("\(output): \(CLIOutput.clock(buffer.duration)) at \(audio.sampleRate) Hz, \(buffer.channelCount == 1 ? "mono (haptics and sound)" : "4 channels (sound on 1-2, haptics on 3-4)"), sharpness -> \(HapticPreviewText.seconds(options.frequencyRange.lowerBound))-\(HapticPreviewText.seconds(options.frequencyRange.upperBound)) Hz\(CLIHaptics.strengthNote(strength))", output: output)
                 return
             }
             // Streamed in blocks, in two passes (the peak, then the samples at the one gain

@@ -49,32 +49,47 @@ struct SessionCommand: ParsableCommand {
         }
     }
 
-    /// `cabin session presets`: what presets there are and their options.
+    /// `cabin session presets`: what presets there are and their options, with the defaults
+    /// in effect — the config file's `play.preset` and `[presets.NAME]` options (or
+    /// `CABIN_PRESET`) over Cabin's own, each configured one naming where it was set.
     struct Presets: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List the presets and their options.")
+        static let configuration = CommandConfiguration(
+            abstract: "List the presets and their options, with the defaults your config sets.")
 
         @Flag(help: "Print JSON (an array of presets with their options and defaults).")
         var json = false
 
         struct Item: Encodable {
-            struct Option: Encodable { var name, help, `default`: String }
+            struct Option: Encodable {
+                var name, help, `default`: String
+                /// Where the default comes from when it is not Cabin's own: the config file
+                /// and line, or the environment variable.
+                var configured: String?
+            }
             var name, summary: String
             var `default`: Bool
             var options: [Option]
         }
 
         func run() throws {
-            if json {
-                try CLIOutput.json(SessionPresets.all.map { preset in
-                    Item(name: preset.name, summary: preset.summary, default: preset.name == SessionPresets.defaultName,
-                         options: preset.options.map { .init(name: $0.name, help: $0.help, default: $0.defaultValue) })
-                })
-                return
+            let settings = try CLIConfig.settings().settings
+            let items = SessionPresets.all.map { preset in
+                let configured = settings.presetOptions[preset.name] ?? [:]
+                return Item(name: preset.name, summary: preset.summary, default: preset.name == settings.preset.value,
+                            options: preset.options.map { option in
+                                let setting = configured[option.name]
+                                return .init(name: option.name, help: option.help,
+                                             default: setting?.value ?? option.defaultValue,
+                                             configured: setting?.origin.description)
+                            })
             }
-            for preset in SessionPresets.all {
-                print("\(preset.name)\(preset.name == SessionPresets.defaultName ? " (default)" : ""): \(preset.summary)")
-                for option in preset.options {
-                    print("    --\(option.name.padded(toLength: 12)) \(option.help) (default: \(option.defaultValue))")
+            if json { return try CLIOutput.json(items) }
+            for item in items {
+                let origin = item.default && settings.preset.origin != .builtIn ? ", \(settings.preset.origin.description)" : ""
+                print("\(item.name)\(item.default ? " (default\(origin))" : ""): \(item.summary)")
+                for option in item.options {
+                    let source = option.configured.map { ", set in \($0)" } ?? ""
+                    print("    --\(option.name.padded(toLength: 12)) \(option.help) (default: \(option.default)\(source))")
                 }
             }
         }

@@ -14,6 +14,32 @@ import Testing
         return (path, ["XDG_CONFIG_HOME": dir.path, "XDG_STATE_HOME": dir.appendingPathComponent("state").path])
     }
 
+    /// `cabin session presets` lists the defaults in effect: the configured default preset
+    /// and preset options, each saying where it was set; the others stay Cabin's own.
+    @Test func presetsListTheConfiguredDefaults() throws {
+        let (path, environment) = try Self.config("""
+            [play]
+            preset = "pomodoro"
+            [presets.pomodoro]
+            focus = "50m"
+            """)
+        let result = try ExternalTool.cabin(["session", "presets"], environment: environment)
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = result.stdout.split(separator: "\n").map { $0.split(separator: " ").joined(separator: " ") }
+        #expect(lines.contains { $0.hasPrefix("pomodoro (default, \(path):2): ") })
+        #expect(lines.contains { $0.hasPrefix("drive: ") })
+        #expect(lines.contains { $0.hasPrefix("--focus ") && $0.hasSuffix("(default: 50m, set in \(path):4)") })
+        #expect(lines.contains { $0.hasPrefix("--short ") && $0.hasSuffix("(default: 5m)") })
+
+        let json = try ExternalTool.cabin(["session", "presets", "--json"], environment: environment)
+        let items = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as! [[String: Any]]
+        let pomodoro = try #require(items.first { $0["name"] as? String == "pomodoro" })
+        #expect(pomodoro["default"] as? Bool == true)
+        let focus = try #require((pomodoro["options"] as? [[String: Any]])?.first { $0["name"] as? String == "focus" })
+        #expect(focus["default"] as? String == "50m")
+        #expect(focus["configured"] as? String == "\(path):4")
+    }
+
     @Test func theEffectiveSettingsWithTheirOrigins() throws {
         let (path, environment) = try Self.config("""
             [play]
