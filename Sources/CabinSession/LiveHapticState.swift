@@ -114,8 +114,8 @@ public final class LiveHapticState: @unchecked Sendable {
     /// rendered: the parameters as they are now (`parameter(p)`, a session parameter index,
     /// as the mixer has it `lead` frames ahead of the output: its look-ahead) become the
     /// period's end, the values at its start are those of the last period's end
-    /// (or, after a jump, the same as its end); a jump back forgets the live cues after the
-    /// new place; the live cues sent since are added.
+    /// (or, after a jump, the same as its end); a jump back (a seek) forgets the live cues
+    /// after the new place; the live cues sent since are added.
     ///
     /// Render thread: safe.
     public func processPeriod(from: FrameTime, advanced: Int, lead: Int = 0, parameter: (Int) -> Double) {
@@ -127,8 +127,9 @@ public final class LiveHapticState: @unchecked Sendable {
         }
         beforeTime = Double(from + FrameTime(lead)) / sampleRate
         afterTime = Double(from + FrameTime(advanced + lead)) / sampleRate
+        let back = from < expected
         expected = from + FrameTime(advanced)
-        if jumped {
+        if back {
             var kept = 0
             for i in 0..<instanceCount where origins[i] <= from {
                 origins[kept] = origins[i]
