@@ -64,14 +64,32 @@ do {
 let runner = SessionRunner(compiled)
 // A haptic player listens: every block publishes the session's state (the ring fills, then
 // drops and counts; both paths run while counted).
-let hapticFeed = HapticFeed()
+let hapticFeed = HapticFeed(compiled)
 hapticFeed.isListening = true
 let block = UnsafeMutableBufferPointer<Float>.allocate(capacity: 2 * blockFrames)
 block.initialize(repeating: 0)
+// A haptics device listens too (`cabin play --haptics-device`): the session's haptic track,
+// following it live, rendered after every block, with two `leave-focus` haptics sent ahead.
+let hapticTrack = SessionHapticTrack(following: compiled)
+let hapticBlock = UnsafeMutableBufferPointer<Float>.allocate(capacity: blockFrames)
+hapticBlock.initialize(repeating: 0)
+var hapticPeak: Float = 0
+if let focus = compiled.focus {
+    for at in [2.0, 5.0] { hapticTrack.live?.trigger(pattern: focus.haptic, frame: FrameTime(at * 48000)) }
+}
+@MainActor func renderBlock() -> Int {
+    let from = runner.position
+    let n = runner.render(into: block, frameCount: blockFrames)
+    let lead = runner.lookAheadFrames
+    hapticTrack.live?.processPeriod(from: from, advanced: n, lead: lead) { runner.processParameterValue($0) }
+    hapticTrack.render(into: UnsafeMutableBufferPointer(rebasing: hapticBlock[0..<n]), from: from, frameCount: n)
+    for i in 0..<n { hapticPeak = max(hapticPeak, abs(hapticBlock[i])) }
+    return n
+}
 let warmupFrames = Int(48000 * 1.0)
 var rendered = 0
 while rendered < warmupFrames && !runner.isFinished {
-    rendered += runner.render(into: block, frameCount: blockFrames)
+    rendered += renderBlock()
 }
 
 MallocInterposerSwift.initialize()
@@ -92,7 +110,7 @@ var measured = 0
 var peak: Float = 0
 let target = Int(seconds * 48000)
 while measured < target && !runner.isFinished {
-    let n = runner.render(into: block, frameCount: blockFrames)
+    let n = renderBlock()
     runner.processHapticFeed(hapticFeed.view, base: 0)
     measured += n
     if injectAllocation {
@@ -114,5 +132,6 @@ if let stream = feeder?.stream {
     print("stream: \(stream.playedFrames) frames from a producer thread played, \(stream.underflowFrames) played as underflow")
 }
 for event in radio?.poll() ?? [] { print("radio: \(event)") }
+print(String(cFormat: "haptics device track (live): largest sample %.3f, live cues dropped %d", hapticPeak, hapticTrack.live?.droppedTriggers ?? 0))
 print("allocations: \(stats.mallocCount) (\(stats.mallocBytesCount) bytes), frees: \(stats.freeCount)")
 exit(stats.mallocCount == 0 && stats.freeCount == 0 && measured >= min(target, 10 * 48000) ? 0 : 1)

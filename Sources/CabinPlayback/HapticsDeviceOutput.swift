@@ -14,8 +14,10 @@ import Synchronization
 /// writes them beside it, so frame N of the haptics device is frame N of the session: the
 /// two devices are prefilled and started together, a pause writes silence to both, a seek
 /// or an underrun's skip moves both. Channels 1–2 carry silence. The haptics follow the
-/// timeline (its cues, its layers at the timeline's parameter values), as the offline track
-/// does.
+/// running session as the rumble does (``SessionHapticTrack/init(following:options:)``): the
+/// layers' maps read the parameters as the mixer has them after each period (`+`/`−`,
+/// `cabin ctl set`, a `leave-focus` fall), and `leave-focus` starts its pattern at the frame
+/// it was sent; with nothing live, the output is the offline track.
 ///
 /// The haptics device is written without blocking; what it cannot take is dropped and
 /// counted (``droppedFrames``), and a failure of its own (unplugged) stops only the
@@ -47,7 +49,7 @@ final class HapticsDeviceOutput: @unchecked Sendable {
                                    detail: "a haptics device plays 4 channels (haptics on 3–4) at the session's \(Int(session.sampleRate)) Hz; it took \(got.channelCount) at \(got.sampleRate) Hz")
         }
         self.output = output
-        track = SessionHapticTrack(session, options: options)
+        track = SessionHapticTrack(following: session, options: options)
         let capacity = max(8192, got.bufferFrames, main.bufferFrames)
         mono = .allocate(capacity: capacity)
         mono.initialize(repeating: 0)
@@ -63,13 +65,15 @@ final class HapticsDeviceOutput: @unchecked Sendable {
 
     /// Writes the haptics of a period of `frameCount` frames that began at session frame
     /// `from`, of which the first `advanced` were session (the rest silence: a pause, the
-    /// end, a drain).
+    /// end, a drain); `parameter(p)` is session parameter `p` where the mixer now is, `lead`
+    /// frames ahead of the output (``SessionRunner/lookAheadFrames``).
     ///
     /// Render thread: no allocation or locks in steady state.
-    func processPeriod(from: FrameTime, frameCount: Int, advanced: Int) {
+    func processPeriod(from: FrameTime, frameCount: Int, advanced: Int, lead: Int, parameter: (Int) -> Double) {
         guard !failed.load(ordering: .relaxed) else { return }
         let n = min(frameCount, mono.count)
         let played = max(0, min(advanced, n))
+        if played > 0 { track.live?.processPeriod(from: from, advanced: played, lead: lead, parameter: parameter) }
         if played > 0 { track.render(into: UnsafeMutableBufferPointer(rebasing: mono[0..<played]), from: from, frameCount: played) }
         for i in played..<n { mono[i] = 0 }
         for i in 0..<n {
@@ -88,8 +92,46 @@ final class HapticsDeviceOutput: @unchecked Sendable {
         }
     }
 
+    /// A live event started `pattern` at session frame `frame`. Control thread.
+    func trigger(pattern: String, frame: FrameTime) { track.live?.trigger(pattern: pattern, frame: frame) }
+
     /// Starts the device (after the prefill, with the session's device).
     func start() {
         do { try output.start() } catch { failed.store(true, ordering: .releasing) }
     }
+}
+
+/// The render loop's output when the session has no sound device (`-D none`) but a haptics
+/// device plays (`--haptics-device`): the loop paces itself on the haptics device's clock —
+/// it waits for that device's room, and the position is what that device has played — so
+/// the haptics keep playing, frame for frame, with nothing heard. The session's stereo
+/// frames are dropped (the haptics device's own writes, `HapticsDeviceOutput`, carry the
+/// period); the silent output is kept only to be closed.
+///
+/// Thread: the render thread once playback starts (see `AudioOutput`).
+final class HapticsPacedOutput: AudioOutput {
+    let silent: any AudioOutput
+    let haptics: any AudioOutput
+    let negotiated: PCMNegotiated
+
+    init(silent: any AudioOutput, haptics: any AudioOutput) {
+        self.silent = silent
+        self.haptics = haptics
+        let h = haptics.negotiated
+        negotiated = PCMNegotiated(sampleRate: h.sampleRate, channelCount: silent.negotiated.channelCount,
+                                   periodFrames: h.periodFrames, bufferFrames: h.bufferFrames, format: silent.negotiated.format)
+    }
+
+    var device: String { silent.device }
+    var xrunCount: Int { haptics.xrunCount }
+    func availableFrames() throws(AudioDeviceError) -> Int { try haptics.availableFrames() }
+    /// The haptics device took the period already (before this write): all is taken.
+    func writeAvailable(_ samples: UnsafeBufferPointer<Float>, frameCount: Int) throws(AudioDeviceError) -> Int { frameCount }
+    /// The haptics device is started by its own output, right after.
+    func start() throws(AudioDeviceError) {}
+    func wait(extraDescriptor: Int32, timeoutMilliseconds: Int32) throws(AudioDeviceError) -> OutputWaitResult {
+        try haptics.wait(extraDescriptor: extraDescriptor, timeoutMilliseconds: timeoutMilliseconds)
+    }
+    func delayFrames() -> Int? { haptics.delayFrames() }
+    func close() { silent.close() }
 }

@@ -32,6 +32,7 @@ extension LivePlayer {
         }
         liveHaptics.append(TriggeredHaptic(frame: currentSlot.base + at, pattern: focus.haptic))
         shared.hapticFeed.trigger(pattern: focus.haptic, frame: currentSlot.base + at)
+        hapticsOutput?.trigger(pattern: focus.haptic, frame: currentSlot.base + at)
     }
 
     /// Control thread.

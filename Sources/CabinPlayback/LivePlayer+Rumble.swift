@@ -40,7 +40,7 @@ public final class SessionRumble: @unchecked Sendable {
                 system: any ForceFeedbackSystem = EvdevSystem()) throws(ForceFeedbackError) {
         rumble = try RumblePlayer.open(device, system: system)
         self.player = player
-        signal = LiveHapticSignal(player.session)
+        signal = LiveHapticSignal(player.session, carried: player.hapticFeed.parameters)
         stepper = RumbleStepper(options: rumble.planOptions())
         player.hapticFeed.isListening = true
     }

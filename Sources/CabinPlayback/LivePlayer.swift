@@ -49,6 +49,10 @@ public final class LivePlayer: @unchecked Sendable {
         public var hapticsDevice: String?
         /// How the haptic track is rendered for `hapticsDevice` (as `cabin render --haptics`).
         public var hapticAudio = HapticAudioOptions()
+        /// Opens `hapticsDevice` (nil: `backend`). With no sound device (`backend` the
+        /// `SilentClockBackend`, `-D none`) the haptics device is still a real one: `cabin
+        /// play` keeps ALSA here, and the session is then paced by the haptics device's clock.
+        public var hapticsBackend: (any AudioOutputBackend)?
 
         public init(device: String = "default", configuration: PCMConfiguration = PCMConfiguration()) {
             self.device = device
@@ -58,7 +62,7 @@ public final class LivePlayer: @unchecked Sendable {
 
     public let session: CompiledSession
     public let options: Options
-    let shared = PlayerShared()
+    let shared: PlayerShared
     let wakeup: EventFD
     /// The device as opened; the render thread takes it over (and replaces it if the
     /// device is lost), so the control side reads only `negotiated`.
@@ -106,18 +110,24 @@ public final class LivePlayer: @unchecked Sendable {
         }
         self.session = session
         self.options = options
-        self.output = output
+        shared = PlayerShared(session)
         negotiated = output.negotiated
         if let device = options.hapticsDevice {
             do {
                 hapticsOutput = try HapticsDeviceOutput(device: device, session: session, options: options.hapticAudio,
-                                                        like: output.negotiated, backend: options.backend)
+                                                        like: output.negotiated, backend: options.hapticsBackend ?? options.backend)
             } catch {
                 output.close()
                 throw error
             }
         } else {
             hapticsOutput = nil
+        }
+        // No sound device, a real haptics device: the session keeps the haptics device's time.
+        if output is SilentClockOutput, let haptics = hapticsOutput, !(haptics.output is SilentClockOutput) {
+            self.output = HapticsPacedOutput(silent: output, haptics: haptics.output)
+        } else {
+            self.output = output
         }
         do { wakeup = try EventFD() } catch {
             throw AudioDeviceError(.failed, device: options.device, operation: "eventfd", code: error.code, detail: error.reason)

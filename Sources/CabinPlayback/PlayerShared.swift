@@ -33,9 +33,12 @@ final class PlayerShared: Sendable {
     /// Test hook: the render thread sleeps this many milliseconds once (a forced stall).
     let stallMilliseconds = Atomic<Int>(0)
     /// Where the session is, for haptic players that follow it (`SessionRumble`).
-    let hapticFeed = HapticFeed()
+    let hapticFeed: HapticFeed
     let lastDeviceError = Mutex<String>("")
     let scheduling = Mutex<RealtimeThread.Scheduling>(.normal(reason: "not started"))
+
+    /// The state for playing `session` (the haptic feed carries what its haptics read).
+    init(_ session: CompiledSession) { hapticFeed = HapticFeed(session) }
 }
 
 /// A runner and where its frame 0 sits on the session's timeline (after a seek).

@@ -166,7 +166,11 @@ struct RenderLoop {
             // seek's swap at the period's end counts the old runner's whole period).
             let after = transport.absolutePosition
             let advanced = after >= from && after - from <= FrameTime(n) ? Int(after - from) : n
-            haptics.processPeriod(from: from, frameCount: n, advanced: advanced)
+            let runner = transport.runnerReference
+            let lead = runner._withUnsafeGuaranteedRef { $0.lookAheadFrames }
+            haptics.processPeriod(from: from, frameCount: n, advanced: advanced, lead: lead) { p in
+                runner._withUnsafeGuaranteedRef { $0.processParameterValue(p) }
+            }
         }
     }
 

@@ -12,8 +12,10 @@ import Synchronization
 /// The parameter states travel in a fixed-capacity single-producer single-consumer ring of
 /// plain values (head and tail are acquire/release counters, as the mixer's command ring);
 /// the render thread writes only while a player listens (``isListening``), never waits, and
-/// counts what did not fit (``droppedStates``). The first ``parameterLimit`` parameters of
-/// the session are carried; a map on a later one follows the timeline's own curve.
+/// counts what did not fit (``droppedStates``). Every parameter the session's haptics read
+/// (the `intensity` and `sharpness` maps of its haptic layers: ``carriedParameters(of:)``)
+/// is carried, however many the session has; the ring is sized for them when the feed is
+/// made, so publishing never allocates.
 ///
 /// Thread: ``View/publish(frame:values:)`` from the render thread only (safe: no
 /// allocation, no locks); ``drainStates(_:)`` from one consumer thread at a time;
@@ -21,33 +23,58 @@ import Synchronization
 public final class HapticFeed: @unchecked Sendable {
     // @unchecked Sendable: the ring's memory is reached only through `View`, whose protocol
     // is safe for one producer and one consumer; the triggers are behind a mutex.
-    /// Parameters carried per state.
-    public static let parameterLimit = 8
-
-    /// One published state: the session frame a block ended at and the parameters there.
+    /// One published state: the session frame a block ended at and the carried parameters
+    /// there (`values[i]` is parameter ``HapticFeed/parameters``[i]).
     public struct State: Sendable, Equatable {
         public var frame: FrameTime
         public var values: [Double]
     }
 
     public let view: View
+    /// The session parameters each state carries, by index, in slot order.
+    public let parameters: [Int]
     private let triggers = Mutex<[(frame: FrameTime, pattern: String)]>([])
 
-    /// A ring for `capacity` states (the default holds several seconds of 10 ms blocks).
-    public init(capacity: Int = 1024) {
+    /// The parameters `session`'s haptics read: those its haptic layers' `intensity` and
+    /// `sharpness` maps follow (sorted, each once).
+    public static func carriedParameters(of session: CompiledSession) -> [Int] {
+        var read = Set<Int>()
+        for layer in session.hapticLayers {
+            for map in [layer.intensity, layer.sharpness] {
+                if let map, let id = session.config.parameter(named: map.parameter) { read.insert(Int(id.index)) }
+            }
+        }
+        return read.sorted()
+    }
+
+    /// A feed for `session`: carries every parameter its haptics read.
+    public convenience init(_ session: CompiledSession, capacity: Int = 1024) {
+        self.init(parameters: Self.carriedParameters(of: session), capacity: capacity)
+    }
+
+    /// A ring for `capacity` states (the default holds several seconds of 10 ms blocks) of
+    /// the parameters `parameters` (session parameter indices).
+    public init(parameters: [Int] = [], capacity: Int = 1024) {
         precondition(capacity > 0)
+        self.parameters = parameters
+        let width = max(1, parameters.count)
         let frames = UnsafeMutablePointer<FrameTime>.allocate(capacity: capacity)
         frames.initialize(repeating: 0, count: capacity)
-        let values = UnsafeMutablePointer<Double>.allocate(capacity: capacity * Self.parameterLimit)
-        values.initialize(repeating: 0, count: capacity * Self.parameterLimit)
+        let values = UnsafeMutablePointer<Double>.allocate(capacity: capacity * width)
+        values.initialize(repeating: 0, count: capacity * width)
+        let indices = UnsafeMutablePointer<Int>.allocate(capacity: width)
+        indices.initialize(repeating: 0, count: width)
+        for (i, p) in parameters.enumerated() { indices[i] = p }
         let counters = UnsafeMutablePointer<Atomic<Int>>.allocate(capacity: 4)
         for i in 0..<4 { (counters + i).initialize(to: Atomic(0)) }
-        view = View(capacity: capacity, frames: frames, values: values, counters: counters)
+        view = View(capacity: capacity, width: parameters.count, indices: indices, frames: frames, values: values,
+                    counters: counters)
     }
 
     deinit {
         view.frames.deallocate()
         view.values.deallocate()
+        view.indices.deallocate()
         view.counters.deinitialize(count: 4)
         view.counters.deallocate()
     }
@@ -66,10 +93,11 @@ public final class HapticFeed: @unchecked Sendable {
     public func drainStates(_ body: (State) -> Void) {
         let head = view.counters[View.head].load(ordering: .relaxed)
         let tail = view.counters[View.tail].load(ordering: .acquiring)
-        var values = [Double](repeating: 0, count: Self.parameterLimit)
+        let width = view.width
+        var values = [Double](repeating: 0, count: width)
         for i in head..<tail {
             let slot = i % view.capacity
-            for p in 0..<Self.parameterLimit { values[p] = view.values[slot * Self.parameterLimit + p] }
+            for p in 0..<width { values[p] = view.values[slot * width + p] }
             body(State(frame: view.frames[slot], values: values))
         }
         view.counters[View.head].store(tail, ordering: .releasing)
@@ -94,6 +122,9 @@ public final class HapticFeed: @unchecked Sendable {
         // (release) and read by the consumer after it observes it (acquire).
         static let head = 0, tail = 1, listening = 2, dropped = 3
         let capacity: Int
+        /// Parameters per state, and their session indices.
+        let width: Int
+        let indices: UnsafeMutablePointer<Int>
         let frames: UnsafeMutablePointer<FrameTime>
         let values: UnsafeMutablePointer<Double>
         let counters: UnsafeMutablePointer<Atomic<Int>>
@@ -101,12 +132,12 @@ public final class HapticFeed: @unchecked Sendable {
         /// Whether a player listens (one relaxed load).
         @inline(__always) public var isListening: Bool { counters[Self.listening].load(ordering: .relaxed) != 0 }
 
-        /// Publishes the state at `frame`: `values(p)` for the first ``HapticFeed/parameterLimit``
-        /// parameters (`count` of them). Drops it (and counts) when the ring is full.
+        /// Publishes the state at `frame`: `values(p)` for each carried parameter `p` (a
+        /// session parameter index). Drops it (and counts) when the ring is full.
         ///
         /// Render thread: safe.
         @inline(__always)
-        public func publish(frame: FrameTime, count: Int, values: (Int) -> Double) {
+        public func publish(frame: FrameTime, values: (Int) -> Double) {
             let t = counters[Self.tail].load(ordering: .relaxed)
             let h = counters[Self.head].load(ordering: .acquiring)
             guard t - h < capacity else {
@@ -115,8 +146,7 @@ public final class HapticFeed: @unchecked Sendable {
             }
             let slot = t % capacity
             frames[slot] = frame
-            let n = min(count, HapticFeed.parameterLimit)
-            for p in 0..<n { self.values[slot * HapticFeed.parameterLimit + p] = values(p) }
+            for i in 0..<width { self.values[slot * width + i] = values(indices[i]) }
             counters[Self.tail].store(t + 1, ordering: .releasing)
         }
     }

@@ -8,8 +8,8 @@ import CabinHaptics
 /// made added where they were sent. What a live haptic player (`SessionRumble`) feels.
 ///
 /// A parameter value at time `t` is the last published state at or before `t` (blocks are a
-/// few milliseconds apart); before the first state, or for a parameter past
-/// ``HapticFeed/parameterLimit``, the timeline's own curve.
+/// few milliseconds apart); before the first state, or for a parameter the feed does not
+/// carry (one no haptic layer reads), the timeline's own curve.
 ///
 /// Thread: one consumer thread (allocates: not for the render thread).
 public struct LiveHapticSignal {
@@ -23,6 +23,8 @@ public struct LiveHapticSignal {
     public private(set) var transients: [Pending] = []
     /// Segments that live events added (forgotten when the session jumps back before them).
     var liveSegments: Set<Int> = []
+    /// Each session parameter's slot in the feed's states (−1: not carried).
+    let slots: [Int]
 
     /// A transient whose maps apply when it is felt.
     public struct Pending: Sendable {
@@ -32,7 +34,12 @@ public struct LiveHapticSignal {
         var sharpness: Double
     }
 
-    public init(_ session: CompiledSession) {
+    /// The signal of `session`, reading states of a feed that carries `carried` (by default
+    /// what ``HapticFeed/init(_:capacity:)`` carries for it).
+    public init(_ session: CompiledSession, carried: [Int]? = nil) {
+        var slots = [Int](repeating: -1, count: session.config.parameters.count)
+        for (i, p) in (carried ?? HapticFeed.carriedParameters(of: session)).enumerated() where p < slots.count { slots[p] = i }
+        self.slots = slots
         signal = SessionHapticSignal(building: session)
         hapticPatterns = session.hapticPatterns
         sampleRate = session.sampleRate
@@ -106,14 +113,15 @@ public struct LiveHapticSignal {
     /// timeline's curve.
     public func parameter(_ p: Int, at t: Double) -> Double {
         let frame = FrameTime((t * sampleRate).rounded())
-        if p < HapticFeed.parameterLimit, p < signal.parameters.count {
+        if p < slots.count, slots[p] >= 0 {
+            let slot = slots[p]
             var lo = 0, hi = states.count
             while lo < hi {
                 let mid = (lo + hi) / 2
                 if states[mid].frame <= frame { lo = mid + 1 } else { hi = mid }
             }
-            if lo > 0 { return states[lo - 1].values[p] }
-            if let first = states.first, first.frame - frame < FrameTime(sampleRate) { return first.values[p] }
+            if lo > 0 { return states[lo - 1].values[slot] }
+            if let first = states.first, first.frame - frame < FrameTime(sampleRate) { return first.values[slot] }
         }
         return p < signal.parameters.count ? SessionHapticSignal.value(signal.parameters[p], at: t) : 0
     }
@@ -125,12 +133,16 @@ public struct LiveHapticSignal {
     }
 
     /// The continuous signal on the 1 kHz grid for `count` points from millisecond `start`
-    /// (intensity, sharpness).
+    /// (intensity, sharpness). The instances that sound in the stretch are picked once, so
+    /// each point evaluates those few, not every cue of the session.
     public func sampled(fromMilliseconds start: Int, count: Int, heldSharpness: Double) -> (intensity: [Float], sharpness: [Float]) {
         var intensity = [Float](repeating: 0, count: count), sharpness = [Float](repeating: 0, count: count)
         var held = heldSharpness
+        let from = Double(start - 1) / SessionHapticSignal.controlRate, to = Double(start + count + 1) / SessionHapticSignal.controlRate
+        let window = signal.segments.indices.filter { signal.segments[$0].start < to && signal.segments[$0].end > from }
         for k in 0..<count {
-            let v = value(at: Double(start + k) / SessionHapticSignal.controlRate, heldSharpness: held)
+            let t = Double(start + k) / SessionHapticSignal.controlRate
+            let v = signal.value(at: t, heldSharpness: held, among: window) { parameter($0, at: t) }
             intensity[k] = Float(v.intensity)
             sharpness[k] = Float(v.sharpness)
             held = v.sharpness

@@ -259,6 +259,15 @@ public struct SessionHapticSignal: Sendable {
     func value<Indices: Sequence<Int>>(at t: Double, heldSharpness: Double, among indices: Indices,
                                        parameter: (Int) -> Double) -> (intensity: Double, sharpness: Double) {
         var sum = 0.0, weighted = 0.0
+        accumulate(at: t, among: indices, parameter: parameter, sum: &sum, weighted: &weighted)
+        return sum > 0 ? (min(sum, 1), weighted / sum) : (0, heldSharpness)
+    }
+
+    /// Adds the levels of the segments `indices` at `t` to `sum` and their levels times
+    /// their sharpness to `weighted`. Allocation-free.
+    @inline(__always)
+    func accumulate<Indices: Sequence<Int>>(at t: Double, among indices: Indices, parameter: (Int) -> Double,
+                                            sum: inout Double, weighted: inout Double) {
         for i in indices {
             let segment = segments[i]
             guard t >= segment.start && t < segment.end else { continue }
@@ -272,7 +281,32 @@ public struct SessionHapticSignal: Sendable {
             sum += level
             weighted += level * min(max(Double(pattern.sharpness[k]) + offset, 0), 1)
         }
-        return sum > 0 ? (min(sum, 1), weighted / sum) : (0, heldSharpness)
+    }
+
+    /// Adds pattern `p` played from `origin` (seconds; no fades, no maps: a live event's cue)
+    /// at `t`, as ``accumulate(at:among:parameter:sum:weighted:)``. Allocation-free.
+    @inline(__always)
+    func accumulate(pattern p: Int, origin: Double, at t: Double, sum: inout Double, weighted: inout Double) {
+        let pattern = patterns[p]
+        let k = Int(((t - origin) * Self.controlRate).rounded())
+        guard t >= origin, k >= 0, k < pattern.intensity.count else { return }
+        let level = Double(pattern.intensity[k])
+        guard level > 0 else { return }
+        sum += level
+        weighted += level * min(max(Double(pattern.sharpness[k]), 0), 1)
+    }
+
+    /// Every transient of every segment before its layer's maps (those a live player maps
+    /// with the parameters as they are when it is felt), sorted by time: its time, segment,
+    /// intensity times the segment's fades, and its own sharpness.
+    func unmappedTransients() -> [(time: Double, segment: Int, intensity: Double, sharpness: Double)] {
+        var all: [(time: Double, segment: Int, intensity: Double, sharpness: Double)] = []
+        for (i, segment) in segments.enumerated() {
+            Self.forEachTransient(of: segment, pattern: patterns[segment.pattern], until: duration) { t, intensity, sharpness in
+                if intensity > 0 { all.append((t, i, intensity, sharpness)) }
+            }
+        }
+        return all.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }.map(\.element)
     }
 
     /// The signal on the 1 kHz grid from grid point `start` for `count` points, as a

@@ -47,8 +47,24 @@ public struct SessionHapticTrack: Sendable {
     let synth: HapticSignalSynth?
     /// The combined signal, when the session has haptic layers.
     public var signal: SessionHapticSignal? { synth?.signal }
+    /// What the running session adds to the timeline, for a track that follows it live
+    /// (``init(following:options:)``); nil for the timeline's track.
+    public let live: LiveHapticState?
 
+    /// The timeline's haptic track (`cabin render --haptics`).
     public init(_ session: CompiledSession, options: HapticAudioOptions = .init()) {
+        self.init(session, options: options, live: false)
+    }
+
+    /// The haptic track of `session` as it plays live (`cabin play --haptics-device`): its
+    /// layers follow the parameters the render thread hands ``live`` each period, and the
+    /// focus haptic (`leave-focus`) can be started live (``LiveHapticState/trigger(pattern:frame:)``).
+    /// Rendered with nothing live, it is the timeline's track.
+    public init(following session: CompiledSession, options: HapticAudioOptions = .init()) {
+        self.init(session, options: options, live: true)
+    }
+
+    private init(_ session: CompiledSession, options: HapticAudioOptions, live: Bool) {
         sampleRate = session.sampleRate
         durationFrames = session.durationFrames
         var audio: [[Float]] = []
@@ -58,7 +74,19 @@ public struct SessionHapticTrack: Sendable {
         var firstFrame: [String: FrameTime] = [:]
         for cue in session.haptics { firstFrame[cue.pattern] = min(firstFrame[cue.pattern] ?? cue.frame, cue.frame) }
         // With haptic layers the cues are rendered through the combined signal: no clips made.
-        let signal = SessionHapticSignal(session)
+        var signal = SessionHapticSignal(session)
+        // The patterns live events may start: in the combined signal, or as clips of their own.
+        var triggers: [(name: String, index: Int, length: Double)] = []
+        if live, let name = session.focus?.haptic, let compiled = session.hapticPatterns[name] {
+            if signal != nil {
+                triggers.append((name, signal!.pattern(named: name, compiled), compiled.duration))
+            } else {
+                audio.append(Self.clip(compiled, sampleRate: session.sampleRate, options: options))
+                triggers.append((name, audio.count - 1, Double(audio[audio.count - 1].count) / session.sampleRate))
+            }
+        }
+        let liveState = live ? LiveHapticState(session, triggers: triggers) : nil
+        self.live = liveState
         for cue in session.haptics {
             guard let compiled = session.hapticPatterns[cue.pattern] else { continue }
             if signal != nil {
@@ -77,7 +105,7 @@ public struct SessionHapticTrack: Sendable {
         self.audio = audio
         if let signal {
             synth = HapticSignalSynth(signal: signal, options: Self.clipOptions(options, sampleRate: session.sampleRate),
-                                      sampleRate: session.sampleRate)
+                                      sampleRate: session.sampleRate, live: liveState)
             gain = 1
             return
         }
@@ -121,12 +149,26 @@ public struct SessionHapticTrack: Sendable {
             let samples = audio[clip.audioIndex]
             let clipEnd = clip.frame + FrameTime(samples.count)
             guard clipEnd > start else { continue }
-            let from = max(start, clip.frame), to = min(end, clipEnd)
-            var frame = from
-            while frame < to {
-                base[Int(frame - start)] += samples[Int(frame - clip.frame)] * gain
-                frame += 1
+            add(samples, at: clip.frame, into: base, from: start, to: end)
+        }
+        if let live {
+            for i in 0..<live.instanceCount {
+                add(audio[live.triggers[live.kinds[i]].index], at: live.origins[i], into: base, from: start, to: end)
             }
+        }
+    }
+
+    /// Adds `samples` (starting at frame `frame`) times ``gain`` to `base` (frame `start`)
+    /// where they fall in `start..<end`.
+    @inline(__always)
+    private func add(_ samples: [Float], at frame: FrameTime, into base: UnsafeMutablePointer<Float>, from start: FrameTime,
+                     to end: FrameTime) {
+        let clipEnd = frame + FrameTime(samples.count)
+        guard clipEnd > start, frame < end else { return }
+        var f = max(start, frame)
+        while f < min(end, clipEnd) {
+            base[Int(f - start)] += samples[Int(f - frame)] * gain
+            f += 1
         }
     }
 

@@ -25,7 +25,6 @@ public final class SessionRunner: @unchecked Sendable {
     private let markFrames: UnsafeMutableBufferPointer<FrameTime>
     private var nextCommand = 0
     private let latency: Int
-    private let parameterCount: Int
     private let frameCounter = Atomic<Int64>(0)
     private let markCounter = Atomic<Int>(0)
     private var nextMark = 0
@@ -40,7 +39,6 @@ public final class SessionRunner: @unchecked Sendable {
         markFrames = .allocate(capacity: session.marks.count)
         _ = markFrames.initialize(from: session.marks.map(\.frame))
         latency = mixer.latencyFrames
-        parameterCount = session.config.parameters.count
         preroll()
     }
 
@@ -94,10 +92,18 @@ public final class SessionRunner: @unchecked Sendable {
     /// Render thread: safe. Call it only from the thread that calls `render`.
     public func processHapticFeed(_ feed: HapticFeed.View, base: FrameTime) {
         guard feed.isListening else { return }
-        feed.publish(frame: base + frameCounter.load(ordering: .relaxed), count: parameterCount) {
-            self.mixer.processParameterValue($0)
-        }
+        feed.publish(frame: base + frameCounter.load(ordering: .relaxed)) { self.mixer.processParameterValue($0) }
     }
+
+    /// Frames the mixer runs ahead of the output (the limiter's look-ahead, pre-rolled): after
+    /// output frame N the mixer's ramps are at timeline frame N + `lookAheadFrames`.
+    public var lookAheadFrames: Int { latency }
+
+    /// Parameter `index`'s value where the mixer is now (its ramp at timeline frame
+    /// `position + lookAheadFrames`). Render thread: safe. Call it only from the thread that
+    /// calls `render`.
+    @inline(__always)
+    public func processParameterValue(_ index: Int) -> Double { mixer.processParameterValue(index) }
 
     /// Advances the session by `frameCount` frames without output (catching up after an
     /// underrun or an outage, so the timeline stays on the wall clock). Uses `scratch` for

@@ -46,6 +46,9 @@ struct Bench: ParsableCommand {
     @Flag(help: "Measure haptic compile speed instead of a session.")
     var haptics = false
 
+    @Flag(help: "Measure what following a session live costs the rumble thread (the session given, or generated ones with 1, 100 and 500 haptic cues).")
+    var liveHaptics = false
+
     @Option(help: "With --haptics: a pattern file to measure (repeatable) instead of the generated ones.")
     var hapticsFile: [String] = []
 
@@ -75,6 +78,7 @@ struct Bench: ParsableCommand {
     func run() throws {
         if !playlist.isEmpty && session == nil && !live && !mix && !launch && radio.isEmpty { return try measurePlaylists() }
         if haptics { return try benchHaptics() }
+        if liveHaptics { return try benchLiveHaptics() }
         let path = session ?? CLIPaths.packageFile("Patterns/sessions/example.json")
         let loaded = try CLISession.load(path, sampleRate: 48000, maxBlockFrames: 512)
         print("session: \(path) (\(CLIOutput.clock(loaded.compiled.duration).dropLast(4)), \(loaded.compiled.config.layers.count) layers)")

@@ -310,8 +310,14 @@ extension Play {
 
     /// Switches `options` to the system clock with no sound, saying so in one line.
     func playSilently(_ options: inout LivePlayer.Options, source: CLISession.Source, reason: String) {
+        // A haptics device still plays (on the backend sound would have used), and paces the session.
+        if options.hapticsDevice != nil && options.hapticsBackend == nil { options.hapticsBackend = options.backend }
         options.device = SilentClockBackend.device
         options.backend = SilentClockBackend()
+        if let haptics = options.hapticsDevice {
+            if !quiet { CLIOutput.note("\(reason): playing silently on the haptics device's clock (\(haptics))") }
+            return
+        }
         if !quiet {
             CLIOutput.note(source.isSoundFile ? "\(reason): playing silently on the system clock"
                 : "\(reason): playing silently on the system clock; to hear it, render it: cabin render \(source.commandLine) -o \(source.suggestedOutput)")

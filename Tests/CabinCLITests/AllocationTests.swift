@@ -61,6 +61,29 @@ import Testing
         #expect(result.stdout.contains("peak 0.") && !result.stdout.contains("peak 0.000"), "\(result.stdout)")
     }
 
+    /// A haptics device following the session live: a haptic layer whose intensity follows a
+    /// ramping parameter, transients, and `leave-focus` haptics started live.
+    @Test func liveHapticTrackAllocatesNothing() throws {
+        let dir = try TestEnvironment.temporaryDirectory("cabin-alloc")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("s.json").path
+        try Data("""
+            { "cabin": 1, "duration": "12s",
+              "parameters": { "speed": { "value": 20, "min": 0, "max": 80 } },
+              "layers": { "road": { "haptic": "road-rough", "loop": true,
+                                    "intensity": { "parameter": "speed", "map": [[0, 0], [80, 1]] } } },
+              "focus": { "away": 0 },
+              "cues": [ { "at": 0, "start": "road" }, { "at": "1.5s", "set": "speed", "to": 80, "over": "3s" },
+                        { "at": "3s", "haptic": "tick" } ] }
+            """.utf8).write(to: URL(fileURLWithPath: path))
+        let result = try ExternalTool.run(Self.checker, [path, "--seconds", "9"], environment: ["LD_PRELOAD": Self.interposer])
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.contains("allocations: 0 (0 bytes), frees: 0"), "\(result.stdout)")
+        #expect(result.stdout.contains("haptics device track (live): largest sample 0.") && !result.stdout.contains("largest sample 0.000,"),
+                "\(result.stdout)")
+        #expect(result.stdout.contains("live cues dropped 0"), "\(result.stdout)")
+    }
+
     /// The checker does catch allocations: one injected per block is counted and fails it.
     @Test func catchesAnAllocationInTheRenderLoop() throws {
         let result = try ExternalTool.run(Self.checker, ["--seconds", "1", "--block", "480", "--inject-allocation"],

@@ -110,6 +110,46 @@ struct HapticsDeviceTests {
         #expect((0..<tick.frameCount).allSatisfy { tick.samples[4 * $0] == 0 }, "tick has no sound: channel 1 is silent")
     }
 
+    /// `-D none --haptics-device`: no sound, and the haptics still play — paced by the
+    /// haptics device's own clock — as `cabin render --haptics` writes them, on time.
+    @Test func withNoSoundDeviceTheHapticsDeviceStillPlaysOnItsOwnClock() throws {
+        let dir = try TestEnvironment.temporaryDirectory("cabin-haptics-device-silent")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("s.json").path
+        try Data("""
+            { "cabin": 1, "duration": "3s",
+              "parameters": { "speed": { "value": 40, "min": 0, "max": 80 } },
+              "layers": { "road": { "haptic": "road-rough", "loop": true,
+                                    "intensity": { "parameter": "speed", "map": [[0, 0], [80, 1]] } } },
+              "cues": [ { "at": "0.2s", "haptic": "seatbelt" }, { "at": "1s", "start": "road" },
+                        { "at": "2s", "haptic": "speed-bump" } ] }
+            """.utf8).write(to: URL(fileURLWithPath: path))
+        let capture = dir.appendingPathComponent("felt.wav").path, track = dir.appendingPathComponent("track.wav").path
+        let render = try ExternalTool.cabin(["render", path, "-o", dir.appendingPathComponent("out.wav").path, "--haptics", track,
+                                             "--bits", "32f"])
+        #expect(render.status == 0, "\(render.stderr)")
+        let started = Date()
+        let played = try SinkLock.exclusive {
+            try ExternalTool.cabin(["play", path, "-D", "none", "--haptics-device", "cabinhaptics", "--ipc", "off", "--no-mpris"],
+                                   environment: [Self.hapticsCapture: capture])
+        }
+        let elapsed = Date().timeIntervalSince(started)
+        #expect(played.status == 0, "\(played.stderr)")
+        #expect(played.stderr.contains("-D none: playing silently on the haptics device's clock (cabinhaptics)"), "\(played.stderr)")
+        // In real time: the device's clock paced it (3 s of session, not as fast as it renders).
+        #expect(elapsed > 2.8, "played in \(elapsed) s")
+        let offline = try SoundFile.read(track), felt = try SoundFile.read(capture)
+        #expect(offline.channelCount == 1 && felt.channelCount == 4)
+        #expect(felt.frameCount >= offline.frameCount && offline.frameCount == 144000)
+        var worst = 0.0
+        for i in 0..<offline.frameCount {
+            worst = max(worst, abs(Double(felt.samples[4 * i + 2] - offline.samples[i])), abs(Double(felt.samples[4 * i + 3] - offline.samples[i])))
+        }
+        #expect(worst < 1e-4, "channels 3–4 differ from render --haptics by up to \(worst)")
+        #expect(SignalAnalysis.peak(offline.samples) > 0.1)
+        #expect((0..<felt.frameCount).allSatisfy { felt.samples[4 * $0] == 0 && felt.samples[4 * $0 + 1] == 0 })
+    }
+
     @Test func aHapticsDeviceThatCannotOpenStopsThePlayerWithItsName() throws {
         let loaded = try SessionLoader.load(bytes: Array(#"{ "cabin": 1, "duration": "1s" }"#.utf8), name: "d.json",
                                             folder: TestEnvironment.packageRoot, sampleRate: 48000)
