@@ -96,9 +96,19 @@ public enum SessionSoundLoader {
         let texts = document.speechToSynthesize
         guard !texts.isEmpty else { return }
         var voices: [String: any SpeechSource & Sendable] = [:]
+        let cache = SpeechCache.standard()
         for speech in texts {
+            let voice = speech.voice ?? SpeechVoices.defaultVoice
+            let key = SpeechCache.key(voice: voice, text: speech.text, sampleRate: sampleRate)
+            if let kept = cache?.entry(forKey: key) {
+                // Exactly the samples and loudness a synthesis gives (same build, voice, rate).
+                let buffer = AudioBuffer(samples: kept.samples, channelCount: kept.channelCount, sampleRate: sampleRate)
+                let loudness = kept.loudness ?? referenceLoudness
+                resolved.sounds[speech.soundKey] = LoadedSound(buffer: buffer, trim: referenceLoudness - loudness,
+                                                               loudness: loudness)
+                continue
+            }
             do {
-                let voice = speech.voice ?? SpeechVoices.defaultVoice
                 let synthesizer: any SpeechSource & Sendable
                 if let known = voices[voice] { synthesizer = known } else {
                     synthesizer = try SpeechVoices.synthesizer(for: voice)
@@ -106,7 +116,10 @@ public enum SessionSoundLoader {
                 }
                 let raw = try synthesizer.speak(speech.text, sampleRate: sampleRate)
                 let buffer = VoiceRecipes.polish(raw.map(Double.init), sampleRate: sampleRate)
-                let loudness = try LoudnessMeter.measure(buffer).integrated ?? referenceLoudness
+                let integrated = try LoudnessMeter.measure(buffer).integrated
+                cache?.store(.init(samples: buffer.samples, channelCount: buffer.channelCount, loudness: integrated),
+                             forKey: key)
+                let loudness = integrated ?? referenceLoudness
                 resolved.sounds[speech.soundKey] = LoadedSound(buffer: buffer, trim: referenceLoudness - loudness,
                                                                loudness: loudness)
             } catch {

@@ -36,6 +36,10 @@ public struct CompiledSession: Sendable {
     public struct Station: Sendable {
         /// Seconds of audio each station's stream can hold ahead of playback.
         public static let bufferSeconds = 12.0
+        /// Seconds a generated stream (`gen:`) holds: its producer keeps 0.5 s ahead live and
+        /// never waits on a network, so a shorter ring does (its pages are resident once the
+        /// ring has gone round: 12 s of stereo floats would be 4.6 MB).
+        public static let generatedBufferSeconds = 2.0
         /// Live streams one session may play (each holds `bufferSeconds` of audio and a thread).
         public static let maximumCount = 8
         /// The station's URL, or the playlist's path as the document gives it.

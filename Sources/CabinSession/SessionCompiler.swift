@@ -222,7 +222,7 @@ public enum SessionCompiler {
                     return nil
                 }
                 let position = UInt64(document.layers.firstIndex { $0.sound == reference } ?? 0)
-                let (id, stream) = config.addStream(capacityFrames: Int(config.sampleRate * CompiledSession.Station.bufferSeconds))
+                let (id, stream) = config.addStream(capacityFrames: Int(config.sampleRate * CompiledSession.Station.generatedBufferSeconds))
                 stations.append(CompiledSession.Station(url: key, id: id, stream: stream,
                                                         generator: .init(name: name, seed: mixed(7100 + position))))
                 return .stream(id)

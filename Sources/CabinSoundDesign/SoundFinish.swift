@@ -29,7 +29,13 @@ public enum SoundFinish {
     }
 
     /// 0 → 0, 1 → 1, smooth at both ends.
-    @inline(__always) public static func raisedCosine(_ t: Double) -> Double { 0.5 - 0.5 * cos(Double.pi * min(1, max(0, t))) }
+    @inline(__always) public static func raisedCosine(_ t: Double) -> Double {
+        // At the ends the cosine is exactly ∓1 (cos(0) = 1, cos(Double.pi) = −1 in glibc):
+        // the same values without calling it (most frames of a note are past its ramp).
+        if t >= 1 { return 1 }
+        if t <= 0 { return 0 }
+        return 0.5 - 0.5 * cos(Double.pi * t)
+    }
 
     /// A soft saturator: linear for small signals, rounding peaks (warmth, never hard clipping).
     @inline(__always) public static func saturate(_ x: Double, drive: Double) -> Double {

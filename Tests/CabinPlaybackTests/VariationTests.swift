@@ -87,6 +87,33 @@ import Testing
         #expect(one.contains { abs($0) > 0.01 })
     }
 
+    /// Offline, the radio's thread composes ahead while the renderer mixes
+    /// (`RadioStations.fill`): what it wrote is exactly the generator's own output, and a
+    /// render at block 7 (a wait for the thread at nearly every block) is the one at 4096.
+    @Test func composedAheadIsTheGeneratorsOwnOutputAtAnyBlockSize() throws {
+        var document = try SessionPresets.make("drive", options: [:])
+        document.layers = document.layers.filter { $0.name == "radio" }
+        document.cues = [Cue(time: 0, index: 0)]
+        document.cues[0].start = ["radio"]
+        document.loudness = nil
+        let loaded = try Self.load(document, options: .init(seed: 9))
+        let station = try #require(loaded.compiled.stations.first)
+        let seed = try #require(station.generator?.seed)
+        let frames = 100_000   // more than the ring (2 s): read it out as the thread refills it
+        var fed = [Float](repeating: 0, count: 2 * frames)
+        var got = 0
+        while got < frames {
+            loaded.radio.fill(frames: min(8192, frames - got))
+            got += fed.withUnsafeMutableBufferPointer { station.stream.read(into: $0.baseAddress! + 2 * got, frames: frames - got) }
+        }
+        var own = try #require(SoundGenerators.make("lofi", sampleRate: Self.rate, seed: seed))
+        #expect(fed == own.produce(frames))
+        let small = Self.render(try Self.load(document, options: .init(seed: 9)), seconds: 6, block: 7)
+        let large = Self.render(try Self.load(document, options: .init(seed: 9)), seconds: 6, block: 4096)
+        #expect(small == large)
+        #expect(small.contains { abs($0) > 0.01 })
+    }
+
     // MARK: the single-bed presets
 
     @Test(arguments: [("ambient", ["minutes": "10"]), ("pomodoro", ["focus": "25m"])])

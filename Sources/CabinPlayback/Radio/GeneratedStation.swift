@@ -14,8 +14,14 @@ import Synchronization
 /// Streamed, it holds the ring and the few seconds of notes ahead, and costs a few percent
 /// of a core on a thread that is not the render thread.
 ///
-/// Thread: `start`, `stop` and `fill` on the control thread (`fill` only when not
-/// started); the work on its own thread.
+/// Offline, the music is composed ahead on its own thread too (`fillAhead`): the ring is
+/// kept full while the renderer mixes, and each block waits only until its frames are in
+/// the ring. The generator gives the same samples however its frames are asked for, so the
+/// render is the same as composing block by block — in about the time of the slower of
+/// the two instead of their sum.
+///
+/// Thread: `start`, `stop`, `fill` and `fillAhead` on the control thread (`fill` only when
+/// not started); the work on its own thread.
 final class GeneratedStation: @unchecked Sendable {
     // @unchecked Sendable: the generator is touched by the thread once started, by `fill`
     // only before.
@@ -48,6 +54,34 @@ final class GeneratedStation: @unchecked Sendable {
         running.store(false, ordering: .relaxed)
         thread?.join()
         thread = nil
+    }
+
+    /// Offline: frames composed per write by the thread that composes ahead.
+    static let aheadChunkFrames = 8192
+
+    /// Offline (not started): returns once the ring holds `frames` frames (at most its
+    /// capacity), composed by a thread that keeps the ring full (started at the first call;
+    /// without a thread, composed here as `fill` does).
+    func fillAhead(frames: Int) {
+        guard generator != nil else { return }
+        if thread == nil {
+            let thread = RealtimeThread(name: "cabin-generate", realtime: false) { [self] _ in composeAhead() }
+            do { try thread.start() } catch { return fill(frames: frames) }
+            self.thread = thread
+        }
+        let want = min(frames, stream.capacityFrames)
+        while stream.availableFrames < want { usleep(50) }
+    }
+
+    /// The offline thread: tops the ring up whenever a chunk fits.
+    private func composeAhead() {
+        while running.load(ordering: .relaxed) {
+            guard stream.freeFrames >= Self.aheadChunkFrames else {
+                usleep(200)
+                continue
+            }
+            _ = stream.write(generator!.produce(Self.aheadChunkFrames))
+        }
     }
 
     /// Writes until the ring holds `frames` frames ahead of the mixer.

@@ -132,11 +132,13 @@ public final class RadioStations: StationSwitching, @unchecked Sendable {
     }
 
     /// Offline (not started): feeds each playlist's stream so it holds `frames` frames for
-    /// the next block (`OfflineRenderer` calls it before every block).
+    /// the next block (`OfflineRenderer` calls it before every block); generated music is
+    /// composed ahead on its own thread, and this waits until the block's frames are there
+    /// (`GeneratedStation.fillAhead`).
     public func fill(frames: Int) {
         guard !started else { return }
         for playlist in playlists { playlist.fill(frames: frames) }
-        for station in generated { station.fill(frames: frames) }
+        for station in generated { station.fillAhead(frames: frames) }
     }
 
     /// The next track of every playlist, crossfaded equal-power (`PlaylistFeeder.switchSeconds`).

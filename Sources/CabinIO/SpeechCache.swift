@@ -1,0 +1,199 @@
+import Glibc
+
+/// Spoken prompts kept between runs, so a session that says the same texts again starts
+/// without synthesizing them (Flite's `slt` needs ~50–100 ms of CPU per prompt; the drive
+/// says five).
+///
+/// Each entry holds the samples exactly as the loader made them (synthesized, polished, at
+/// the session's rate) and their measured loudness, under a key naming the voice, the text,
+/// the rate and the running executable (its size and modification time): a rebuilt or
+/// updated `cabin` never reads what another build made, so a cached prompt is always
+/// bit-identical to a fresh one. A file that is not a whole entry for its key is ignored.
+///
+/// Where: `$CABIN_SPEECH_CACHE` (a folder; `off` turns the cache off), else
+/// `$XDG_CACHE_HOME/cabin/speech`, else `~/.cache/cabin/speech`. At most `maximumEntries`
+/// files are kept (the oldest go first). Failing to read or write the cache is never an
+/// error: the prompt is synthesized as without one.
+///
+/// Thread: any one thread at a time per key (files are written to a temporary and renamed).
+/// The corresponding C functions are `open`, `read`, `write`, `rename`, `stat`, `opendir`.
+public struct SpeechCache: Sendable {
+    /// The folder entries are kept in.
+    public let directory: String
+    /// Files kept at most.
+    public static let maximumEntries = 128
+
+    /// The cache from the environment, or nil when it is off or has no place.
+    public static func standard() -> SpeechCache? {
+        if let given = getenv("CABIN_SPEECH_CACHE").map({ String(cString: $0) }), !given.isEmpty {
+            return given == "off" ? nil : SpeechCache(directory: given)
+        }
+        if let xdg = getenv("XDG_CACHE_HOME").map({ String(cString: $0) }), xdg.hasPrefix("/") {
+            return SpeechCache(directory: xdg + "/cabin/speech")
+        }
+        guard let home = getenv("HOME").map({ String(cString: $0) }), home.hasPrefix("/") else { return nil }
+        return SpeechCache(directory: home + "/.cache/cabin/speech")
+    }
+
+    public init(directory: String) {
+        self.directory = directory
+    }
+
+    /// One prompt as kept: interleaved samples, channels, and its integrated loudness (nil
+    /// when the meter found none).
+    public struct Entry: Sendable, Equatable {
+        public var samples: [Float]
+        public var channelCount: Int
+        public var loudness: Double?
+
+        public init(samples: [Float], channelCount: Int, loudness: Double?) {
+            self.samples = samples
+            self.channelCount = channelCount
+            self.loudness = loudness
+        }
+    }
+
+    /// The key for `text` in `voice` at `sampleRate`, made by this executable.
+    public static func key(voice: String, text: String, sampleRate: Double) -> String {
+        "cabin-speech 1|\(executableIdentity)|\(sampleRate)|\(voice)|\(text)"
+    }
+
+    /// The running executable's size and modification time (empty when unknown).
+    static let executableIdentity: String = {
+        var info = stat()
+        guard stat("/proc/self/exe", &info) == 0 else { return "" }
+        return "\(info.st_size).\(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec)"
+    }()
+
+    /// The entry kept under `key`, or nil.
+    public func entry(forKey key: String) -> Entry? {
+        let fd = open(path(forKey: key), O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, info.st_size > 0, info.st_size < 256 << 20 else { return nil }
+        var bytes = [UInt8](repeating: 0, count: Int(info.st_size))
+        var got = 0
+        while got < bytes.count {
+            let n = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress! + got, $0.count - got) }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { return nil }
+            got += n
+        }
+        return Self.decode(bytes, key: key)
+    }
+
+    /// Keeps `entry` under `key` (quietly does nothing when the folder cannot be written).
+    public func store(_ entry: Entry, forKey key: String) {
+        guard makeDirectory() else { return }
+        let bytes = Self.encode(entry, key: key)
+        let final = path(forKey: key)
+        let temporary = final + ".\(getpid()).tmp"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { return }
+        var done = 0
+        while done < bytes.count {
+            let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + done, $0.count - done) }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { break }
+            done += n
+        }
+        close(fd)
+        guard done == bytes.count, rename(temporary, final) == 0 else {
+            unlink(temporary)
+            return
+        }
+        prune()
+    }
+
+    /// The file an entry for `key` is kept in.
+    public func path(forKey key: String) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in key.utf8 {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x0000_0100_0000_01b3
+        }
+        let hex = String(hash, radix: 16)
+        return directory + "/" + String(repeating: "0", count: 16 - hex.count) + hex + ".speech"
+    }
+
+    /// Makes the folder and its parents.
+    private func makeDirectory() -> Bool {
+        var info = stat()
+        if stat(directory, &info) == 0 { return info.st_mode & S_IFMT == S_IFDIR }
+        var partial = ""
+        for part in directory.split(separator: "/", omittingEmptySubsequences: true) {
+            partial += "/" + part
+            if mkdir(partial, 0o755) != 0 && errno != EEXIST { return false }
+        }
+        return stat(directory, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR
+    }
+
+    /// Removes the oldest entries beyond `maximumEntries`.
+    private func prune() {
+        guard let dir = opendir(directory) else { return }
+        var entries: [(time: Int, path: String)] = []
+        while let item = readdir(dir) {
+            let name = withUnsafeBytes(of: item.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            guard name.hasSuffix(".speech") else { continue }
+            let path = directory + "/" + name
+            var info = stat()
+            if stat(path, &info) == 0 { entries.append((info.st_mtim.tv_sec, path)) }
+        }
+        closedir(dir)
+        guard entries.count > Self.maximumEntries else { return }
+        for entry in entries.sorted(by: { $0.time < $1.time }).prefix(entries.count - Self.maximumEntries) {
+            unlink(entry.path)
+        }
+    }
+
+    static let magic = Array("CABINSPEECH1\n".utf8)
+
+    /// magic, key length (UInt32) and key, channels (UInt32), has-loudness (UInt32),
+    /// loudness (Float64 bits), sample count (UInt64), samples (Float32 bits); little-endian.
+    static func encode(_ entry: Entry, key: String) -> [UInt8] {
+        var out = magic
+        let keyBytes = Array(key.utf8)
+        out.reserveCapacity(magic.count + keyBytes.count + 32 + entry.samples.count * 4)
+        append(UInt32(keyBytes.count), to: &out)
+        out += keyBytes
+        append(UInt32(entry.channelCount), to: &out)
+        append(UInt32(entry.loudness == nil ? 0 : 1), to: &out)
+        append((entry.loudness ?? 0).bitPattern, to: &out)
+        append(UInt64(entry.samples.count), to: &out)
+        for sample in entry.samples { append(sample.bitPattern, to: &out) }
+        return out
+    }
+
+    static func decode(_ bytes: [UInt8], key: String) -> Entry? {
+        var at = 0
+        func take<T: FixedWidthInteger>(_: T.Type) -> T? {
+            guard at + MemoryLayout<T>.size <= bytes.count else { return nil }
+            var value: T = 0
+            for i in 0..<MemoryLayout<T>.size { value |= T(bytes[at + i]) << (8 * i) }
+            at += MemoryLayout<T>.size
+            return value
+        }
+        guard bytes.count > magic.count, Array(bytes[0..<magic.count]) == magic else { return nil }
+        at = magic.count
+        let keyBytes = Array(key.utf8)
+        guard let keyLength = take(UInt32.self), Int(keyLength) == keyBytes.count,
+              at + keyBytes.count <= bytes.count, Array(bytes[at..<(at + keyBytes.count)]) == keyBytes else { return nil }
+        at += keyBytes.count
+        guard let channels = take(UInt32.self), channels == 1 || channels == 2,
+              let hasLoudness = take(UInt32.self), let loudness = take(UInt64.self),
+              let count = take(UInt64.self), count % UInt64(channels) == 0,
+              UInt64(bytes.count - at) == count * 4 else { return nil }
+        var samples = [Float](repeating: 0, count: Int(count))
+        for i in 0..<Int(count) {
+            guard let bits = take(UInt32.self) else { return nil }
+            samples[i] = Float(bitPattern: bits)
+        }
+        return Entry(samples: samples, channelCount: Int(channels),
+                     loudness: hasLoudness == 1 ? Double(bitPattern: loudness) : nil)
+    }
+
+    private static func append<T: FixedWidthInteger>(_ value: T, to out: inout [UInt8]) {
+        for i in 0..<MemoryLayout<T>.size { out.append(UInt8(truncatingIfNeeded: value >> (8 * i))) }
+    }
+}
