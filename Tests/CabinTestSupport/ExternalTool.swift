@@ -38,6 +38,9 @@ public enum ExternalTool {
         let own = FileManager.default.temporaryDirectory.appendingPathComponent("cabin-test-xdg-\(getpid())/\(UUID().uuidString)").path
         env["XDG_CONFIG_HOME"] = own + "/config"
         env["XDG_STATE_HOME"] = own + "/state"
+        // The spoken-prompt cache of this test process (shared by its children), never the
+        // user's own ~/.cache/cabin.
+        env["XDG_CACHE_HOME"] = FileManager.default.temporaryDirectory.appendingPathComponent("cabin-test-xdg-\(getpid())/cache").path
         for (k, v) in extra { env[k] = v }
         for k in unset { env[k] = nil }
         return env
