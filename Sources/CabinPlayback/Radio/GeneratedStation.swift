@@ -3,7 +3,6 @@ import CabinIO
 import CabinSession
 import CabinSoundDesign
 import Glibc
-import Synchronization
 
 /// Generated music (`gen:NAME`, a `SoundGenerator`) feeding one `AudioStream`: composed on
 /// its own thread while a session plays, the ring kept `leadSeconds` ahead of the listener,
@@ -30,8 +29,7 @@ final class GeneratedStation: @unchecked Sendable {
     static let leadSeconds = 0.5
     private var generator: (any SoundGenerator)?
     private let sampleRate: Double
-    private let running = Atomic<Bool>(true)
-    private var thread: RealtimeThread?
+    private let thread = StoppableThread()
 
     init(name: String, generator: CompiledSession.Station.Generator, stream: AudioStream, sampleRate: Double) {
         self.name = name
@@ -45,16 +43,10 @@ final class GeneratedStation: @unchecked Sendable {
 
     func start() throws(SystemError) {
         guard generator != nil else { return }
-        let thread = RealtimeThread(name: "cabin-generate", realtime: false) { [self] _ in run() }
-        try thread.start()
-        self.thread = thread
+        try thread.start(name: "cabin-generate") { [self] in run() }
     }
 
-    func stop() {
-        running.store(false, ordering: .relaxed)
-        thread?.join()
-        thread = nil
-    }
+    func stop() { thread.stop() }
 
     /// Offline: frames composed per write by the thread that composes ahead.
     static let aheadChunkFrames = 8192
@@ -64,10 +56,8 @@ final class GeneratedStation: @unchecked Sendable {
     /// without a thread, composed here as `fill` does).
     func fillAhead(frames: Int) {
         guard generator != nil else { return }
-        if thread == nil {
-            let thread = RealtimeThread(name: "cabin-generate", realtime: false) { [self] _ in composeAhead() }
-            do { try thread.start() } catch { return fill(frames: frames) }
-            self.thread = thread
+        if !thread.isStarted {
+            do { try thread.start(name: "cabin-generate") { [self] in composeAhead() } } catch { return fill(frames: frames) }
         }
         let want = min(frames, stream.capacityFrames)
         while stream.availableFrames < want { usleep(50) }
@@ -75,7 +65,7 @@ final class GeneratedStation: @unchecked Sendable {
 
     /// The offline thread: tops the ring up whenever a chunk fits.
     private func composeAhead() {
-        while running.load(ordering: .relaxed) {
+        while thread.isRunning {
             guard stream.freeFrames >= Self.aheadChunkFrames else {
                 usleep(200)
                 continue
@@ -93,7 +83,7 @@ final class GeneratedStation: @unchecked Sendable {
 
     private func run() {
         let lead = Int(Self.leadSeconds * sampleRate)
-        while running.load(ordering: .relaxed) {
+        while thread.isRunning {
             fill(frames: lead)
             usleep(10_000)
         }

@@ -8,8 +8,8 @@ import Synchronization
 /// Thread: `start`, `stop`, `takeEvents` and `status` on the control thread; `isRunning`
 /// and `withShared` on the station's thread as well.
 final class StationWorker: @unchecked Sendable {
-    // @unchecked Sendable: `thread` is set and joined on the control thread only; the rest
-    // is an atomic and a Mutex.
+    // @unchecked Sendable: `thread` is started and stopped on the control thread only; the
+    // rest is a Mutex.
     struct Shared {
         var events: [RadioEvent] = []
         var status: RadioStatus
@@ -17,9 +17,8 @@ final class StationWorker: @unchecked Sendable {
 
     /// The most events kept for a control thread that does not take them.
     static let maxEvents = 1000
-    private let running = Atomic<Bool>(true)
+    private let thread = StoppableThread()
     private let shared: Mutex<Shared>
-    private var thread: RealtimeThread?
 
     init(status: RadioStatus) {
         shared = Mutex(Shared(status: status))
@@ -27,20 +26,14 @@ final class StationWorker: @unchecked Sendable {
 
     /// Runs `body` on a new (not real-time) thread called `name`.
     func start(name: String, _ body: @escaping @Sendable () -> Void) throws(SystemError) {
-        let thread = RealtimeThread(name: name, realtime: false) { _ in body() }
-        try thread.start()
-        self.thread = thread
+        try thread.start(name: name, body)
     }
 
     /// Asks the thread to stop and waits for it.
-    func stop() {
-        running.store(false, ordering: .relaxed)
-        thread?.join()
-        thread = nil
-    }
+    func stop() { thread.stop() }
 
     /// False once `stop` was called: the thread's loop ends.
-    var isRunning: Bool { running.load(ordering: .relaxed) }
+    var isRunning: Bool { thread.isRunning }
 
     /// The events since the last call.
     func takeEvents() -> [RadioEvent] { shared.withLock { s in defer { s.events = [] }; return s.events } }
@@ -61,4 +54,35 @@ final class StationWorker: @unchecked Sendable {
             update(&s.status)
         }
     }
+}
+
+/// A named thread (not real-time) with a stop flag: the loop a station or a generator runs
+/// checks `isRunning`; `stop` clears it and joins.
+///
+/// Thread: `start` and `stop` on the control thread; `isRunning` on the thread as well.
+final class StoppableThread: @unchecked Sendable {
+    // @unchecked Sendable: `thread` is set and joined on the control thread only; the flag
+    // is an atomic.
+    private let running = Atomic<Bool>(true)
+    private var thread: RealtimeThread?
+
+    /// Whether `start` has run (and `stop` not yet).
+    var isStarted: Bool { thread != nil }
+
+    /// Runs `body` on a new thread called `name`.
+    func start(name: String, _ body: @escaping @Sendable () -> Void) throws(SystemError) {
+        let thread = RealtimeThread(name: name, realtime: false) { _ in body() }
+        try thread.start()
+        self.thread = thread
+    }
+
+    /// Asks the thread to stop and waits for it.
+    func stop() {
+        running.store(false, ordering: .relaxed)
+        thread?.join()
+        thread = nil
+    }
+
+    /// False once `stop` was called: the thread's loop ends.
+    var isRunning: Bool { running.load(ordering: .relaxed) }
 }
