@@ -27,8 +27,8 @@ public enum AHAPReader {
         read(Array(text.utf8), file: file, options: options)
     }
 
-    static let topLevelKeys: Set<String> = ["Version", "Pattern", "Metadata"]
-    static let elementKeys: Set<String> = ["Event", "Parameter", "ParameterCurve"]
+    static let topLevelKeys = JSONKeySet(["Version", "Pattern", "Metadata"])
+    static let elementKeys = JSONKeySet(["Event", "Parameter", "ParameterCurve"])
 }
 
 /// The walk over one AHAP document.

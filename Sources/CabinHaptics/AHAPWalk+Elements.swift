@@ -1,14 +1,17 @@
 import CabinJSON
 
 extension AHAPWalk {
-    static let eventKeys: Set<String> = [
+    static let eventKeys = JSONKeySet([
         "Time", "EventType", "EventDuration", "EventParameters", "EventWaveformPath",
         "EventWaveformUseVolumeEnvelope", "EventWaveformLoopEnabled",
-    ]
-    static let parameterKeys: Set<String> = ["ParameterID", "Time", "ParameterValue"]
-    static let curveKeys: Set<String> = ["ParameterID", "Time", "ParameterCurveControlPoints"]
-    static let pointKeys: Set<String> = ["Time", "ParameterValue"]
-    static let eventParameterKeys: Set<String> = ["ParameterID", "ParameterValue"]
+    ])
+    static let parameterKeys = JSONKeySet(["ParameterID", "Time", "ParameterValue"])
+    static let curveKeys = JSONKeySet(["ParameterID", "Time", "ParameterCurveControlPoints"])
+    static let pointKeys = JSONKeySet(["Time", "ParameterValue"])
+    static let eventParameterKeys = JSONKeySet(["ParameterID", "ParameterValue"])
+    /// Every event type and event parameter, made once (`allCases` makes an array a call).
+    static let eventTypes = HapticEventType.allCases
+    static let eventParameterIDs = HapticEventParameterID.allCases
 
     /// Reads an `Event` object; `nil` (with errors recorded) when it cannot be used.
     mutating func readEvent(_ value: Int, _ path: @autoclosure () -> JSONPath) -> HapticEvent? {
@@ -81,13 +84,13 @@ extension AHAPWalk {
     /// The event type named by a string node, compared without making a string.
     private static func eventType(_ doc: JSONDocument, _ node: Int) -> HapticEventType? {
         guard doc.kind(node) == .string else { return nil }
-        for type in HapticEventType.allCases where doc.stringEquals(node, type.rawValue) { return type }
+        for type in eventTypes where doc.stringEquals(node, type.rawValue) { return type }
         return nil
     }
 
     /// The event parameter named by a string node, compared without making a string.
     private static func eventParameterID(_ doc: JSONDocument, _ node: Int) -> HapticEventParameterID? {
-        for id in HapticEventParameterID.allCases where doc.stringEquals(node, id.rawValue) { return id }
+        for id in eventParameterIDs where doc.stringEquals(node, id.rawValue) { return id }
         return nil
     }
 

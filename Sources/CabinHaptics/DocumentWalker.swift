@@ -47,7 +47,7 @@ struct DocumentWalker {
     }
 
     /// Warns about every key of `object` not in `known` ("ignored, as Core Haptics does").
-    mutating func warnUnknownKeys(_ object: Int, known: Set<String>, _ path: @autoclosure () -> JSONPath) {
+    mutating func warnUnknownKeys(_ object: Int, known: JSONKeySet, _ path: @autoclosure () -> JSONPath) {
         guard !doc.hasOnlyKeys(object, known) else { return }  // the usual case: no rule text made
         doc.warnUnknownKeys(object, known: known, at: path(), rule: rule("unknown-key"), in: &diagnostics,
                             note: "ignored")

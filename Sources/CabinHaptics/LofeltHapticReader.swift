@@ -37,6 +37,15 @@ public enum LofeltHapticReader {
 struct LofeltWalk {
     var walker: DocumentWalker
 
+    static let topLevelKeys = JSONKeySet(["version", "metadata", "signals"])
+    static let signalsKeys = JSONKeySet(["continuous"])
+    static let continuousKeys = JSONKeySet(["envelopes"])
+    static let envelopesKeys = JSONKeySet(["amplitude", "frequency"])
+    static let versionKeys = JSONKeySet(["major", "minor", "patch"])
+    static let amplitudePointKeys = JSONKeySet(["time", "amplitude", "emphasis"])
+    static let frequencyPointKeys = JSONKeySet(["time", "frequency"])
+    static let emphasisKeys = JSONKeySet(["amplitude", "frequency"])
+
     struct Breakpoint {
         var time: Double
         var value: Double
@@ -45,20 +54,20 @@ struct LofeltWalk {
 
     mutating func read(_ bytes: [UInt8]) -> HapticPattern? {
         guard let root = walker.parse(bytes), let object = walker.object(root, .root) else { return nil }
-        walker.warnUnknownKeys(object, known: ["version", "metadata", "signals"], .root)
+        walker.warnUnknownKeys(object, known: Self.topLevelKeys, .root)
         let version = readVersion(object)
         let signalsPath = JSONPath.root.key("signals")
         guard let signalsValue = walker.required("signals", in: object, .root),
               let signals = walker.object(signalsValue, signalsPath) else { return nil }
-        walker.warnUnknownKeys(signals, known: ["continuous"], signalsPath)
+        walker.warnUnknownKeys(signals, known: Self.signalsKeys, signalsPath)
         let continuousPath = signalsPath.key("continuous")
         guard let continuousValue = walker.required("continuous", in: signals, signalsPath),
               let continuous = walker.object(continuousValue, continuousPath) else { return nil }
-        walker.warnUnknownKeys(continuous, known: ["envelopes"], continuousPath)
+        walker.warnUnknownKeys(continuous, known: Self.continuousKeys, continuousPath)
         let path = continuousPath.key("envelopes")
         guard let envelopesValue = walker.required("envelopes", in: continuous, continuousPath),
               let envelopes = walker.object(envelopesValue, path) else { return nil }
-        walker.warnUnknownKeys(envelopes, known: ["amplitude", "frequency"], path)
+        walker.warnUnknownKeys(envelopes, known: Self.envelopesKeys, path)
         guard let amplitudeValue = walker.required("amplitude", in: envelopes, path),
               let amplitude = readBreakpoints(amplitudeValue, path.key("amplitude"), valueKey: "amplitude")
         else { return nil }
@@ -75,7 +84,7 @@ struct LofeltWalk {
         let path = JSONPath.root.key("version")
         guard let value = walker.required("version", in: object, .root),
               let version = walker.object(value, path) else { return nil }
-        walker.warnUnknownKeys(version, known: ["major", "minor", "patch"], path)
+        walker.warnUnknownKeys(version, known: Self.versionKeys, path)
         guard let majorValue = walker.required("major", in: version, path),
               let major = walker.doc.integer(majorValue, at: path.key("major"), in: &walker.diagnostics)
         else { return nil }

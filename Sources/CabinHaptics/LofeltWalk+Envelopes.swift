@@ -17,7 +17,7 @@ extension LofeltWalk {
                          path: path(), rule: "limit")
             return nil
         }
-        let known: Set<String> = valueKey == "amplitude" ? ["time", "amplitude", "emphasis"] : ["time", "frequency"]
+        let known = valueKey == "amplitude" ? Self.amplitudePointKeys : Self.frequencyPointKeys
         var result: [Breakpoint] = []
         result.reserveCapacity(itemCount)
         var warnedUnsorted = false
@@ -47,7 +47,7 @@ extension LofeltWalk {
 
     private mutating func readEmphasis(_ value: Int, _ path: @autoclosure () -> JSONPath) -> (Double, Double)? {
         guard let object = walker.object(value, path()) else { return nil }
-        walker.warnUnknownKeys(object, known: ["amplitude", "frequency"], path())
+        walker.warnUnknownKeys(object, known: Self.emphasisKeys, path())
         let amplitude = walker.required("amplitude", in: object, path())
             .flatMap { walker.clamped($0, to: 0...1, name: "emphasis amplitude", path().key("amplitude")) }
         let frequency = walker.required("frequency", in: object, path())

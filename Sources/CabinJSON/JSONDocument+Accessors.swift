@@ -66,35 +66,4 @@ extension JSONDocument {
         diagnostics.error("expected \(expected), found \(found)", at: location(node), path: path,
                           value: excerpt(node), rule: "json.type")
     }
-
-    /// Whether every key of `object` is in `known`.
-    public func hasOnlyKeys(_ object: Int, _ known: Set<String>) -> Bool {
-        for key in members(object) where !isKnown(key, known) { return false }
-        return true
-    }
-
-    @inline(__always)
-    func isKnown(_ key: Int, _ known: Set<String>) -> Bool {
-        guard known.count <= 16 else { return stringValue(key).map { known.contains($0) } ?? false }
-        for k in known where stringEquals(key, k) { return true }
-        return false
-    }
-
-    /// Records a warning for every member of `object` whose key is not in `known` (as
-    /// ``JSONObject/warnUnknownKeys(known:at:rule:in:note:)``).
-    public func warnUnknownKeys(
-        _ object: Int, known: Set<String>, at path: @autoclosure () -> JSONPath, rule: String,
-        in diagnostics: inout Diagnostics, note: String = "ignored"
-    ) {
-        for keyNode in members(object) where !isKnown(keyNode, known) {
-            let key = stringValue(keyNode) ?? ""
-            let shown = KeySuggestion.shortened(key)
-            var message = "unknown key \"\(shown)\" \(note)"
-            if let guess = KeySuggestion.closest(to: key, in: known) {
-                message += " (did you mean \"\(guess)\"?)"
-            }
-            diagnostics.warning(message, at: location(keyNode), path: path().key(shown),
-                                value: "\"\(shown)\"", rule: rule)
-        }
-    }
 }

@@ -17,6 +17,7 @@ extension JSONScanner {
             if b == UInt8(ascii: "\"") { break }
             if b >= 0x80 {
                 ascii = false
+                lineHasNonASCII = true
             } else if b < 0x20 {
                 let hint = (b == 0x0A || b == 0x0D) ? "; strings cannot span lines (unterminated string?)" : ""
                 throw fail("unescaped control character U+\(hex4(UInt32(b))) in a string\(hint)", at: pos,

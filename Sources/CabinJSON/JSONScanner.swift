@@ -24,6 +24,9 @@ struct JSONScanner {
     private(set) var line = 1
     private(set) var lineStart = 0
     private var columnCache = (offset: 0, column: 1)
+    /// Whether a byte ≥ 0x80 has been read on the current line (only strings hold them): while
+    /// not, a column is the byte distance from the line's start.
+    var lineHasNonASCII = false
 
     init(bytes: [UInt8], options: JSONParseOptions, file: String) {
         self.bytes = bytes
@@ -36,6 +39,9 @@ struct JSONScanner {
     /// The location of `offset`, which must be on the current line.
     mutating func location(_ offset: Int) -> SourceLocation {
         let target = min(max(offset, lineStart), bytes.count)
+        if !lineHasNonASCII {
+            return SourceLocation(offset: offset, line: line, column: target - lineStart + 1)
+        }
         if columnCache.offset > target || columnCache.offset < lineStart {
             columnCache = (lineStart, 1)
         }
@@ -145,6 +151,7 @@ struct JSONScanner {
         line += 1
         lineStart = pos
         columnCache = (pos, 1)
+        lineHasNonASCII = false
     }
 
     // MARK: document
