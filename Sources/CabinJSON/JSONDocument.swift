@@ -46,16 +46,34 @@ public struct JSONDocument: Sendable {
         var number: Double
     }
 
+    /// The arrays, held once: a copy of the document (a reader passing it around, a
+    /// ``Children`` sequence) costs one reference count, not one per array.
+    final class Storage: Sendable {
+        let bytes: [UInt8]
+        let nodes: [Node]
+        let strings: [String]
+
+        init(bytes: [UInt8], nodes: [Node], strings: [String]) {
+            self.bytes = bytes
+            self.nodes = nodes
+            self.strings = strings
+        }
+    }
+
+    let storage: Storage
+
     /// The document's bytes as parsed.
-    public let bytes: [UInt8]
-    var nodes: [Node]
+    public var bytes: [UInt8] { storage.bytes }
+    var nodes: [Node] {
+        @inline(__always) get { storage.nodes }
+    }
     /// The decoded text of strings with escapes.
-    var strings: [String]
+    var strings: [String] {
+        @inline(__always) get { storage.strings }
+    }
 
     init(bytes: [UInt8], nodes: [Node], strings: [String]) {
-        self.bytes = bytes
-        self.nodes = nodes
-        self.strings = strings
+        storage = Storage(bytes: bytes, nodes: nodes, strings: strings)
     }
 
     /// A document with no nodes: a reader's state before it has parsed one (no node of it
@@ -143,7 +161,7 @@ public struct JSONDocument: Sendable {
         var text = text
         return text.withUTF8 { utf8 in
             guard utf8.count == end - start else { return false }
-            return bytes.withUnsafeBufferPointer { all in
+            return storage.bytes.withUnsafeBufferPointer { all in
                 var i = 0
                 while i < utf8.count {
                     if all[start + i] != utf8[i] { return false }

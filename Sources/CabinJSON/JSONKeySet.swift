@@ -55,7 +55,7 @@ extension JSONDocument {
         let n = nodes[key]
         guard n.kind == .string else { return false }
         if n.flags != 0 { return stringValue(key).map { known.names.contains($0) } ?? false }
-        return bytes.withUnsafeBufferPointer { known.contains($0, Int(n.offset) + 1..<Int(n.end)) }
+        return storage.bytes.withUnsafeBufferPointer { known.contains($0, Int(n.offset) + 1..<Int(n.end)) }
     }
 
     /// Whether every key of `object` is in `known`.

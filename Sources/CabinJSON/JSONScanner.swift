@@ -199,8 +199,9 @@ struct JSONScanner {
                                 at: SourceLocation(offset: contentStart, line: 1, column: 1),
                                 path: .root, rule: "json.leading-whitespace")
         }
-        // About one node per 12 bytes in pretty-printed patterns: one allocation for most.
-        nodes.reserveCapacity(min(bytes.count / 12, 1 << 22) + 4)
+        // Compact exports hold about a node per 10 bytes, pretty-printed patterns one per 15:
+        // one allocation for most documents.
+        nodes.reserveCapacity(min(bytes.count / 8, 1 << 22) + 4)
         try parseValue()
         skipWhitespace()
         if !atEnd {
