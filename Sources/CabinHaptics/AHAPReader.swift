@@ -27,8 +27,8 @@ public enum AHAPReader {
         read(Array(text.utf8), file: file, options: options)
     }
 
-    static let topLevelKeys: Set<String> = ["Version", "Pattern", "Metadata"]
-    static let elementKeys: Set<String> = ["Event", "Parameter", "ParameterCurve"]
+    static let topLevelKeys = JSONKeySet(["Version", "Pattern", "Metadata"])
+    static let elementKeys = JSONKeySet(["Event", "Parameter", "ParameterCurve"])
 }
 
 /// The walk over one AHAP document.
@@ -43,13 +43,11 @@ struct AHAPWalk {
     }
 
     mutating func read(_ bytes: [UInt8]) -> HapticPattern? {
-        guard let root = JSONParser.parse(bytes, options: .lenient, diagnostics: &walker.diagnostics),
-              let object = walker.object(root, .root)
-        else { return nil }
+        guard let root = walker.parse(bytes), let object = walker.object(root, .root) else { return nil }
         walker.warnUnknownKeys(object, known: AHAPReader.topLevelKeys, .root)
-        let version = readVersion(object, root: root)
-        guard let patternValue = walker.required("Pattern", in: object, objectValue: root, .root),
-              let elements = patternValue.array(at: JSONPath.root.key("Pattern"), in: &walker.diagnostics)
+        let version = readVersion(object)
+        guard let patternValue = walker.required("Pattern", in: object, .root),
+              let elements = walker.doc.array(patternValue, at: JSONPath.root.key("Pattern"), in: &walker.diagnostics)
         else { return nil }
         readElements(elements)
         return HapticPattern(
@@ -59,88 +57,103 @@ struct AHAPWalk {
             parameterCurves: curves.stableSorted { $0.time < $1.time })
     }
 
-    private mutating func readVersion(_ object: JSONObject, root: JSONValue) -> Double? {
-        guard let value = object["Version"] else {
-            walker.diagnostics.warning("no \"Version\"; read as version 1.0", at: root.location, path: .root,
+    private mutating func readVersion(_ object: Int) -> Double? {
+        let doc = walker.doc
+        guard let value = doc.member(object, "Version") else {
+            walker.diagnostics.warning("no \"Version\"; read as version 1.0", at: doc.location(object), path: .root,
                                        rule: "ahap.version-missing")
             return nil
         }
         func path() -> JSONPath { JSONPath.root.key("Version") }
-        guard let version = value.number(at: path(), in: &walker.diagnostics) else { return nil }
+        guard let version = doc.number(value, at: path(), in: &walker.diagnostics) else { return nil }
         guard version == 1 else {
-            walker.error("unsupported Version \(value.excerpt): the supported version is 1.0",
+            walker.error("unsupported Version \(doc.excerpt(value)): the supported version is 1.0",
                          at: value, path: path(), rule: "version")
             return nil
         }
-        if case .number(let n) = value.kind, n.isIntegerLiteral {
-            walker.warn("Version is the integer \(n.text); Core Haptics writes 1.0 (read as 1.0)",
+        if doc.isIntegerLiteral(value) {
+            walker.warn("Version is the integer \(doc.numberText(value)); Core Haptics writes 1.0 (read as 1.0)",
                         at: value, path: path(), rule: "version-integer")
         }
         return version
     }
 
-    private mutating func readElements(_ elements: [JSONValue]) {
+    /// The kinds of Pattern element, by key.
+    private enum ElementKind { case event, parameter, curve }
+
+    private static func elementKind(_ doc: JSONDocument, _ key: Int) -> ElementKind? {
+        if doc.stringEquals(key, "Event") { return .event }
+        if doc.stringEquals(key, "Parameter") { return .parameter }
+        if doc.stringEquals(key, "ParameterCurve") { return .curve }
+        return nil
+    }
+
+    private mutating func readElements(_ elements: Int) {
+        let doc = walker.doc
         let limits = walker.limits
         let base = JSONPath.root.key("Pattern")
         var warnedCurveBeforeEvent = false
         var warnedUnsorted = false
         var controlCount = 0
-        for (index, element) in elements.enumerated() {
+        events.reserveCapacity(min(doc.count(elements), limits.maxEvents))
+        for (index, element) in doc.elements(elements).enumerated() {
             func path() -> JSONPath { base.index(index) }
             guard let object = walker.object(element, path()) else { continue }
             walker.warnUnknownKeys(object, known: AHAPReader.elementKeys, path())
-            var first: JSONObject.Member?
+            var first: (key: Int, kind: ElementKind)?
             var presentCount = 0
-            for i in object.members.indices {
-                let key = object.members[i].key
-                guard key == "Event" || key == "Parameter" || key == "ParameterCurve" else { continue }
-                if first == nil { first = object.members[i] }
+            for key in doc.members(object) {
+                guard let kind = Self.elementKind(doc, key) else { continue }
+                if first == nil { first = (key, kind) }
                 presentCount += 1
             }
-            guard let member = first else {
+            guard let (memberKey, kind) = first else {
                 walker.warn("element has no \"Event\", \"Parameter\" or \"ParameterCurve\"; ignored",
                             at: element, path: path(), rule: "empty-element")
                 continue
             }
             if presentCount > 1 {
-                let present = object.members.filter { AHAPReader.elementKeys.contains($0.key) }
-                walker.error("element holds \(present.map { "\"\($0.key)\"" }.joined(separator: " and ")); "
+                let present = doc.members(object).filter { Self.elementKind(doc, $0) != nil }
+                walker.error("element holds \(present.map { "\"\(doc.stringValue($0)!)\"" }.joined(separator: " and ")); "
                              + "each Pattern element holds exactly one", at: element, path: path(),
                              rule: "ambiguous-element")
                 continue
             }
-            func memberPath() -> JSONPath { path().key(member.key) }
-            switch member.key {
-            case "Event":
+            let memberValue = memberKey + 1
+            func memberPath() -> JSONPath { path().key(doc.stringValue(memberKey)!) }
+            switch kind {
+            case .event:
                 if events.count >= limits.maxEvents {
-                    walker.error("more than \(limits.maxEvents) events", at: member.value, path: memberPath(),
+                    walker.error("more than \(limits.maxEvents) events", at: memberValue, path: memberPath(),
                                  rule: "limit")
                     return
                 }
-                guard let event = readEvent(member.value, memberPath()) else { continue }
+                guard let event = readEvent(memberValue, memberPath()) else { continue }
                 if !warnedUnsorted, let previous = events.last, event.time < previous.time {
                     warnedUnsorted = true
                     walker.warn("events are not in time order (this one at \(DocumentWalker.format(event.time)) s "
                                 + "follows one at \(DocumentWalker.format(previous.time)) s); sorted by time",
-                                at: member.value, path: memberPath(), rule: "unsorted-events")
+                                at: memberValue, path: memberPath(), rule: "unsorted-events")
                 }
                 events.append(event)
-            default:
+            case .parameter, .curve:
                 controlCount += 1
                 if controlCount > limits.maxControls {
-                    walker.error("more than \(limits.maxControls) parameters and curves", at: member.value,
+                    walker.error("more than \(limits.maxControls) parameters and curves", at: memberValue,
                                  path: memberPath(), rule: "limit")
                     return
                 }
-                if member.key == "Parameter" {
-                    if let parameter = readParameter(member.value, memberPath()) { parameters.append(parameter) }
+                if kind == .parameter {
+                    if let parameter = readParameter(memberValue, memberPath()) { parameters.append(parameter) }
                 } else {
-                    guard let curve = readCurve(member.value, memberPath()) else { continue }
+                    guard let curve = readCurve(memberValue, memberPath()) else { continue }
                     if events.isEmpty, !warnedCurveBeforeEvent,
-                       elements[(index + 1)...].contains(where: { $0.objectValue?["Event"] != nil }) {
+                       doc.elements(elements).dropFirst(index + 1).contains(where: {
+                           doc.kind($0) == .object && doc.member($0, "Event") != nil
+                       }) {
                         warnedCurveBeforeEvent = true
                         walker.warn("ParameterCurve comes before the events; accepted (curves apply pattern-wide)",
-                                    at: member.value, path: memberPath(), rule: "curve-before-events")
+                                    at: memberValue, path: memberPath(), rule: "curve-before-events")
                     }
                     curves.append(curve)
                 }

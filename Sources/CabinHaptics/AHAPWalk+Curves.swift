@@ -6,41 +6,45 @@ extension AHAPWalk {
     /// Detection: the curve's `Time` t0 is > 0 and its first point's `Time` equals t0. Apple
     /// writes point times relative to the curve start (first point usually at 0); Lofelt's
     /// converter wrote absolute times. The warning says which reading was used.
-    mutating func readCurve(_ value: JSONValue, _ path: @autoclosure () -> JSONPath) -> HapticParameterCurve? {
+    mutating func readCurve(_ value: Int, _ path: @autoclosure () -> JSONPath) -> HapticParameterCurve? {
         guard let object = walker.object(value, path()) else { return nil }
         walker.warnUnknownKeys(object, known: Self.curveKeys, path())
-        let id = dynamicID(object, value, path())
-        let start = walker.required("Time", in: object, objectValue: value, path())
+        let doc = walker.doc
+        let id = dynamicID(object, path())
+        let start = walker.required("Time", in: object, path())
             .flatMap { walker.time($0, path().key("Time"), what: "Time") }
         func pointsPath() -> JSONPath { path().key("ParameterCurveControlPoints") }
-        guard let pointsValue = walker.required("ParameterCurveControlPoints", in: object, objectValue: value, path()),
-              let items = pointsValue.array(at: pointsPath(), in: &walker.diagnostics),
+        guard let pointsValue = walker.required("ParameterCurveControlPoints", in: object, path()),
+              let items = doc.array(pointsValue, at: pointsPath(), in: &walker.diagnostics),
               let id, let start
         else { return nil }
-        if items.isEmpty {
+        let itemCount = doc.count(items)
+        if itemCount == 0 {
             walker.warn("ParameterCurve has no control points; ignored", at: pointsValue, path: pointsPath(),
                         rule: "empty-curve")
             return nil
         }
-        if items.count > walker.limits.maxControls {
-            walker.error("\(items.count) control points; the limit is \(walker.limits.maxControls)",
+        if itemCount > walker.limits.maxControls {
+            walker.error("\(itemCount) control points; the limit is \(walker.limits.maxControls)",
                          at: pointsValue, path: pointsPath(), rule: "limit")
             return nil
         }
-        if items.count > walker.limits.appleMaxControlPoints {
-            walker.warn("\(items.count) control points; Core Haptics plays at most "
+        if itemCount > walker.limits.appleMaxControlPoints {
+            walker.warn("\(itemCount) control points; Core Haptics plays at most "
                         + "\(walker.limits.appleMaxControlPoints) per curve (all are used here)",
                         at: pointsValue, path: pointsPath(), rule: "too-many-points")
         }
         var points: [HapticControlPoint] = []
-        var pointValues: [JSONValue] = []
-        for (index, item) in items.enumerated() {
+        points.reserveCapacity(itemCount)
+        var pointValues: [Int] = []
+        pointValues.reserveCapacity(itemCount)
+        for (index, item) in doc.elements(items).enumerated() {
             func pointPath() -> JSONPath { pointsPath().index(index) }
             guard let point = walker.object(item, pointPath()) else { continue }
             walker.warnUnknownKeys(point, known: Self.pointKeys, pointPath())
-            let time = walker.required("Time", in: point, objectValue: item, pointPath())
+            let time = walker.required("Time", in: point, pointPath())
                 .flatMap { walker.time($0, pointPath().key("Time"), what: "Time") }
-            let v = walker.required("ParameterValue", in: point, objectValue: item, pointPath())
+            let v = walker.required("ParameterValue", in: point, pointPath())
                 .flatMap { walker.clamped($0, to: id.range, name: id.rawValue, pointPath().key("ParameterValue")) }
             if let time, let v {
                 points.append(HapticControlPoint(time: time, value: v))
@@ -51,7 +55,7 @@ extension AHAPWalk {
         if start > 0, points[0].time == start {
             walker.warn("control-point times read as absolute (Lofelt style): the first point's Time equals the "
                         + "curve's Time \(DocumentWalker.format(start)); Apple's relative reading would start it at "
-                        + "\(DocumentWalker.format(2 * start)) s", at: pointValues[0].objectValue?["Time"] ?? pointValues[0], path: pointsPath().index(0).key("Time"),
+                        + "\(DocumentWalker.format(2 * start)) s", at: doc.member(pointValues[0], "Time") ?? pointValues[0], path: pointsPath().index(0).key("Time"),
                         rule: "absolute-curve-times")
             points = points.map { HapticControlPoint(time: max(0, $0.time - start), value: $0.value) }
         }

@@ -37,7 +37,11 @@ public struct HapticWaveform: Sendable, Hashable {
 ///   the haptic ones do: `AudioVolumeControl` multiplies `AudioVolume`; `AudioPanControl`,
 ///   `AudioPitchControl` and `AudioBrightnessControl` are added to the event's value, then
 ///   clamped to its range (a pitch that moves changes the read rate and the tone's
-///   frequency as they go). The `Audio…TimeControl` IDs are not applied.
+///   frequency as they go). `AudioAttackTimeControl`, `AudioDecayTimeControl` and
+///   `AudioReleaseTimeControl` are added to an event's `AttackTime`, `DecayTime` and
+///   `ReleaseTime` at the event's start (then clamped to 0…1), as the `Haptic…TimeControl`
+///   IDs are for haptic events: they move an `AudioContinuous` tone's envelope and the fades
+///   of an `AudioCustom` event that uses the volume envelope.
 ///
 /// Thread: pure; any thread except the render thread (allocates).
 public enum HapticPatternAudio {
@@ -60,7 +64,8 @@ public enum HapticPatternAudio {
                 let natural = customFrames(event, waveform: w, sampleRate: sampleRate, controls: controls)
                 length = max(length, start + (event.duration > 0 ? Int((event.duration * sampleRate).rounded()) : natural))
             case .audioContinuous:
-                length = max(length, start + Int(((event.duration + envelope.seconds(event.value(.releaseTime))) * sampleRate).rounded()) + 1)
+                let release = envelope.seconds(controls.timeValue(.releaseTime, of: event))
+                length = max(length, start + Int(((event.duration + release) * sampleRate).rounded()) + 1)
             default: continue
             }
         }
@@ -79,8 +84,8 @@ public enum HapticPatternAudio {
                 let frames = event.duration > 0 ? Int((event.duration * sampleRate).rounded()) : natural
                 let fade = event.duration > 0 ? Int(0.005 * sampleRate) : 0
                 let useEnvelope = event.waveformUsesVolumeEnvelope == true
-                let attack = useEnvelope ? envelope.seconds(event.value(.attackTime)) * sampleRate : 0
-                let release = useEnvelope ? envelope.seconds(event.value(.releaseTime)) * sampleRate : 0
+                let attack = useEnvelope ? envelope.seconds(controls.timeValue(.attackTime, of: event)) * sampleRate : 0
+                let release = useEnvelope ? envelope.seconds(controls.timeValue(.releaseTime, of: event)) * sampleRate : 0
                 var tone = BrightnessFilter(sampleRate: sampleRate)
                 var position = 0.0
                 for n in 0..<frames where start + n < length {
@@ -116,8 +121,9 @@ public enum HapticPatternAudio {
             case .audioContinuous:
                 let knots = envelope.knots(
                     time: 0, duration: event.duration, intensity: volume, sustained: event.isSustained,
-                    attack: envelope.seconds(event.value(.attackTime)), decay: envelope.seconds(event.value(.decayTime)),
-                    release: envelope.seconds(event.value(.releaseTime)))
+                    attack: envelope.seconds(controls.timeValue(.attackTime, of: event)),
+                    decay: envelope.seconds(controls.timeValue(.decayTime, of: event)),
+                    release: envelope.seconds(controls.timeValue(.releaseTime, of: event)))
                 let curve = PiecewiseLinear(knots, outside: .zero)
                 let frequency = 440 * pow(2, event.value(.audioPitch))
                 let w = 2 * Double.pi * frequency / sampleRate
@@ -149,17 +155,36 @@ public enum HapticPatternAudio {
     }
 
     /// The pattern's audio controls (`AudioVolumeControl` a factor, `AudioPanControl`,
-    /// `AudioPitchControl` and `AudioBrightnessControl` offsets), over the pattern's time.
+    /// `AudioPitchControl`, `AudioBrightnessControl` and the `Audio…TimeControl` IDs
+    /// offsets), over the pattern's time.
     struct Controls {
         let volume: HapticControlTrack
         let pan: HapticControlTrack
         let pitch: HapticControlTrack
         let brightness: HapticControlTrack
+        let attack: HapticControlTrack
+        let decay: HapticControlTrack
+        let release: HapticControlTrack
         init(_ pattern: HapticPattern) {
             volume = HapticControlTrack(.audioVolumeControl, pattern: pattern)
             pan = HapticControlTrack(.audioPanControl, pattern: pattern)
             pitch = HapticControlTrack(.audioPitchControl, pattern: pattern)
             brightness = HapticControlTrack(.audioBrightnessControl, pattern: pattern)
+            attack = HapticControlTrack(.audioAttackTimeControl, pattern: pattern)
+            decay = HapticControlTrack(.audioDecayTimeControl, pattern: pattern)
+            release = HapticControlTrack(.audioReleaseTimeControl, pattern: pattern)
+        }
+
+        /// An event's `AttackTime`, `DecayTime` or `ReleaseTime` with its control's value at
+        /// the event's start added (``HapticEnvelopeShape/seconds(_:)`` clamps it to 0…1).
+        func timeValue(_ id: HapticEventParameterID, of event: HapticEvent) -> Double {
+            let control: HapticControlTrack
+            switch id {
+            case .attackTime: control = attack
+            case .decayTime: control = decay
+            default: control = release
+            }
+            return event.value(id) + (control.isEmpty ? 0 : control.value(at: event.time))
         }
     }
 

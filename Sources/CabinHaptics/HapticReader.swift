@@ -18,8 +18,9 @@ public enum HapticReader {
         if lower.hasSuffix(".ahap") { return .ahap }
         if lower.hasSuffix(".haptic") { return .haptic }
         var scratch = Diagnostics(file: file)
-        let root = JSONParser.parse(bytes, options: .lenient, diagnostics: &scratch)
-        return root?.objectValue?["signals"] != nil ? .haptic : .ahap
+        guard let doc = JSONParser.parseDocument(bytes, options: .lenient, diagnostics: &scratch),
+              doc.kind(doc.root) == .object else { return .ahap }
+        return doc.member(doc.root, "signals") != nil ? .haptic : .ahap
     }
 
     /// Reads `bytes` with the reader for its format.

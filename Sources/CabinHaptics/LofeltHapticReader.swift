@@ -37,6 +37,15 @@ public enum LofeltHapticReader {
 struct LofeltWalk {
     var walker: DocumentWalker
 
+    static let topLevelKeys = JSONKeySet(["version", "metadata", "signals"])
+    static let signalsKeys = JSONKeySet(["continuous"])
+    static let continuousKeys = JSONKeySet(["envelopes"])
+    static let envelopesKeys = JSONKeySet(["amplitude", "frequency"])
+    static let versionKeys = JSONKeySet(["major", "minor", "patch"])
+    static let amplitudePointKeys = JSONKeySet(["time", "amplitude", "emphasis"])
+    static let frequencyPointKeys = JSONKeySet(["time", "frequency"])
+    static let emphasisKeys = JSONKeySet(["amplitude", "frequency"])
+
     struct Breakpoint {
         var time: Double
         var value: Double
@@ -44,29 +53,26 @@ struct LofeltWalk {
     }
 
     mutating func read(_ bytes: [UInt8]) -> HapticPattern? {
-        guard let root = JSONParser.parse(bytes, options: .lenient, diagnostics: &walker.diagnostics),
-              let object = walker.object(root, .root)
-        else { return nil }
-        walker.warnUnknownKeys(object, known: ["version", "metadata", "signals"], .root)
-        let version = readVersion(object, root)
+        guard let root = walker.parse(bytes), let object = walker.object(root, .root) else { return nil }
+        walker.warnUnknownKeys(object, known: Self.topLevelKeys, .root)
+        let version = readVersion(object)
         let signalsPath = JSONPath.root.key("signals")
-        guard let signalsValue = walker.required("signals", in: object, objectValue: root, .root),
+        guard let signalsValue = walker.required("signals", in: object, .root),
               let signals = walker.object(signalsValue, signalsPath) else { return nil }
-        walker.warnUnknownKeys(signals, known: ["continuous"], signalsPath)
+        walker.warnUnknownKeys(signals, known: Self.signalsKeys, signalsPath)
         let continuousPath = signalsPath.key("continuous")
-        guard let continuousValue = walker.required("continuous", in: signals, objectValue: signalsValue, signalsPath),
+        guard let continuousValue = walker.required("continuous", in: signals, signalsPath),
               let continuous = walker.object(continuousValue, continuousPath) else { return nil }
-        walker.warnUnknownKeys(continuous, known: ["envelopes"], continuousPath)
+        walker.warnUnknownKeys(continuous, known: Self.continuousKeys, continuousPath)
         let path = continuousPath.key("envelopes")
-        guard let envelopesValue = walker.required("envelopes", in: continuous, objectValue: continuousValue,
-                                                   continuousPath),
+        guard let envelopesValue = walker.required("envelopes", in: continuous, continuousPath),
               let envelopes = walker.object(envelopesValue, path) else { return nil }
-        walker.warnUnknownKeys(envelopes, known: ["amplitude", "frequency"], path)
-        guard let amplitudeValue = walker.required("amplitude", in: envelopes, objectValue: envelopesValue, path),
+        walker.warnUnknownKeys(envelopes, known: Self.envelopesKeys, path)
+        guard let amplitudeValue = walker.required("amplitude", in: envelopes, path),
               let amplitude = readBreakpoints(amplitudeValue, path.key("amplitude"), valueKey: "amplitude")
         else { return nil }
         var frequency: [Breakpoint]?
-        if let frequencyValue = envelopes["frequency"] {
+        if let frequencyValue = walker.doc.member(envelopes, "frequency") {
             frequency = readBreakpoints(frequencyValue, path.key("frequency"), valueKey: "frequency")
         }
         guard !walker.diagnostics.hasErrors else { return nil }
@@ -74,15 +80,16 @@ struct LofeltWalk {
                                      maxContinuousDuration: walker.limits.maxContinuousDuration)
     }
 
-    private mutating func readVersion(_ object: JSONObject, _ root: JSONValue) -> Double? {
+    private mutating func readVersion(_ object: Int) -> Double? {
         let path = JSONPath.root.key("version")
-        guard let value = walker.required("version", in: object, objectValue: root, .root),
+        guard let value = walker.required("version", in: object, .root),
               let version = walker.object(value, path) else { return nil }
-        walker.warnUnknownKeys(version, known: ["major", "minor", "patch"], path)
-        guard let majorValue = walker.required("major", in: version, objectValue: value, path),
-              let major = majorValue.integer(at: path.key("major"), in: &walker.diagnostics) else { return nil }
+        walker.warnUnknownKeys(version, known: Self.versionKeys, path)
+        guard let majorValue = walker.required("major", in: version, path),
+              let major = walker.doc.integer(majorValue, at: path.key("major"), in: &walker.diagnostics)
+        else { return nil }
         if major != 1 {
-            walker.error("unsupported version major \(majorValue.excerpt): the supported major version is 1",
+            walker.error("unsupported version major \(walker.doc.excerpt(majorValue)): the supported major version is 1",
                          at: majorValue, path: path.key("major"), rule: "version")
         }
         return Double(major)

@@ -3,38 +3,41 @@ import CabinJSON
 extension LofeltWalk {
     /// Reads an amplitude or frequency envelope: a non-empty array of `{time, <valueKey>}`
     /// (amplitude points may carry `emphasis`), values clamped to 0…1, sorted by time.
-    mutating func readBreakpoints(_ value: JSONValue, _ path: @autoclosure () -> JSONPath, valueKey: String) -> [Breakpoint]? {
-        guard let items = value.array(at: path(), in: &walker.diagnostics) else { return nil }
-        if items.isEmpty {
+    mutating func readBreakpoints(_ value: Int, _ path: @autoclosure () -> JSONPath, valueKey: String) -> [Breakpoint]? {
+        let doc = walker.doc
+        guard let items = doc.array(value, at: path(), in: &walker.diagnostics) else { return nil }
+        let itemCount = doc.count(items)
+        if itemCount == 0 {
             walker.error("the \(valueKey) envelope is empty; it needs at least one breakpoint", at: value,
                          path: path(), rule: "empty-envelope")
             return nil
         }
-        if items.count > walker.limits.maxControls {
-            walker.error("\(items.count) breakpoints; the limit is \(walker.limits.maxControls)", at: value,
+        if itemCount > walker.limits.maxControls {
+            walker.error("\(itemCount) breakpoints; the limit is \(walker.limits.maxControls)", at: value,
                          path: path(), rule: "limit")
             return nil
         }
-        let known: Set<String> = valueKey == "amplitude" ? ["time", "amplitude", "emphasis"] : ["time", "frequency"]
+        let known = valueKey == "amplitude" ? Self.amplitudePointKeys : Self.frequencyPointKeys
         var result: [Breakpoint] = []
+        result.reserveCapacity(itemCount)
         var warnedUnsorted = false
-        for (index, item) in items.enumerated() {
+        for (index, item) in doc.elements(items).enumerated() {
             func itemPath() -> JSONPath { path().index(index) }
             guard let object = walker.object(item, itemPath()) else { continue }
             walker.warnUnknownKeys(object, known: known, itemPath())
-            let time = walker.required("time", in: object, objectValue: item, itemPath())
+            let time = walker.required("time", in: object, itemPath())
                 .flatMap { walker.time($0, itemPath().key("time")) }
-            let v = walker.required(valueKey, in: object, objectValue: item, itemPath())
+            let v = walker.required(valueKey, in: object, itemPath())
                 .flatMap { walker.clamped($0, to: 0...1, name: valueKey, itemPath().key(valueKey)) }
             var emphasis: (Double, Double)?
-            if let emphasisValue = object["emphasis"] {
+            if let emphasisValue = doc.member(object, "emphasis") {
                 emphasis = readEmphasis(emphasisValue, itemPath().key("emphasis"))
             }
             guard let time, let v else { continue }
             if !warnedUnsorted, let previous = result.last, time < previous.time {
                 warnedUnsorted = true
                 walker.warn("breakpoint times must ascend (\(DocumentWalker.format(time)) s follows "
-                            + "\(DocumentWalker.format(previous.time)) s); sorted by time", at: object["time"] ?? item,
+                            + "\(DocumentWalker.format(previous.time)) s); sorted by time", at: doc.member(object, "time") ?? item,
                             path: itemPath().key("time"), rule: "unsorted-breakpoints")
             }
             result.append(Breakpoint(time: time, value: v, emphasis: emphasis))
@@ -42,12 +45,12 @@ extension LofeltWalk {
         return result.stableSorted { $0.time < $1.time }
     }
 
-    private mutating func readEmphasis(_ value: JSONValue, _ path: @autoclosure () -> JSONPath) -> (Double, Double)? {
+    private mutating func readEmphasis(_ value: Int, _ path: @autoclosure () -> JSONPath) -> (Double, Double)? {
         guard let object = walker.object(value, path()) else { return nil }
-        walker.warnUnknownKeys(object, known: ["amplitude", "frequency"], path())
-        let amplitude = walker.required("amplitude", in: object, objectValue: value, path())
+        walker.warnUnknownKeys(object, known: Self.emphasisKeys, path())
+        let amplitude = walker.required("amplitude", in: object, path())
             .flatMap { walker.clamped($0, to: 0...1, name: "emphasis amplitude", path().key("amplitude")) }
-        let frequency = walker.required("frequency", in: object, objectValue: value, path())
+        let frequency = walker.required("frequency", in: object, path())
             .flatMap { walker.clamped($0, to: 0...1, name: "emphasis frequency", path().key("frequency")) }
         guard let amplitude, let frequency else { return nil }
         return (amplitude, frequency)

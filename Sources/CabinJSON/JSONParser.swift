@@ -28,10 +28,20 @@ public enum JSONParser {
     public static func parse(
         _ bytes: [UInt8], options: JSONParseOptions = .strict, diagnostics: inout Diagnostics
     ) -> JSONValue? {
+        parseDocument(bytes, options: options, diagnostics: &diagnostics).map { $0.value($0.root) }
+    }
+
+    /// Parses `bytes` into a flat ``JSONDocument`` (no tree), with the same checks and
+    /// diagnostics as ``parse(_:options:diagnostics:)``: for readers of big documents.
+    ///
+    /// - Returns: the document, or `nil` if there was an error that stopped parsing.
+    public static func parseDocument(
+        _ bytes: [UInt8], options: JSONParseOptions = .strict, diagnostics: inout Diagnostics
+    ) -> JSONDocument? {
         var scanner = JSONScanner(bytes: bytes, options: options, file: diagnostics.file)
-        let value = scanner.parseDocument()
+        let document = scanner.parseDocument()
         diagnostics.append(contentsOf: scanner.diagnostics.all)
-        return value
+        return document
     }
 
     /// Parses UTF-8 text; see the byte-array overload.

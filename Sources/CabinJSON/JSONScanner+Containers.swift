@@ -1,6 +1,6 @@
 extension JSONScanner {
     /// Parses any value at `pos` (whitespace already skipped).
-    mutating func parseValue() throws(JSONStop) -> JSONValue {
+    mutating func parseValue() throws(JSONStop) {
         guard let byte = peek else {
             throw fail("unexpected end of the document: expected a value", at: pos, value: .some(nil))
         }
@@ -10,16 +10,14 @@ extension JSONScanner {
                        at: pos, rule: "json.values", value: .some(nil))
         }
         switch byte {
-        case UInt8(ascii: "{"): return try parseObject()
-        case UInt8(ascii: "["): return try parseArray()
-        case UInt8(ascii: "\""):
-            let start = location(pos)
-            return JSONValue(.string(try parseString()), at: start)
+        case UInt8(ascii: "{"): try parseObject()
+        case UInt8(ascii: "["): try parseArray()
+        case UInt8(ascii: "\""): try parseString()
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-            return try parseNumber()
+            try parseNumber()
         case UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"),
              UInt8(ascii: "N"), UInt8(ascii: "I"), UInt8(ascii: "i"):
-            return try parseLiteral()
+            try parseLiteral()
         default:
             throw fail("unexpected \(describe(byteAt: pos)): expected a value", at: pos)
         }
@@ -33,18 +31,25 @@ extension JSONScanner {
         depth += 1
     }
 
-    private mutating func parseObject() throws(JSONStop) -> JSONValue {
+    /// The container node at `node` ends before the next node and holds `count` children.
+    private mutating func close(_ node: Int, count: Int) {
+        nodes[node].end = UInt32(truncatingIfNeeded: nodes.count)
+        nodes[node].count = UInt32(truncatingIfNeeded: count)
+    }
+
+    private mutating func parseObject() throws(JSONStop) {
         try enterContainer()
-        let start = location(pos)
+        let node = nodes.count
+        append(.object, at: location(pos))
         pos += 1
-        var members: [JSONObject.Member] = []
-        members.reserveCapacity(6)  // one allocation for most objects
+        var count = 0
         var seen: Set<String>?  // made once an object has many keys; small ones compare directly
         skipWhitespace()
         if peek == UInt8(ascii: "}") {
             pos += 1
             depth -= 1
-            return JSONValue(.object(JSONObject()), at: start)
+            close(node, count: 0)
+            return
         }
         while true {
             skipWhitespace()
@@ -52,69 +57,99 @@ extension JSONScanner {
                 throw fail("expected a key in double quotes, found \(describe(byteAt: pos))", at: pos)
             }
             let keyLocation = location(pos)
-            let key = try parseString()
-            if isDuplicate(key, members, &seen) {
+            let keyNode = nodes.count
+            try parseString()
+            if isDuplicate(keyNode, in: node, count: count, &seen) {
+                let key = keyText(keyNode)
                 diagnostics.warning("duplicate key \"\(key)\"; the last one wins", at: keyLocation,
                                     path: currentPath.key(key), value: "\"\(key)\"",
                                     rule: "json.duplicate-key")
             }
             skipWhitespace()
             guard peek == UInt8(ascii: ":") else {
-                throw fail("expected ':' after the key \"\(key)\", found \(describe(byteAt: pos))", at: pos)
+                throw fail("expected ':' after the key \"\(keyText(keyNode))\", found \(describe(byteAt: pos))", at: pos)
             }
             pos += 1
             skipWhitespace()
-            path.append(.key(key))
-            let value = try parseValue()
+            path.append(keyNode)
+            try parseValue()
             path.removeLast()
-            members.append(JSONObject.Member(key: key, keyLocation: keyLocation, value: value))
+            count += 1
             skipWhitespace()
-            if try closes(UInt8(ascii: "}"), "object", after: "the value of \"\(key)\"") { break }
+            if try closes(UInt8(ascii: "}"), "object", afterKey: keyNode) { break }
         }
         depth -= 1
-        return JSONValue(.object(JSONObject(members)), at: start)
+        close(node, count: count)
     }
 
-    /// Whether `key` is already a key of `members`: compared one by one while there are few,
-    /// through a set (made on the way) once there are many.
-    private func isDuplicate(_ key: String, _ members: [JSONObject.Member], _ seen: inout Set<String>?) -> Bool {
+    /// Whether the key at `keyNode` is already a key of the object at `object` (which has
+    /// `count` members before it): compared one by one while there are few, through a set
+    /// (made on the way) once there are many.
+    private func isDuplicate(_ keyNode: Int, in object: Int, count: Int, _ seen: inout Set<String>?) -> Bool {
         if seen == nil {
-            if members.count < 12 { return members.contains { $0.key == key } }
-            seen = Set(members.map(\.key))
+            if count < 12 {
+                var k = object + 1
+                while k < keyNode {
+                    if sameKey(k, keyNode) { return true }
+                    let value = nodes[k + 1]
+                    k = value.kind == .array || value.kind == .object ? Int(value.end) : k + 2
+                }
+                return false
+            }
+            var keys = Set<String>()
+            var k = object + 1
+            while k < keyNode {
+                keys.insert(keyText(k))
+                let value = nodes[k + 1]
+                k = value.kind == .array || value.kind == .object ? Int(value.end) : k + 2
+            }
+            seen = keys
         }
-        return !seen!.insert(key).inserted
+        return !seen!.insert(keyText(keyNode)).inserted
     }
 
-    private mutating func parseArray() throws(JSONStop) -> JSONValue {
+    /// Whether two key nodes have the same decoded text (bytes compared when neither has escapes).
+    private func sameKey(_ a: Int, _ b: Int) -> Bool {
+        let x = nodes[a], y = nodes[b]
+        if x.flags != 0 || y.flags != 0 { return keyText(a) == keyText(b) }
+        let n = Int(x.end - x.offset)
+        guard n == Int(y.end - y.offset) else { return false }
+        let xs = Int(x.offset), ys = Int(y.offset)
+        for i in 1..<n where bytes[xs + i] != bytes[ys + i] { return false }
+        return true
+    }
+
+    private mutating func parseArray() throws(JSONStop) {
         try enterContainer()
-        let start = location(pos)
+        let node = nodes.count
+        append(.array, at: location(pos))
         pos += 1
-        var items: [JSONValue] = []
-        items.reserveCapacity(4)
+        var count = 0
         skipWhitespace()
         if peek == UInt8(ascii: "]") {
             pos += 1
             depth -= 1
-            return JSONValue(.array([]), at: start)
+            close(node, count: 0)
+            return
         }
         while true {
             skipWhitespace()
-            path.append(.index(items.count))
-            let value = try parseValue()
+            path.append(-count - 1)
+            try parseValue()
             path.removeLast()
-            items.append(value)
+            count += 1
             skipWhitespace()
-            if try closes(UInt8(ascii: "]"), "array", after: "an array element") { break }
+            if try closes(UInt8(ascii: "]"), "array", afterKey: nil) { break }
         }
         depth -= 1
-        return JSONValue(.array(items), at: start)
+        close(node, count: count)
     }
 
     /// After a member or element: a `,` (and whitespace; the closer right after it is a
     /// trailing comma) continues the container, the closer `closer` ends it (consumed: true),
-    /// anything else is the error "expected ',' or '}' after …".
-    private mutating func closes(_ closer: UInt8, _ container: String,
-                                 after what: @autoclosure () -> String) throws(JSONStop) -> Bool {
+    /// anything else is the error "expected ',' or '}' after …" (the value of the key at
+    /// `afterKey`, or an array element).
+    private mutating func closes(_ closer: UInt8, _ container: String, afterKey: Int?) throws(JSONStop) -> Bool {
         if peek == UInt8(ascii: ",") {
             let comma = pos
             let commaLine = (line: line, start: lineStart)
@@ -123,7 +158,8 @@ extension JSONScanner {
             guard peek == closer else { return false }
             trailingComma(at: location(comma, line: commaLine.line, lineStart: commaLine.start), container: container)
         } else if peek != closer {
-            throw fail("expected ',' or '\(Character(Unicode.Scalar(closer)))' after \(what()), found \(describe(byteAt: pos))",
+            let what = afterKey.map { "the value of \"\(keyText($0))\"" } ?? "an array element"
+            throw fail("expected ',' or '\(Character(Unicode.Scalar(closer)))' after \(what), found \(describe(byteAt: pos))",
                        at: pos)
         }
         pos += 1

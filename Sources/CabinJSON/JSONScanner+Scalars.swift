@@ -1,7 +1,9 @@
 extension JSONScanner {
-    /// Parses a string starting at the opening quote at `pos`.
-    mutating func parseString() throws(JSONStop) -> String {
+    /// Parses a string starting at the opening quote at `pos` and appends its node (a value
+    /// or a key): its bytes checked, text made only when it has escapes.
+    mutating func parseString() throws(JSONStop) {
         let start = pos
+        let at = location(pos)
         pos += 1
         var buffer: [UInt8] = []
         var segmentStart = pos
@@ -15,6 +17,7 @@ extension JSONScanner {
             if b == UInt8(ascii: "\"") { break }
             if b >= 0x80 {
                 ascii = false
+                lineHasNonASCII = true
             } else if b < 0x20 {
                 let hint = (b == 0x0A || b == 0x0D) ? "; strings cannot span lines (unterminated string?)" : ""
                 throw fail("unescaped control character U+\(hex4(UInt32(b))) in a string\(hint)", at: pos,
@@ -30,20 +33,34 @@ extension JSONScanner {
             }
             pos += 1
         }
-        let text: String?
         if escaped {
             buffer.append(contentsOf: bytes[segmentStart..<pos])
-            text = String(validating: buffer, as: UTF8.self)
-        } else if ascii {  // nothing to validate
-            text = String(decoding: bytes[segmentStart..<pos], as: UTF8.self)
+            guard let text = String(validating: buffer, as: UTF8.self) else {
+                throw fail("invalid UTF-8 in a string", at: start, rule: "json.encoding", value: .some(nil))
+            }
+            append(.string, at: at, flags: 1, end: pos, count: strings.count)
+            strings.append(text)
         } else {
-            text = String(validating: bytes[segmentStart..<pos], as: UTF8.self)
-        }
-        guard let text else {
-            throw fail("invalid UTF-8 in a string", at: start, rule: "json.encoding", value: .some(nil))
+            if !ascii, !Self.isValidUTF8(bytes, segmentStart..<pos) {
+                throw fail("invalid UTF-8 in a string", at: start, rule: "json.encoding", value: .some(nil))
+            }
+            append(.string, at: at, flags: ascii ? 0 : 2, end: pos)
         }
         pos += 1
-        return text
+    }
+
+    /// Whether `bytes[range]` is valid UTF-8 (as `String(validating:)` decides), without
+    /// making a string.
+    static func isValidUTF8(_ bytes: [UInt8], _ range: Range<Int>) -> Bool {
+        var iterator = bytes[range].makeIterator()
+        var decoder = UTF8()
+        while true {
+            switch decoder.decode(&iterator) {
+            case .scalarValue: continue
+            case .emptyInput: return true
+            case .error: return false
+            }
+        }
     }
 
     /// Parses one escape sequence at `pos` (the backslash) and appends its UTF-8 bytes.
@@ -125,7 +142,7 @@ extension JSONScanner {
     }
 
     /// Parses a number with RFC 8259 grammar; rejects non-finite results.
-    mutating func parseNumber() throws(JSONStop) -> JSONValue {
+    mutating func parseNumber() throws(JSONStop) {
         let start = pos
         if bytes[pos] == UInt8(ascii: "-") {
             pos += 1
@@ -167,7 +184,7 @@ extension JSONScanner {
             }
             value = parsed
         }
-        return JSONValue(.number(JSONNumber(value, source: bytes[start..<pos])), at: location(start))
+        append(.number, at: location(start), end: pos, number: value)
     }
 
     /// Powers of ten exactly representable as a `Double`.
@@ -232,13 +249,14 @@ extension JSONScanner {
     }
 
     /// Parses `true`, `false` or `null`; names `NaN` and `Infinity` as non-finite numbers.
-    mutating func parseLiteral() throws(JSONStop) -> JSONValue {
+    mutating func parseLiteral() throws(JSONStop) {
         let start = pos
-        for (word, kind) in [("true", JSONValue.Kind.bool(true)), ("false", .bool(false)), ("null", .null)] {
+        for (word, kind, flags) in [("true", JSONDocument.Kind.bool, UInt8(1)), ("false", .bool, 0), ("null", .null, 0)] {
             let utf8 = Array(word.utf8)
-            if bytes.count - pos >= utf8.count, Array(bytes[pos..<pos + utf8.count]) == utf8 {
+            if bytes.count - pos >= utf8.count, bytes[pos..<pos + utf8.count].elementsEqual(utf8) {
                 pos += utf8.count
-                return JSONValue(kind, at: location(start))
+                append(kind, at: location(start), flags: flags)
+                return
             }
         }
         let word = token(at: start) ?? ""

@@ -1,7 +1,8 @@
 /// Thrown inside the scanner after an error that stops parsing has been recorded.
 struct JSONStop: Error {}
 
-/// The parser's state: position, line bookkeeping, current path and diagnostics.
+/// The parser's state: position, line bookkeeping, current path, diagnostics, and the
+/// nodes of the ``JSONDocument`` it builds.
 ///
 /// Containers are parsed recursively; the depth limit is checked before each descent, so
 /// the recursion is bounded by ``JSONParseOptions/maxDepth``.
@@ -13,10 +14,19 @@ struct JSONScanner {
     var depth = 0
     /// Values parsed so far (checked against ``JSONParseOptions/maxValues``).
     var values = 0
-    var path: [JSONPath.Component] = []
+    /// The path to the value being parsed: a key's node index (≥ 0) or an array index `i`
+    /// as `-(i + 1)`; made into a ``JSONPath`` only for a diagnostic.
+    var path: [Int] = []
+    /// The document's nodes so far.
+    var nodes: [JSONDocument.Node] = []
+    /// Decoded text of strings with escapes.
+    var strings: [String] = []
     private(set) var line = 1
     private(set) var lineStart = 0
     private var columnCache = (offset: 0, column: 1)
+    /// Whether a byte ≥ 0x80 has been read on the current line (only strings hold them): while
+    /// not, a column is the byte distance from the line's start.
+    var lineHasNonASCII = false
 
     init(bytes: [UInt8], options: JSONParseOptions, file: String) {
         self.bytes = bytes
@@ -29,6 +39,9 @@ struct JSONScanner {
     /// The location of `offset`, which must be on the current line.
     mutating func location(_ offset: Int) -> SourceLocation {
         let target = min(max(offset, lineStart), bytes.count)
+        if !lineHasNonASCII {
+            return SourceLocation(offset: offset, line: line, column: target - lineStart + 1)
+        }
         if columnCache.offset > target || columnCache.offset < lineStart {
             columnCache = (lineStart, 1)
         }
@@ -49,7 +62,27 @@ struct JSONScanner {
         return SourceLocation(offset: offset, line: line, column: column)
     }
 
-    var currentPath: JSONPath { JSONPath(path) }
+    var currentPath: JSONPath {
+        JSONPath(path.map { step in
+            step >= 0 ? .key(keyText(step)) : .index(-step - 1)
+        })
+    }
+
+    /// The decoded text of the string node `node`.
+    func keyText(_ node: Int) -> String {
+        let n = nodes[node]
+        if n.flags & 1 != 0 { return strings[Int(n.count)] }
+        return String(decoding: bytes[Int(n.offset) + 1..<Int(n.end)], as: UTF8.self)
+    }
+
+    /// Appends a scalar node at `location`.
+    mutating func append(_ kind: JSONDocument.Kind, at location: SourceLocation, flags: UInt8 = 0, end: Int = 0,
+                         count: Int = 0, number: Double = 0) {
+        nodes.append(JSONDocument.Node(
+            offset: UInt32(truncatingIfNeeded: location.offset), line: UInt32(truncatingIfNeeded: location.line),
+            column: UInt32(truncatingIfNeeded: location.column), kind: kind, flags: flags,
+            end: UInt32(truncatingIfNeeded: end), count: UInt32(truncatingIfNeeded: count), number: number))
+    }
 
     /// Records an error at `offset` and returns the error that stops parsing. `value` is the
     /// excerpt to record: by default the token at `offset`; pass `.some(nil)` for none.
@@ -118,21 +151,26 @@ struct JSONScanner {
         line += 1
         lineStart = pos
         columnCache = (pos, 1)
+        lineHasNonASCII = false
     }
 
     // MARK: document
 
-    mutating func parseDocument() -> JSONValue? {
+    /// Parses the whole document; `nil` after an error that stops parsing.
+    mutating func parseDocument() -> JSONDocument? {
         do {
-            return try parseDocumentThrowing()
+            try parseDocumentThrowing()
+            return JSONDocument(bytes: bytes, nodes: nodes, strings: strings)
         } catch {
             return nil
         }
     }
 
-    private mutating func parseDocumentThrowing() throws(JSONStop) -> JSONValue {
-        if bytes.count > options.maxDocumentBytes {
-            throw fail("document is \(bytes.count) bytes; the limit is \(options.maxDocumentBytes) bytes",
+    private mutating func parseDocumentThrowing() throws(JSONStop) {
+        // Node offsets are 32-bit: 4 GiB is the most any document can be.
+        let maxBytes = min(options.maxDocumentBytes, Int(UInt32.max))
+        if bytes.count > maxBytes {
+            throw fail("document is \(bytes.count) bytes; the limit is \(maxBytes) bytes",
                        at: 0, rule: "json.size", value: .some(nil))
         }
         if bytes.count >= 2, (bytes[0] == 0xFE && bytes[1] == 0xFF) || (bytes[0] == 0xFF && bytes[1] == 0xFE) {
@@ -161,11 +199,13 @@ struct JSONScanner {
                                 at: SourceLocation(offset: contentStart, line: 1, column: 1),
                                 path: .root, rule: "json.leading-whitespace")
         }
-        let value = try parseValue()
+        // Compact exports hold about a node per 10 bytes, pretty-printed patterns one per 15:
+        // one allocation for most documents.
+        nodes.reserveCapacity(min(bytes.count / 8, 1 << 22) + 4)
+        try parseValue()
         skipWhitespace()
         if !atEnd {
             throw fail("unexpected \(describe(byteAt: pos)) after the end of the document", at: pos)
         }
-        return value
     }
 }

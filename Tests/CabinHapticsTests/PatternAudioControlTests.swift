@@ -90,4 +90,28 @@ import Testing
         #expect(Self.amplitude(toned[2400..<9600], 3 * 440) < 0.005)
         #expect(Self.amplitude(toned[14_400..<21_600], 3 * 440) > 0.05)
     }
+
+    /// The `Audio…TimeControl` parameters move a tone's envelope as `AttackTime`,
+    /// `DecayTime` and `ReleaseTime` do: added at the event's start.
+    @Test func audioTimeControlsMoveTheToneEnvelope() {
+        // Sustained 0.5 s tone, release 0 (2 ms): +0.7 on AudioReleaseTimeControl makes it
+        // 2 ms × 1000^0.7 ≈ 250 ms, so the tone still sounds 100 ms after the event's end.
+        let tone = HapticEvent(.audioContinuous, time: 0, duration: 0.5, parameters: [.audioVolume: 1])
+        func render(_ parameters: [HapticDynamicParameter]) -> [Float] {
+            Self.left(HapticPatternAudio.synthesize(HapticPattern(events: [tone], dynamicParameters: parameters),
+                                                    waveforms: [:], sampleRate: Self.rate))
+        }
+        let plain = render([])
+        let released = render([HapticDynamicParameter(.audioReleaseTimeControl, time: 0, value: 0.7)])
+        #expect(plain.count < 24_000 + 200)
+        #expect(released.count > 24_000 + 11_000)
+        #expect(Self.amplitude(released[28_800..<29_760], 440) > 0.2)
+        // A control set after the event starts does not reach it (read at the event's start).
+        let late = render([HapticDynamicParameter(.audioReleaseTimeControl, time: 0.25, value: 0.7)])
+        #expect(late == plain)
+        // +0.5 on AudioAttackTimeControl: a 2 ms × 1000^0.5 ≈ 63 ms fade in.
+        let slow = render([HapticDynamicParameter(.audioAttackTimeControl, time: 0, value: 0.5)])
+        #expect(Self.amplitude(slow[0..<960], 440) < 0.5 * Self.amplitude(plain[0..<960], 440))
+        #expect(abs(Self.amplitude(slow[9600..<19_200], 440) - Self.amplitude(plain[9600..<19_200], 440)) < 0.01)
+    }
 }
