@@ -19,12 +19,14 @@ enum AllocationScene {
                             "pitch": { "parameter": "speed", "map": [[0, 0.7], [80, 1.4]] } },
                 "ambient": { "bus": "ambient", "sound": "synth:pink-noise", "loop": true },
                 "radio": { "bus": "radio", "sound": "synth:binaural?carrier=200&beat=8", "gain": -6 },
-                "hum": { "bus": "radio", "sound": "synth:brown-noise", "loop": true, "gain": -10 }
+                "hum": { "bus": "radio", "sound": "synth:brown-noise", "loop": true, "gain": -10 },
+                "live": { "bus": "engine", "sound": "synth:engine?cylinders=4&rpm=2000&exhaust=300", "loop": true, "gain": -6,
+                          "pitch": { "parameter": "speed", "map": [[0, 0.4], [80, 1.3]] } }
               },
               "cues": [
-                { "at": 0, "start": ["engine", "ambient", "radio", "hum"], "fadeIn": "500ms" },
+                { "at": 0, "start": ["engine", "ambient", "radio", "hum", "live"], "fadeIn": "500ms" },
                 \(periodicCues(until: total))
-                { "at": \(total - 1), "stop": ["engine", "ambient", "radio", "hum"], "fadeOut": "800ms" }
+                { "at": \(total - 1), "stop": ["engine", "ambient", "radio", "hum", "live"], "fadeOut": "800ms" }
               ] }
             """
         let result = SessionReader.read(json, file: "allocation-scene.json")
@@ -51,6 +53,7 @@ enum AllocationScene {
             cues.append(#"{ "at": \#(t + 1), "play": "voice.wav", "bus": "voice", "mark": "voice" }"#)
             cues.append(#"{ "at": \#(t + 2), "crossfade": "ambient", "to": "\#(toggle ? "synth:white-noise" : "synth:pink-noise")", "over": "2s" }"#)
             cues.append(#"{ "at": \#(t + 3), "fade": "hum", "to": \#(toggle ? -6 : 0), "over": "1s" }"#)
+            cues.append(#"{ "at": \#(t + 1.5), "fade": "live", "to": \#(toggle ? 3 : -3), "over": "1s" }"#)
             cues.append(#"{ "at": \#(t + 3.5), "lowpass": "ambient", "to": \#(toggle ? 600 : 20000), "over": "1s" }"#)
             t += 5
         }

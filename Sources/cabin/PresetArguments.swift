@@ -11,6 +11,7 @@ struct PresetArguments: ParsableArguments {
     @Option(help: "drive, ambient: session length in minutes.") var minutes: String?
     @Option(help: "drive: v8, v6, four, electric, diesel or vintage.") var vehicle: String?
     @Option(help: "drive: highway, scenic or backroads.") var route: String?
+    @Option(help: "drive: the combustion engines' sound, loops (repitched recordings) or live (synthesized from rpm and load).") var engine: String?
     @Option(help: "drive: where you are going (named in announcements).") var destination: String?
     @Option(name: .customLong("rest-every"), help: "drive: 25m, 50m or off.") var restEvery: String?
     @Option(help: "drive: rest stop length, 5m, 10m or 15m.") var rest: String?
@@ -29,7 +30,7 @@ struct PresetArguments: ParsableArguments {
     /// The options given, by preset option name.
     var given: [String: String] {
         let pairs: [(String, String?)] = [
-            ("minutes", minutes), ("vehicle", vehicle), ("route", route), ("destination", destination),
+            ("minutes", minutes), ("vehicle", vehicle), ("route", route), ("engine", engine), ("destination", destination),
             ("rest-every", restEvery), ("rest", rest), ("radio", radio.map(Self.musicPath)), ("ambient", ambient), ("focus", focus),
             ("short", short), ("long", long), ("cycles", cycles), ("sound", sound), ("beat", beat),
             ("carrier", carrier), ("seconds", seconds), ("warn", warn),

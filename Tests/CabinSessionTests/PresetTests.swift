@@ -162,7 +162,7 @@ import Testing
         ("drive", ["minutes": "0"], "--minutes must be a whole number of minutes from 25 to 240, not '0'"),
         ("drive", ["rest-every": "3x"], "--rest-every must be 25m, 50m or off, not '3x'"),
         ("drive", ["vehicle": "tank"], "--vehicle must be v8, v6, four, electric, diesel or vintage, not 'tank'"),
-        ("drive", ["speed": "9"], "--speed is not an option of the drive preset (it takes --minutes, --vehicle, --route, --destination, --rest-every, --rest, --radio, --ambient)"),
+        ("drive", ["speed": "9"], "--speed is not an option of the drive preset (it takes --minutes, --vehicle, --route, --engine, --destination, --rest-every, --rest, --radio, --ambient)"),
         ("pomodoro", ["cycles": "x"], "--cycles must be a number from 1 to 12, not 'x'"),
         ("nope", [:], "no preset \"nope\": use drive, pomodoro, ambient, breathing, quest, ui"),
     ])

@@ -23,6 +23,7 @@ enum SynthKinds {
         case 3: visitor.visit(SineSynth.self)
         case 4: visitor.visit(BinauralSynth.self)
         case 5: visitor.visit(IsochronicSynth.self)
+        case 6: visitor.visit(EngineSynth.self)
         default: nil
         }
     }

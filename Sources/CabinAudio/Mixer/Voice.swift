@@ -41,6 +41,8 @@ struct Voice: BitwiseCopyable {
     /// Oscillator phases in radians (the sine uses the left one).
     var phaseLeft: Double = 0
     var phaseRight: Double = 0
+    /// The live engine's pulses and filters (`EngineSynth`).
+    var engine = EngineVoiceState()
 
     /// Starts fading out over `frames` with `shape`; the voice frees itself at the end.
     mutating func processRelease(frames: Int64, shape: Ramp.Shape = .linear) {

@@ -1,4 +1,5 @@
 import Glibc
+import CabinAudio
 
 /// The drive's engine as a driver knows it, built from the library's recorded loops (an idle
 /// loop and a cruise loop per combustion engine, one hum for the electric motor):
@@ -16,8 +17,8 @@ import Glibc
 ///   speed and an inverter whine whose pitch follows speed (0 → 2.5 kHz at 80 mph).
 ///
 /// The loops are repitched recordings, so their body and exhaust resonances move with the
-/// firing rate (within the −37 %…+23 % the gears allow); a live engine model would hold
-/// them fixed. Load (accelerating louder and brighter than coasting) is the timeline's: see
+/// firing rate (within the −37 %…+23 % the gears allow); `--engine live` plays the live
+/// model instead (`synth:engine`, one layer through the same gears), which holds them fixed. Load (accelerating louder and brighter than coasting) is the timeline's: see
 /// `DriveTimeline.load`.
 struct DriveEngine {
     /// The vehicle: `v8`, `v6`, `four`, `diesel`, `vintage` or `electric`.
@@ -30,6 +31,9 @@ struct DriveEngine {
     let gears: [Double]
     /// The rpm at which an upshift happens (a relaxed automatic).
     let shiftRPM: Double
+    /// Synthesized live (`synth:engine`, one layer following the rpm through the gears)
+    /// instead of the idle and cruise loops; the electric motor always plays its loop.
+    let isLive: Bool
 
     static let cruiseSpeed = 65.0
     /// Idle against cruise, dB.
@@ -37,8 +41,9 @@ struct DriveEngine {
     /// The speeds over which the idle loop hands over to the cruise loop.
     static let handover = 2.0...14.0
 
-    init(vehicle: String) {
+    init(vehicle: String, live: Bool = false) {
         self.vehicle = vehicle
+        isLive = live && vehicle != "electric"
         // Overall ratios as fractions of top gear: a five-speed, a four-speed for the vintage car.
         let fractions = vehicle == "vintage" ? [0.3, 0.55, 0.78, 1.0] : [0.23, 0.41, 0.6, 0.8, 1.0]
         let (level, idle, cruise): (Double, Double, Double) = switch vehicle {
@@ -96,31 +101,57 @@ struct DriveEngine {
         for s in stride(from: Self.handover.lowerBound, through: Self.handover.upperBound, by: 1) { speeds.insert(s) }
         for s in shiftSpeeds { speeds.formUnion([rounded(s), rounded(s + 0.4)]) }
         let knots = speeds.sorted()
+        if isLive { return [liveLayer(knots: knots)] + sputterLayers() }
         // During the handover the idle loop's pitch is held to 1.3× (a lumpy idle at 3× would
         // not sound like an engine) and the cruise loop's to 0.6× at the least.
         let idle = knots.map { s in (s, min(1.3, rpmAtKnot(s) / idleRPM)) }.filter { $0.0 <= Self.handover.upperBound }
         let cruise = knots.map { s in (s, max(0.6, rpmAtKnot(s) / cruiseRPM)) }
         let idleGain = knots.filter { $0 <= Self.handover.upperBound }.map { s in (s, level(at: s) + 20 * log10(max(1e-4, cos(.pi / 2 * handover(s))))) }
         let cruiseGain = knots.map { s in (s, level(at: s) + 20 * log10(max(1e-4, sin(.pi / 2 * handover(s))))) }
-        var sputter: [Layer] = []
-        if hasSputters {
-            // The vintage motor's sputters at random (Poisson) times, each its own level, pan
-            // and pitch, following the engine's level with speed.
-            let sound = SoundReference.library("engine/vintage-sputter")
-            sputter = [Layer(name: "sputter", bus: "engine", sound: sound, gain: level - 4,
-                             gainMap: onSpeed(Self.levelCurve.points.map { ($0.0, $0.1) }),
-                             scatter: Scatter(sounds: [sound], rate: 2...7, gain: -8...0, pan: -0.2...0.2, pitch: -3...1))]
-        }
         return [
             Layer(name: "idle", bus: "engine", sound: .library("engine/\(vehicle)-idle"), isLooping: true, gain: level,
                   pitch: onSpeed(idle.map { ($0.0, ratio($0.1)) }), gainMap: onSpeed(idleGain.map { ($0.0, decibels($0.1)) })),
             Layer(name: "engine", bus: "engine", sound: .library("engine/\(vehicle)"), isLooping: true, gain: level,
                   pitch: onSpeed(cruise.map { ($0.0, ratio($0.1)) }), gainMap: onSpeed(cruiseGain.map { ($0.0, decibels($0.1)) })),
-        ] + sputter
+        ] + sputterLayers()
+    }
+
+    /// The vintage motor's sputters at random (Poisson) times, each its own level, pan and
+    /// pitch, following the engine's level with speed.
+    private func sputterLayers() -> [Layer] {
+        guard hasSputters else { return [] }
+        let sound = SoundReference.library("engine/vintage-sputter")
+        return [Layer(name: "sputter", bus: "engine", sound: sound, gain: level - 4,
+                      gainMap: LayerMap(parameter: "speed", points: Self.levelCurve.points.map { ($0.0, $0.1) }),
+                      scatter: Scatter(sounds: [sound], rate: 2...7, gain: -8...0, pan: -0.2...0.2, pitch: -3...1))]
+    }
+
+    /// The live engine: one `synth:engine` layer whose pitch map is the rpm through the
+    /// gears (pitch 1 = the cruise rpm, from idle at a standstill), its level the level curve
+    /// (idle 12 dB under cruise) — one source, so there is no handover to dip through.
+    private func liveLayer(knots: [Double]) -> Layer {
+        // The trim brings each to the loops' loudness at cruise (a synth plays at −15 dBFS
+        // RMS, the library's loops at −23 LUFS): measured on DriveEngineTests' cruise window.
+        let (cylinders, exhaust, rasp, trim): (Int, Double, Double, Double) = switch vehicle {
+        case "v8": (8, 180, 0.6, -9.7)
+        case "four": (4, 320, 2.5, -10.2)
+        case "diesel": (4, 200, 1.6, -8.7)
+        case "vintage": (4, 270, 1.2, -8.4)
+        default: (6, 230, 1, -10.9)
+        }
+        let synth = Synth.engine(cylinders: cylinders, rpm: cruiseRPM, exhaust: exhaust, rasp: rasp)
+        let pitch = knots.map { s in (s, ratio(rpmAtKnot(s) / cruiseRPM)) }
+        let gain = knots.map { s in (s, decibels(level(at: s))) }
+        return Layer(name: "engine", bus: "engine", sound: .synth(synth), isLooping: true, gain: level + trim,
+                     pitch: LayerMap(parameter: "speed", points: pitch), gainMap: LayerMap(parameter: "speed", points: gain))
     }
 
     /// The layers that start with the engine and stop with it.
-    var layerNames: [String] { isElectric ? ["engine", "whine"] : hasSputters ? ["idle", "engine", "sputter"] : ["idle", "engine"] }
+    var layerNames: [String] {
+        if isElectric { return ["engine", "whine"] }
+        let engine = isLive ? ["engine"] : ["idle", "engine"]
+        return hasSputters ? engine + ["sputter"] : engine
+    }
 
     /// The vintage motor sputters now and then (a scatter: its loops have none baked in).
     var hasSputters: Bool { vehicle == "vintage" }

@@ -21,6 +21,7 @@ enum DrivePreset {
             .init(name: "minutes", defaultValue: "25", help: "session length, 25–240"),
             .init(name: "vehicle", defaultValue: "v6", help: vehicles.joined(separator: "|")),
             .init(name: "route", defaultValue: "highway", help: routes.joined(separator: "|")),
+            .init(name: "engine", defaultValue: "loops", help: "loops|live (combustion engines synthesized from rpm and load)"),
             .init(name: "destination", defaultValue: "your destination", help: "where you are going"),
             .init(name: "rest-every", defaultValue: "25m", help: "25m|50m|off"),
             .init(name: "rest", defaultValue: "5m", help: "5m|10m|15m"),
@@ -38,6 +39,8 @@ enum DrivePreset {
         var rest: Int
         var radio: String?
         var ambient: String
+        /// The combustion engines synthesized live (`synth:engine`) instead of repitched loops.
+        var liveEngine = false
     }
 
     static func settings(_ o: PresetOptions) throws(PresetError) -> Settings {
@@ -58,7 +61,8 @@ enum DrivePreset {
             restEvery: restEvery == "off" ? nil : Int(restEvery.dropLast())!,
             rest: Int(try o.choice("rest", ["5m", "10m", "15m"]).dropLast())!,
             radio: radio == "off" ? nil : radio,
-            ambient: ambientOption == "route" ? routeAmbient[route]! : ambientOption)
+            ambient: ambientOption == "route" ? routeAmbient[route]! : ambientOption,
+            liveEngine: try o.choice("engine", ["loops", "live"]) == "live")
     }
 
     static let routeAmbient = ["highway": "ambient/highway-medium", "scenic": "ambient/highway-light",

@@ -13,10 +13,12 @@ struct DriveTimeline {
     var spoken: [Double] = []
     /// The pedal's wander: above the target next (else below).
     var wanderUp = false
+    /// Start times of the wander's speed ramps: never load (see `load`).
+    var wanderRamps: Set<Double> = []
 
     init(settings: DrivePreset.Settings) {
         s = settings
-        engine = DriveEngine(vehicle: settings.vehicle)
+        engine = DriveEngine(vehicle: settings.vehicle, live: settings.liveEngine)
         total = Double(settings.minutes * 60)
         b = SessionBuilder(title: "Drive to \(settings.destination == "your destination" ? "your destination" : settings.destination)",
                            duration: total)
@@ -147,9 +149,10 @@ struct DriveTimeline {
     }
 
     /// A stretch of road: up to cruising speed, then gentle changes of pace, and between
-    /// them the slow wander of a foot on the pedal (0.5–2 % above and below the target in
+    /// them the slow wander of a foot on the pedal (2–3 % above and below the target in
     /// turn, ramps of 6–14 s back to back), so the rpm is never one steady tone — and never
-    /// steady at all: a held rpm would repeat the engine's 6 s loop exactly.
+    /// steady at all: a held rpm would repeat the engine's 6 s loop exactly. The wander is
+    /// not load: a held speed, however it wanders, neither brightens nor dulls the engine.
     mutating func drive(from start: Double, to end: Double) {
         var target = cruiseSpeed(random.uniform(cruise))
         speed.ramp(at: start, to: target, over: 20)
@@ -164,12 +167,12 @@ struct DriveTimeline {
                 t += over
                 next = t + random.uniform(variationGap)
             } else {
-                // Back to back, each to the other side of the target by 0.5–2 % (a swing under
-                // the 3 mph that counts as load): the rpm is always moving, so the engine's
-                // loop never lines up with itself for long.
+                // Back to back, each to the other side of the target by 2–3 %: the rpm is
+                // always moving, so the engine's loop never lines up with itself for long.
                 let over = random.uniform(6...14)
                 wanderUp.toggle()
-                speed.ramp(at: t, to: target * (1 + (wanderUp ? 1 : -1) * random.uniform(0.005...0.02)), over: over)
+                speed.ramp(at: t, to: target * (1 + (wanderUp ? 1 : -1) * random.uniform(Self.wander)), over: over)
+                wanderRamps.insert(t)
                 t += over
             }
         }
@@ -186,9 +189,10 @@ struct DriveTimeline {
     /// off (coasting, engine braking) quieter and duller. Each speed change of more than
     /// 3 mph moves the engine layers' level (±3 dB) and the engine bus's low-pass (12 kHz
     /// pressing on, 1.2 kHz lifting off, 2.5 kHz holding) as it starts, and back as it ends;
-    /// the wander of a held speed does not, nor braking to a stop.
+    /// the wander of a held speed does not (its swings reach 6 %, about 4 mph at 65), nor
+    /// braking to a stop.
     mutating func load() {
-        for r in speed.ramps {
+        for r in speed.ramps where !wanderRamps.contains(r.time) {
             let change = r.to - speed.speed(at: r.time)
             // Braking to a stop ends at idle: no coasting dip to rise out of at a standstill.
             guard abs(change) > 3 && r.to > 0 else { continue }
@@ -204,6 +208,9 @@ struct DriveTimeline {
     /// The ambient and radio buses' gains when the radio plays (dB).
     static let ambientWithRadio = -13.0
     static let radioBus = -5.0
+
+    /// The pedal's wander at cruise: each swing this far above or below the target.
+    static let wander = 0.02...0.03
 
     /// The engine bus's low-pass while holding a speed, Hz.
     static let cruiseBrightness = 2500.0
