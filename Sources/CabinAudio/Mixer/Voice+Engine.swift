@@ -5,7 +5,7 @@
 ///   fundamental) is rpm/60 × cylinders/2. The rpm is `rpm` × the layer's pitch ratio, so a
 ///   pitch map of a parameter (the drive's speed through its gears) drives it. Each firing
 ///   is an exhaust pulse (a fast rise and an exponential decay, placed to the sub-sample)
-///   whose strength is its cylinder's own (fixed, ±10 %) times a per-firing draw (±7 %), and
+///   whose strength is its cylinder's own (fixed, ±17 %) times a per-firing draw (±12 %), and
 ///   whose interval is jittered by ±3 %, and the crankshaft's speed wobbles by about ±0.5 %
 ///   (a random walk with a memory of some 35 firings): seeded, so the same seed plays the
 ///   same engine, and never the same cycle twice — two stretches at one rpm do not line up.
@@ -99,7 +99,7 @@ extension Voice {
         return y
     }
 
-    /// A cylinder's own strength: 1 ± 10 %, fixed by the seed.
+    /// A cylinder's own strength: 1 ± 17 %, fixed by the seed.
     @inline(__always)
     static func cylinderGain(_ seed: UInt64, _ cylinder: Int32) -> Double {
         var z = seed &+ UInt64(cylinder + 1) &* 0x9E37_79B9_7F4A_7C15
