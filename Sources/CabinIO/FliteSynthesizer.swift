@@ -11,7 +11,8 @@ import Synchronization
 /// excitation noise), so the same text gives the same samples in any order, in any process.
 ///
 /// The voice library is opened with `dlopen` the first time it speaks (like espeak-ng: most
-/// runs never speak). Calls are serialised by a lock (Flite keeps global state).
+/// runs never speak). Calls are serialised by `SpeechEngineLock` (Flite keeps global state,
+/// and draws from the C library's `rand()` as espeak-ng does).
 ///
 /// Thread: control thread only (blocking, allocates).
 ///
@@ -26,7 +27,6 @@ public final class FliteSynthesizer: SpeechSource, @unchecked Sendable {
 
     public let voice: String
     private let library: Library
-    private static let lock = Mutex(())
     nonisolated(unsafe) private static var libraries: [String: Library] = [:]
 
     /// A voice's library and its functions. The corresponding C functions are `dlopen`,
@@ -66,7 +66,7 @@ public final class FliteSynthesizer: SpeechSource, @unchecked Sendable {
                               reason: "no such Flite voice (there are \(Self.voices.joined(separator: ", ")))")
         }
         self.voice = voice
-        library = try Self.lock.withLock { _ throws(SystemError) -> Library in
+        library = try SpeechEngineLock.shared.withLock { _ throws(SystemError) -> Library in
             if let known = Self.libraries[voice] { return known }
             let opened = try Library(voice)
             Self.libraries[voice] = opened
@@ -77,7 +77,7 @@ public final class FliteSynthesizer: SpeechSource, @unchecked Sendable {
     /// Speaks `text` and returns mono samples at the voice's rate (16 kHz). The
     /// corresponding C functions are `srand`, `flite_text_to_wave` and `delete_wave`.
     public func synthesize(_ text: String) throws(SystemError) -> AudioBuffer {
-        try Self.lock.withLock { _ throws(SystemError) -> AudioBuffer in
+        try SpeechEngineLock.shared.withLock { _ throws(SystemError) -> AudioBuffer in
             // The clustergen voices' mixed excitation draws noise from the C library's
             // `rand()`: reseeded, the same text gives the same samples whatever was said before.
             srand(1)

@@ -35,7 +35,6 @@ public final class SpeechSynthesizer: SpeechSource, @unchecked Sendable {
     public let sampleRate: Double
 
     private let espeak: EspeakNGLibrary
-    private static let lock = Mutex(())
     nonisolated(unsafe) private static var initialized = false
     nonisolated(unsafe) private static var collected: [Int16] = []
 
@@ -55,7 +54,7 @@ public final class SpeechSynthesizer: SpeechSource, @unchecked Sendable {
         self.pitch = pitch
         let espeak = try EspeakNGLibrary.shared.get()
         self.espeak = espeak
-        sampleRate = try Self.lock.withLock { _ throws(SystemError) in
+        sampleRate = try SpeechEngineLock.shared.withLock { _ throws(SystemError) in
             try Self.initialize(espeak)
             return Double(espeak.getSampleRate())
         }
@@ -82,7 +81,7 @@ public final class SpeechSynthesizer: SpeechSource, @unchecked Sendable {
     /// functions are `espeak_ng_SetVoiceByName`, `espeak_SetParameter`, `srand` and
     /// `espeak_Synth`.
     public func synthesize(_ text: String) throws(SystemError) -> AudioBuffer {
-        try Self.lock.withLock { _ throws(SystemError) in try synthesizeLocked(text) }
+        try SpeechEngineLock.shared.withLock { _ throws(SystemError) in try synthesizeLocked(text) }
     }
 
     private func synthesizeLocked(_ text: String) throws(SystemError) -> AudioBuffer {
@@ -109,4 +108,16 @@ public final class SpeechSynthesizer: SpeechSource, @unchecked Sendable {
         guard native.frameCount > 0 else { throw SystemError(operation: "espeak_Synth", code: 0, reason: "no audio for \"\(text)\"") }
         return try Resampler.resample(native, to: sampleRate).samples
     }
+}
+
+/// The one lock every speech engine's work runs under. Flite's clustergen voices and
+/// espeak-ng both draw noise from the C library's process-wide `rand()`, each reseeding it
+/// (`srand`) before an utterance; under separate locks, one engine speaking while the other
+/// does would move the other's sequence, and the same session would not render the same
+/// bytes twice (seen as a flaky `fliteSpeechDoesNotDependOnWhatWasSaidBefore`). Each engine's
+/// own state (espeak-ng's callback buffer, Flite's loaded voices) is guarded by it too.
+///
+/// Thread: any thread except the render thread (it blocks).
+enum SpeechEngineLock {
+    static let shared = Mutex(())
 }

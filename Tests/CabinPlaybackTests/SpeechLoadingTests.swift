@@ -50,4 +50,24 @@ import Testing
         _ = try slt.synthesize("Something else entirely, and longer than that.")
         #expect(try slt.synthesize("Rest stop in five miles").samples == first.samples)
     }
+
+    /// espeak-ng draws from the same C `rand()` as Flite: speaking with espeak-ng at the same
+    /// time (a session with a German `say` beside English prompts is loaded in parallel) must
+    /// not change what Flite says.
+    @Test func fliteSpeaksTheSameWhileEspeakSpeaks() async throws {
+        let slt = try FliteSynthesizer()
+        let espeak = try SpeechSynthesizer(voice: "de")
+        let flite = try slt.synthesize("Rest stop in five miles").samples
+        let same = try await withThrowingTaskGroup(of: Bool.self) { group in
+            group.addTask { try (0..<8).allSatisfy { _ in try slt.synthesize("Rest stop in five miles").samples == flite } }
+            group.addTask {
+                for _ in 0..<8 { _ = try espeak.synthesize("Guten Tag, wir fahren weiter") }
+                return true
+            }
+            var all = true
+            for try await r in group { all = all && r }
+            return all
+        }
+        #expect(same, "Flite spoke differently while espeak-ng spoke")
+    }
 }
