@@ -37,7 +37,7 @@ public enum SessionLoader {
     public static func load(path: String, sampleRate: Double, maxBlockFrames: Int = 512,
                             library: SoundLibrary? = nil, patterns: HapticPatternLibrary? = nil,
                             options: SessionCompileOptions = .init(), stations: [String: String] = [:],
-                            progressive: Bool = false) throws(Failure) -> Loaded {
+                            progressive: Bool = false, startingAt start: Double = 0) throws(Failure) -> Loaded {
         let url = URL(fileURLWithPath: path)
         if SoundReferenceParser.soundExtensions.contains(url.pathExtension.lowercased()) {
             throw Failure(lines: ["\(path): is a sound file, not a session document; a session plays it as a layer (\"sound\": \"./\(url.lastPathComponent)\")"])
@@ -46,19 +46,21 @@ public enum SessionLoader {
         do { data = try DocumentFile.read(path, limit: SessionReader.maximumBytes, kind: "session document") } catch { throw Failure(lines: [error.description]) }
         return try load(bytes: data, name: path, folder: url.deletingLastPathComponent(),
                         sampleRate: sampleRate, maxBlockFrames: maxBlockFrames, library: library,
-                        patterns: patterns, options: options, stations: stations, progressive: progressive)
+                        patterns: patterns, options: options, stations: stations, progressive: progressive,
+                        startingAt: start)
     }
 
     /// Loads a document given as bytes (a preset, stdin); `folder` resolves relative paths.
     ///
-    /// `progressive` returns once the first second of each sound is decoded and decodes
-    /// the rest while the session plays (see `SessionSoundLoader.loadProgressively`): for
-    /// live playback, where launch time matters; it also connects the session's live
+    /// `progressive` returns once the first second of each sound that may be heard within
+    /// a few seconds of `start` (the session time playback begins at) is decoded, and
+    /// decodes the rest while the session plays (see `SessionSoundLoader.loadProgressively`):
+    /// for live playback, where launch time matters; it also connects the session's live
     /// streams (`Loaded.radio`). Offline rendering decodes everything first.
     public static func load(bytes: [UInt8], name: String, folder: URL, sampleRate: Double, maxBlockFrames: Int = 512,
                             library: SoundLibrary? = nil, patterns: HapticPatternLibrary? = nil,
                             options: SessionCompileOptions = .init(), stations: [String: String] = [:],
-                            progressive: Bool = false) throws(Failure) -> Loaded {
+                            progressive: Bool = false, startingAt start: Double = 0) throws(Failure) -> Loaded {
         let references = SessionReferences.checking(documentFolder: folder, library: library, patterns: patterns,
                                                     stations: stations)
         let result = SessionReader.read(bytes, file: name, references: references)
@@ -69,7 +71,7 @@ public enum SessionLoader {
         let sounds: ResolvedSounds, decoding: SoundDecoding
         if progressive {
             (sounds, decoding) = SessionSoundLoader.loadProgressively(document, documentFolder: folder, library: library,
-                                                                      sampleRate: sampleRate)
+                                                                      sampleRate: sampleRate, startingAt: start)
         } else {
             sounds = SessionSoundLoader.load(document, documentFolder: folder, library: library, sampleRate: sampleRate)
             decoding = .done

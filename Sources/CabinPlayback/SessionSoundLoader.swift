@@ -29,17 +29,22 @@ public enum SessionSoundLoader {
         return resolved
     }
 
-    /// Decodes the first `initialSeconds` of every sound (all of a shorter one) and the
-    /// rest in the background, so playback can start at once; what is not decoded yet
-    /// plays as silence (the decoder stays far ahead of any voice).
+    /// Decodes the first `initialSeconds` of every sound that may be heard within
+    /// `deferral` seconds of `start` (all of a shorter one), and everything else in the
+    /// background, so playback can start at once; what is not decoded yet plays as silence
+    /// (the decoder stays far ahead of any voice). A sound only one-shot cues after
+    /// `start + deferral` play (`SessionDocument.soundsFirstHeard(after:)`: the drive's
+    /// prompts and chimes, minutes in) is opened but not decoded before playback starts.
     public static func loadProgressively(_ document: SessionDocument, documentFolder: URL, library: SoundLibrary?,
-                                         sampleRate: Double, initialSeconds: Double = 1) -> (ResolvedSounds, SoundDecoding) {
+                                         sampleRate: Double, initialSeconds: Double = 1, startingAt start: Double = 0,
+                                         deferral: Double = 3) -> (ResolvedSounds, SoundDecoding) {
         load(document, documentFolder: documentFolder, library: library, sampleRate: sampleRate,
-             initialSeconds: initialSeconds)
+             initialSeconds: initialSeconds, deferred: document.soundsFirstHeard(after: start + deferral))
     }
 
     private static func load(_ document: SessionDocument, documentFolder: URL, library: SoundLibrary?,
-                             sampleRate: Double, initialSeconds: Double?) -> (ResolvedSounds, SoundDecoding) {
+                             sampleRate: Double, initialSeconds: Double?,
+                             deferred: Set<String> = []) -> (ResolvedSounds, SoundDecoding) {
         // Speech is synthesized on its own thread (espeak-ng is used by one thread at a
         // time) while files open and decode in parallel (libsndfile handles and soxr states
         // are independent): what a session needs at launch is ready sooner.
@@ -58,7 +63,8 @@ public enum SessionSoundLoader {
         DispatchQueue.concurrentPerform(iterations: references.count) { i in
             let result = Result { () throws(LoadError) -> (LoadedSound, SoundDecodeJob) in
                 let (sound, job) = try open(references[i], documentFolder: documentFolder, library: library, sampleRate: sampleRate)
-                let target = initialSeconds.map { Int($0 * sampleRate) } ?? job.storage.frameCount
+                let deferring = deferred.contains(references[i].description)
+                let target = deferring ? 0 : initialSeconds.map { Int($0 * sampleRate) } ?? job.storage.frameCount
                 do throws(LoadError) { try job.decode(upTo: target) } catch {
                     job.close()
                     throw error

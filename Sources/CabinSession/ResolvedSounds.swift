@@ -88,6 +88,27 @@ extension SessionDocument {
         return out
     }
 
+    /// The sounds of `soundsToLoad` that nothing plays before `time` (seconds on the
+    /// session's clock): those only one-shot cues (`play`, a `say`'s fallback) use, and only
+    /// after `time`. A live player starting at 0 can decode them after it starts. A sound a
+    /// layer, a scatter, a crossfade or the focus warning uses is never among them (those
+    /// may sound at any moment: a layer from its start, the warning at a key press).
+    public func soundsFirstHeard(after time: Double) -> Set<String> {
+        var later = Set<String>(), early = Set<String>()
+        for layer in layers {
+            early.insert(layer.sound.description)
+            for s in layer.scatter?.sounds ?? [] { early.insert(s.description) }
+        }
+        if let sound = focus?.sound { early.insert(sound.description) }
+        for cue in cues {
+            if let crossfade = cue.crossfade { early.insert(crossfade.to.description) }
+            for sound in [cue.play?.sound, cue.say?.fallback].compactMap({ $0 }) {
+                if cue.time > time { later.insert(sound.description) } else { early.insert(sound.description) }
+            }
+        }
+        return later.subtracting(early)
+    }
+
     /// The live streams (`http(s)://` sounds) of layers and cues, each once, in document order.
     public var stations: [String] {
         var seen = Set<String>()

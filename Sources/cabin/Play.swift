@@ -296,14 +296,14 @@ struct Play: ParsableCommand {
 
 extension Play {
     /// The device first, then the session at the rate it plays (`LivePlayer.open`).
-    /// Playback starts once the first second of every sound is decoded; the rest decodes
-    /// while it plays.
+    /// Playback starts once the first second of every sound heard near the start is
+    /// decoded; the rest decodes while it plays.
     func open(_ options: LivePlayer.Options, source: CLISession.Source, compileOptions: SessionCompileOptions) throws
         -> (LivePlayer, SoundDecoding)
     {
         let (player, loaded) = try LivePlayer.open(options: options) { rate, _ in
             try CLISession.load(source, sampleRate: rate, maxBlockFrames: options.configuration.periodFrames,
-                                options: compileOptions, progressive: true)
+                                options: compileOptions, progressive: true, startingAt: options.startTime)
         }
         return (player, loaded.decoding)
     }

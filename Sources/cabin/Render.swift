@@ -303,28 +303,29 @@ enum CLISession {
 
     /// Loads, printing warnings; on errors prints them (one line each) and exits 1.
     static func load(_ source: Source, sampleRate: Double, maxBlockFrames: Int,
-                     options: SessionCompileOptions = .init(), progressive: Bool = false) throws -> SessionLoader.Loaded {
+                     options: SessionCompileOptions = .init(), progressive: Bool = false,
+                     startingAt start: Double = 0) throws -> SessionLoader.Loaded {
         if let file = source.file, source.document == nil {
             return try load(file, sampleRate: sampleRate, maxBlockFrames: maxBlockFrames, options: options,
-                            stations: source.stations, progressive: progressive)
+                            stations: source.stations, progressive: progressive, startingAt: start)
         }
         let bytes = Array(source.document!.json().utf8)
         return try load(source.name, sampleRate: sampleRate, maxBlockFrames: maxBlockFrames) { library throws(SessionLoader.Failure) in
             try SessionLoader.load(bytes: bytes, name: source.name, folder: URL(fileURLWithPath: source.folder ?? CLIPaths.packageFile(".")),
                                    sampleRate: sampleRate, maxBlockFrames: maxBlockFrames, library: library,
                                    patterns: HapticPatternLibrary.locate(), options: options, stations: source.stations,
-                                   progressive: progressive)
+                                   progressive: progressive, startingAt: start)
         }
     }
 
     /// Loads, printing warnings; on errors prints them (one line each) and exits 1.
     static func load(_ path: String, sampleRate: Double, maxBlockFrames: Int,
                      options: SessionCompileOptions = .init(), stations: [String: String] = [:],
-                     progressive: Bool = false) throws -> SessionLoader.Loaded {
+                     progressive: Bool = false, startingAt start: Double = 0) throws -> SessionLoader.Loaded {
         try load(path, sampleRate: sampleRate, maxBlockFrames: maxBlockFrames) { library throws(SessionLoader.Failure) in
             try SessionLoader.load(path: path, sampleRate: sampleRate, maxBlockFrames: maxBlockFrames, library: library,
                                    patterns: HapticPatternLibrary.locate(), options: options, stations: stations,
-                                   progressive: progressive)
+                                   progressive: progressive, startingAt: start)
         }
     }
 

@@ -87,6 +87,47 @@ import Testing
         #expect(storage.audioBuffer == (try SoundFile.read(dir.appendingPathComponent("long.flac").path)))
     }
 
+    /// A bed from the start, a chime at 1 s and a chime and a crossfade target minutes in.
+    static func documentWithLateCues() throws -> SessionDocument {
+        let json = #"""
+        { "cabin": 1, "duration": "10m",
+          "layers": { "bed": { "bus": "ambient", "sound": "bed.flac", "loop": true } },
+          "cues": [ { "at": "0s", "start": "bed" },
+                    { "at": "1s", "play": "early.flac", "bus": "ui" },
+                    { "at": "5m", "play": "late.flac", "bus": "ui" },
+                    { "at": "6m", "crossfade": "bed", "to": "other.flac", "over": "3s" } ] }
+        """#
+        return try #require(SessionReader.read(json, file: "late.json").document)
+    }
+
+    @Test func soundsOnlyLateCuesPlayAreFirstHeardLater() throws {
+        let doc = try Self.documentWithLateCues()
+        #expect(doc.soundsFirstHeard(after: 3) == ["late.flac"])
+        #expect(doc.soundsFirstHeard(after: 0.5) == ["early.flac", "late.flac"])
+        #expect(doc.soundsFirstHeard(after: 301).isEmpty)
+    }
+
+    @Test func soundsHeardLaterDecodeAfterPlaybackStartsAndEndTheSame() throws {
+        let dir = try TestEnvironment.temporaryDirectory()
+        for name in ["bed.flac", "early.flac", "late.flac", "other.flac"] { _ = try Self.sine(dir, name, seconds: 4) }
+        let doc = try Self.documentWithLateCues()
+        // From the start: everything but the late chime has its first second before playback.
+        let (resolved, decoding) = SessionSoundLoader.loadProgressively(doc, documentFolder: dir, library: nil, sampleRate: 48000)
+        for name in ["bed.flac", "early.flac", "other.flac"] {
+            #expect(try #require(resolved.sounds[name]).samples.readyFrames >= 48000, "\(name)")
+        }
+        decoding.waitUntilDone()
+        #expect(decoding.takeFailures().isEmpty)
+        let late = try #require(resolved.sounds["late.flac"]).samples
+        #expect(late.isComplete)
+        #expect(late.audioBuffer == (try SoundFile.read(dir.appendingPathComponent("late.flac").path)))
+        // From 4:58 the late chime is near: it is decoded before playback starts.
+        let (near, nearDecoding) = SessionSoundLoader.loadProgressively(doc, documentFolder: dir, library: nil,
+                                                                        sampleRate: 48000, startingAt: 298)
+        #expect(try #require(near.sounds["late.flac"]).samples.readyFrames >= 48000)
+        nearDecoding.waitUntilDone()
+    }
+
     @Test func aFileFoundTruncatedWhileDecodingIsReportedAndSilenced() throws {
         let dir = try TestEnvironment.temporaryDirectory()
         let whole = try Self.sine(dir, "whole.flac", seconds: 20)
