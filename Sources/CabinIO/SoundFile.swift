@@ -79,9 +79,20 @@ public struct OpenSoundFile {
     public var declaredFrames: Int64 { Int64(info.frames) }
     /// The file's sample rate in Hz.
     public var sampleRate: Double { Double(info.samplerate) }
+    /// A plain Ogg Opus file's decoder (`OggOpusFileReader`: libopus directly, the same
+    /// samples as libsndfile's decoding at a fraction of its cost); nil for every other file.
+    private var opus: OggOpusFileReader?
+    /// Whether libopus decodes this file directly (`OggOpusFileReader`).
+    @_spi(Testing) public var decodesOpusDirectly: Bool { opus != nil }
 
     /// Opens for reading. The corresponding C function is `sf_open`.
     public init(_ path: String) throws(SoundFileError) {
+        try self.init(path, decodingOpusDirectly: true)
+    }
+
+    /// Opens for reading; with `decodingOpusDirectly` false, libsndfile decodes Ogg Opus too
+    /// (the reference `OggOpusFileReader` is compared with).
+    @_spi(Testing) public init(_ path: String, decodingOpusDirectly: Bool) throws(SoundFileError) {
         try SoundFile.checkReadable(path)
         var info = SF_INFO()
         guard let handle = sf_open(path, Int32(SFM_READ), &info) else {
@@ -97,10 +108,18 @@ public struct OpenSoundFile {
             close()
             throw SoundFileError(.notAudio, path: path, reason: "not audio: header has \(info.channels) channels at \(info.samplerate) Hz")
         }
+        if Int32(info.format) & Int32(SF_FORMAT_TYPEMASK) == Int32(SF_FORMAT_OGG),
+           Int32(info.format) & Int32(SF_FORMAT_SUBMASK) == Int32(SF_FORMAT_OPUS),
+           decodingOpusDirectly, info.samplerate == 48_000, Int64(info.frames) != Int64.max {
+            opus = OggOpusFileReader(path: path, channels: Int(info.channels), frames: Int64(info.frames))
+        }
     }
 
     /// Closes the handle. The corresponding C function is `sf_close`.
-    public func close() { sf_close(handle) }
+    public func close() {
+        sf_close(handle)
+        opus?.close()
+    }
 
     /// A text tag libsndfile read from the file (FLAC and Ogg comments, MP3's ID3v2, WAV's
     /// LIST INFO, AIFF's name chunks), trimmed; nil when absent or empty.
@@ -151,7 +170,10 @@ public struct OpenSoundFile {
         let chunkFrames = 16384
         var chunk = [Float](repeating: 0, count: chunkFrames * max(1, Int(info.channels)))
         while counted < day {
-            let got = chunk.withUnsafeMutableBufferPointer { read(into: $0.baseAddress!, frames: chunkFrames) }
+            // libsndfile's own decoding, which `sf_seek` rewinds.
+            let got = chunk.withUnsafeMutableBufferPointer {
+                max(0, Int(sf_readf_float(handle, $0.baseAddress!, sf_count_t(chunkFrames))))
+            }
             if got <= 0 { break }
             counted += Int64(got)
         }
@@ -184,7 +206,8 @@ public struct OpenSoundFile {
     /// Decodes up to `frames` frames into `buffer` (interleaved); 0 at the end or on an
     /// error (then `checkEnd` tells which). The corresponding C function is `sf_readf_float`.
     public func read(into buffer: UnsafeMutablePointer<Float>, frames: Int) -> Int {
-        max(0, Int(sf_readf_float(handle, buffer, sf_count_t(frames))))
+        if let opus { return opus.read(into: buffer, frames: frames) }
+        return max(0, Int(sf_readf_float(handle, buffer, sf_count_t(frames))))
     }
 
     /// Whether the header already shows the file cannot be decoded whole: an Ogg stream
@@ -202,6 +225,11 @@ public struct OpenSoundFile {
     /// error or short of the length the header promised.
     public func checkEnd(framesDecoded total: Int64) throws(SoundFileError) {
         let declared = Int64(info.frames)
+        if let failure = opus?.failure {
+            let of = declared > 0 ? " of \(declared)" : ""
+            throw SoundFileError(.truncated, path: path,
+                                 reason: "truncated or corrupt: decoding stopped after \(total)\(of) frames (\(failure))")
+        }
         let status = sf_error(handle)
         if status != 0 {
             let message = String(cString: sf_strerror(handle))
