@@ -49,9 +49,16 @@ public enum SessionSoundLoader {
         // time) while files open and decode in parallel (libsndfile handles and soxr states
         // are independent): what a session needs at launch is ready sooner.
         let spoken = Mutex(ResolvedSounds())
-        let speaking = DispatchGroup()
+        let alongside = DispatchGroup()
+        // The synthesized sources' loudness (a few seconds of each rendered and measured)
+        // is worked out beside the decoding too.
+        let synthLoudness = Mutex<[String: Double]>([:])
+        DispatchQueue.global(qos: .userInitiated).async(group: alongside) {
+            let measured = SynthLoudness.measure(document, sampleRate: sampleRate)
+            synthLoudness.withLock { $0 = measured }
+        }
         if !document.speechToSynthesize.isEmpty {
-            DispatchQueue.global(qos: .userInitiated).async(group: speaking) {
+            DispatchQueue.global(qos: .userInitiated).async(group: alongside) {
                 var speech = ResolvedSounds()
                 loadSpeech(document, sampleRate: sampleRate, referenceLoudness: library?.manifest.referenceLoudness ?? -23,
                            into: &speech)
@@ -73,10 +80,10 @@ public enum SessionSoundLoader {
             }
             results.withLock { $0[i] = result }
         }
-        speaking.wait()
+        alongside.wait()
         var resolved = spoken.withLock { $0 }
         resolved.referenceLoudness = library?.manifest.referenceLoudness ?? -23
-        resolved.synthLoudness = SynthLoudness.measure(document, sampleRate: sampleRate)
+        resolved.synthLoudness = synthLoudness.withLock { $0 }
         var jobs: [SoundDecodeJob] = []
         for (reference, result) in zip(references, results.withLock { $0 }) {
             switch result {
