@@ -90,17 +90,18 @@ struct Bench: ParsableCommand {
             print(String(cFormat: "  block %4d: %6.0f× real time = %.3f %% of one core", block, f.speed, f.cpuPercentAtRealTime))
         }
         if live {
-            print("live on \(try device), \(Int(seconds)) s each:")
+            let device = try self.device  // read once: a config file's warning prints once
+            print("live on \(device), \(Int(seconds)) s each:")
             var lowest: [Bool: Int] = [:]
             for period in periods.split(separator: ",").compactMap({ Int($0) }) {
                 for rt in [true, false] {
-                    let f = try PlaybackBenchmark.play(loaded.compiled, device: try device, periodFrames: period,
+                    let f = try PlaybackBenchmark.play(loaded.compiled, device: device, periodFrames: period,
                                                        periods: bufferPeriods, realtime: rt, seconds: seconds)
                     let head = String(cFormat: "period %4d×%d (%.1f ms)", period, bufferPeriods, Double(period) / 48)
                     print("  \(head)  \(padded(f.scheduling))"
                           + String(cFormat: " xruns %3d  render thread %.3f %% of one core", f.xruns, f.renderCPUPercent))
                     if floor {
-                        let s = try PlaybackBenchmark.play(loaded.compiled, device: try device, periodFrames: period,
+                        let s = try PlaybackBenchmark.play(loaded.compiled, device: device, periodFrames: period,
                                                            periods: bufferPeriods, realtime: rt, seconds: seconds, silence: true)
                         print("  \(padded("", head.count))  \(padded("floor: same loop, silence, no mixing"))"
                               + String(cFormat: " xruns %3d  render thread %.3f %% of one core (mixing %.3f)",
@@ -211,16 +212,19 @@ struct Bench: ParsableCommand {
     }
 
     /// Spawns `cabin play --json` and times the first event line (`start`, sent once the
-    /// device has been filled and started).
+    /// device has been filled and started): for the session measured, and for `cabin play`
+    /// with no session (the default drive: speech, Opus beds, the generated radio).
     private func measureLaunch(_ path: String) throws {
-        var times: [Double] = []
-        for _ in 0..<5 {
-            let executable = URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL.path
-            times.append(try PlaybackBenchmark.millisecondsToFirstOutput(
-                of: executable, arguments: ["play", path, "--json", "-D", try device]))
+        let device = try self.device, executable = URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL.path
+        for (label, session) in [("'cabin play \(URL(fileURLWithPath: path).lastPathComponent)'", [path]), ("'cabin play', the default drive", [])] {
+            var times: [Double] = []
+            for _ in 0..<5 {
+                times.append(try PlaybackBenchmark.millisecondsToFirstOutput(
+                    of: executable, arguments: ["play"] + session + ["--json", "-D", device]))
+            }
+            times.sort()
+            print("launch to first audio (\(label), 5 runs): " + String(cFormat: "median %.0f ms, best %.0f ms", times[2], times[0]))
         }
-        times.sort()
-        print(String(cFormat: "launch to first audio ('cabin play', 5 runs): median %.0f ms, best %.0f ms", times[2], times[0]))
     }
 }
 
