@@ -23,34 +23,43 @@ extension JSONScanner {
         }
     }
 
-    private mutating func enterContainer() throws(JSONStop) {
+    /// Opens the container of `kind` whose bracket is at `pos` (one level deeper, the bracket
+    /// consumed): its node.
+    private mutating func open(_ kind: JSONDocument.Kind) throws(JSONStop) -> Int {
         if depth >= options.maxDepth {
             throw fail("nesting is deeper than \(options.maxDepth) levels", at: pos,
                        rule: "json.depth", value: .some(nil))
         }
         depth += 1
+        let node = nodes.count
+        append(kind, at: location(pos))
+        pos += 1
+        return node
     }
 
-    /// The container node at `node` ends before the next node and holds `count` children.
+    /// Right after the opening bracket: whether the container is empty (`{}`, `[ ]`), then
+    /// closed with its closer `closer` consumed.
+    private mutating func closesEmpty(_ node: Int, _ closer: UInt8) -> Bool {
+        skipWhitespace()
+        guard peek == closer else { return false }
+        pos += 1
+        close(node, count: 0)
+        return true
+    }
+
+    /// The container node at `node` ends before the next node and holds `count` children;
+    /// one level up.
     private mutating func close(_ node: Int, count: Int) {
+        depth -= 1
         nodes[node].end = UInt32(truncatingIfNeeded: nodes.count)
         nodes[node].count = UInt32(truncatingIfNeeded: count)
     }
 
     private mutating func parseObject() throws(JSONStop) {
-        try enterContainer()
-        let node = nodes.count
-        append(.object, at: location(pos))
-        pos += 1
+        let node = try open(.object)
+        if closesEmpty(node, UInt8(ascii: "}")) { return }
         var count = 0
         var seen: Set<String>?  // made once an object has many keys; small ones compare directly
-        skipWhitespace()
-        if peek == UInt8(ascii: "}") {
-            pos += 1
-            depth -= 1
-            close(node, count: 0)
-            return
-        }
         while true {
             skipWhitespace()
             guard peek == UInt8(ascii: "\"") else {
@@ -71,14 +80,10 @@ extension JSONScanner {
             }
             pos += 1
             skipWhitespace()
-            path.append(keyNode)
-            try parseValue()
-            path.removeLast()
+            try parseChild(keyNode)
             count += 1
-            skipWhitespace()
             if try closes(UInt8(ascii: "}"), "object", afterKey: keyNode) { break }
         }
-        depth -= 1
         close(node, count: count)
     }
 
@@ -120,29 +125,25 @@ extension JSONScanner {
     }
 
     private mutating func parseArray() throws(JSONStop) {
-        try enterContainer()
-        let node = nodes.count
-        append(.array, at: location(pos))
-        pos += 1
+        let node = try open(.array)
+        if closesEmpty(node, UInt8(ascii: "]")) { return }
         var count = 0
-        skipWhitespace()
-        if peek == UInt8(ascii: "]") {
-            pos += 1
-            depth -= 1
-            close(node, count: 0)
-            return
-        }
         while true {
             skipWhitespace()
-            path.append(-count - 1)
-            try parseValue()
-            path.removeLast()
+            try parseChild(-count - 1)
             count += 1
-            skipWhitespace()
             if try closes(UInt8(ascii: "]"), "array", afterKey: nil) { break }
         }
-        depth -= 1
         close(node, count: count)
+    }
+
+    /// The value of a member or an element, `step` on the path (the key's node, or −1 − the
+    /// element's position), and the whitespace after it.
+    private mutating func parseChild(_ step: Int) throws(JSONStop) {
+        path.append(step)
+        try parseValue()
+        path.removeLast()
+        skipWhitespace()
     }
 
     /// After a member or element: a `,` (and whitespace; the closer right after it is a
