@@ -1,3 +1,5 @@
+import CabinJSON
+
 /// Hard limits the readers enforce, so an absurd file is an error, not a hang.
 ///
 /// Thread: a value type; any thread.
@@ -38,10 +40,8 @@ public struct HapticLimits: Sendable, Hashable {
 ///
 /// Thread: a value type; any thread.
 public struct HapticReadOptions: Sendable, Hashable {
-    public enum Mode: Sendable, Hashable {
-        case lenient
-        case strict
-    }
+    /// Lenient or strict, as the JSON parser's.
+    public typealias Mode = JSONParseOptions.Mode
 
     public var mode: Mode
     public var limits: HapticLimits
