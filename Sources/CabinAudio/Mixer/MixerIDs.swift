@@ -6,42 +6,40 @@
 ///
 /// Thread: plain values; any thread.
 
-/// A bus (engine, ambient, radio, ui, voice …) in a `MixerConfig`.
-public struct BusID: Hashable, Sendable, BitwiseCopyable, CustomStringConvertible {
-    /// Position of the bus in `MixerConfig.buses`.
+/// A thing's position in its table of a `MixerConfig` (`MixerConfig.buses`, `.layers`,
+/// `.parameters`, the asset, stream and scatter tables); `Kind` keeps a bus's ID from
+/// standing for a layer's.
+public struct MixerID<Kind: MixerIDKind>: Hashable, Sendable, BitwiseCopyable, CustomStringConvertible {
+    /// Position of the thing in its table.
     public var index: Int32
     public init(index: Int32) { self.index = index }
-    public var description: String { "bus#\(index)" }
+    public var description: String { "\(Kind.name)#\(index)" }
 }
 
-/// A layer (a named, persistent voice slot such as "engine") in a `MixerConfig`.
-public struct LayerID: Hashable, Sendable, BitwiseCopyable, CustomStringConvertible {
-    /// Position of the layer in `MixerConfig.layers`.
-    public var index: Int32
-    public init(index: Int32) { self.index = index }
-    public var description: String { "layer#\(index)" }
+/// What a `MixerID` indexes: its name in descriptions (`bus#2`).
+public protocol MixerIDKind {
+    static var name: String { get }
 }
 
-/// A parameter (such as "speed") in a `MixerConfig`.
-public struct ParameterID: Hashable, Sendable, BitwiseCopyable, CustomStringConvertible {
-    /// Position of the parameter in `MixerConfig.parameters`.
-    public var index: Int32
-    public init(index: Int32) { self.index = index }
-    public var description: String { "parameter#\(index)" }
+/// The kinds of `MixerID`.
+public enum MixerIDKinds {
+    public enum Bus: MixerIDKind { public static var name: String { "bus" } }
+    public enum Layer: MixerIDKind { public static var name: String { "layer" } }
+    public enum Parameter: MixerIDKind { public static var name: String { "parameter" } }
+    public enum Asset: MixerIDKind { public static var name: String { "asset" } }
+    public enum Stream: MixerIDKind { public static var name: String { "stream" } }
+    public enum Scatter: MixerIDKind { public static var name: String { "scatter" } }
 }
 
-/// A registered sound asset in a `MixerConfig`.
-public struct AssetID: Hashable, Sendable, BitwiseCopyable, CustomStringConvertible {
-    /// Position of the asset in the config's asset table.
-    public var index: Int32
-    public init(index: Int32) { self.index = index }
-    public var description: String { "asset#\(index)" }
-}
-
-/// A registered stream (`AudioStream`) in a `MixerConfig`.
-public struct StreamID: Hashable, Sendable, BitwiseCopyable, CustomStringConvertible {
-    /// Position of the stream in the config's stream table.
-    public var index: Int32
-    public init(index: Int32) { self.index = index }
-    public var description: String { "stream#\(index)" }
-}
+/// A bus (engine, ambient, radio, ui, voice …) in `MixerConfig.buses`.
+public typealias BusID = MixerID<MixerIDKinds.Bus>
+/// A layer (a named, persistent voice slot such as "engine") in `MixerConfig.layers`.
+public typealias LayerID = MixerID<MixerIDKinds.Layer>
+/// A parameter (such as "speed") in `MixerConfig.parameters`.
+public typealias ParameterID = MixerID<MixerIDKinds.Parameter>
+/// A registered sound asset in the config's asset table.
+public typealias AssetID = MixerID<MixerIDKinds.Asset>
+/// A registered stream (`AudioStream`) in the config's stream table.
+public typealias StreamID = MixerID<MixerIDKinds.Stream>
+/// A registered scatter (`ScatterConfig`) in the config's scatter table.
+public typealias ScatterID = MixerID<MixerIDKinds.Scatter>

@@ -39,13 +39,6 @@ public struct ScatterConfig: Sendable, Equatable {
     }
 }
 
-/// A registered scatter (`ScatterConfig`) in a `MixerConfig`.
-public struct ScatterID: Hashable, Sendable, BitwiseCopyable, CustomStringConvertible {
-    public var index: Int32
-    public init(index: Int32) { self.index = index }
-    public var description: String { "scatter#\(index)" }
-}
-
 /// A small, fast, seeded generator (SplitMix64): the scatter's randomness on the render
 /// thread (no allocation, no state beyond one word).
 struct ScatterRandom: BitwiseCopyable {
