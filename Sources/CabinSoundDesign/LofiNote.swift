@@ -171,31 +171,25 @@ public struct LofiNote: Sendable {
         }
     }
 
-    /// cos x and sin x for |x| ≤ 2: the Taylor polynomials to x²² (error below 1e-15).
+    /// cos x and sin x for |x| ≤ 2: the Taylor polynomials to x²² (error below 1e-15),
+    /// evaluated in Estrin's scheme (pairs, then pairs of pairs) rather than Horner's, so the
+    /// chain of dependent operations is 4 deep instead of 11 and frames overlap.
     @inline(__always)
     static func sincosWithinTwo(_ x: Double) -> (cos: Double, sin: Double) {
-        let z = x * x
-        var sp = 1 / 5.109094217170944e19  // 1/21!
-        sp = sp * z - 1.0 / 121_645_100_408_832_000  // 1/19!
-        sp = sp * z + 1.0 / 355_687_428_096_000
-        sp = sp * z - 1.0 / 1_307_674_368_000
-        sp = sp * z + 1.0 / 6_227_020_800
-        sp = sp * z - 1.0 / 39_916_800
-        sp = sp * z + 1.0 / 362_880
-        sp = sp * z - 1.0 / 5040
-        sp = sp * z + 1.0 / 120
-        sp = sp * z - 1.0 / 6
-        var cp = 1 / 1.1240007277776077e21  // 1/22!
-        cp = cp * z - 1.0 / 2_432_902_008_176_640_000  // 1/20!
-        cp = cp * z + 1.0 / 6_402_373_705_728_000
-        cp = cp * z - 1.0 / 20_922_789_888_000
-        cp = cp * z + 1.0 / 87_178_291_200
-        cp = cp * z - 1.0 / 479_001_600
-        cp = cp * z + 1.0 / 3_628_800
-        cp = cp * z - 1.0 / 40320
-        cp = cp * z + 1.0 / 720
-        cp = cp * z - 1.0 / 24
-        cp = cp * z + 0.5
+        let z = x * x, z2 = z * z
+        let z4 = z2 * z2, z8 = z4 * z4
+        // sin x = x + x·z·P(z), P = −1/3! + z/5! − z²/7! + … + z⁹/21!
+        let s0 = -1.0 / 6 + z * (1.0 / 120), s1 = -1.0 / 5040 + z * (1.0 / 362_880)
+        let s2 = -1.0 / 39_916_800 + z * (1.0 / 6_227_020_800)
+        let s3 = -1.0 / 1_307_674_368_000 + z * (1.0 / 355_687_428_096_000)
+        let s4 = -1.0 / 121_645_100_408_832_000 + z * (1 / 5.109094217170944e19)
+        let sp = ((s0 + z2 * s1) + z4 * (s2 + z2 * s3)) + z8 * s4
+        // cos x = 1 − z·Q(z), Q = 1/2! − z/4! + z²/6! − … + z¹⁰/22!
+        let c0 = 0.5 - z * (1.0 / 24), c1 = 1.0 / 720 - z * (1.0 / 40320)
+        let c2 = 1.0 / 3_628_800 - z * (1.0 / 479_001_600)
+        let c3 = 1.0 / 87_178_291_200 - z * (1.0 / 20_922_789_888_000)
+        let c4 = (1.0 / 6_402_373_705_728_000 - z * (1.0 / 2_432_902_008_176_640_000)) + z2 * (1 / 1.1240007277776077e21)
+        let cp = ((c0 + z2 * c1) + z4 * (c2 + z2 * c3)) + z8 * c4
         return (1 - z * cp, x + x * z * sp)
     }
 
