@@ -10,8 +10,10 @@ import Glibc
 ///
 /// How it stays cheap and exact: hits (drums, ticks) are rendered whole when they start,
 /// into a buffer of the few seconds ahead, in start order; notes (piano, bass, melody) are
-/// closed-form in their own time, so each call computes only the frames it returns, every
-/// sounding note summed in start order. The sum goes through the worn record — low-pass at
+/// `LofiNote`s, their closed forms played from recurrences (phasors and multiplied decays,
+/// re-anchored every 256 frames of the note's own time), so each call computes only the
+/// frames it returns, every sounding note summed in start order, and a frame's value does
+/// not depend on the calls' sizes. The sum goes through the worn record — low-pass at
 /// 5.2 kHz, high-pass at 35 Hz, a soft saturation and a band of hiss — as the library's
 /// `radio/lofi` loop does, at about the library's −23 LUFS.
 ///
@@ -38,12 +40,13 @@ public struct LofiGenerator {
 
     /// A note that sounds over several calls.
     struct Note {
-        var kind: LofiComposer.Event.Kind
+        var note: LofiNote
         var start: Int
-        var frames: Int
         var left: Double
         var right: Double
     }
+    /// Each call's sum of the notes, kept between calls.
+    private var scratchLeft: [Double] = [], scratchRight: [Double] = []
 
     public init(sampleRate: Double, seed: UInt64) {
         self.sampleRate = sampleRate
@@ -72,25 +75,32 @@ public struct LofiGenerator {
         }
         pending.removeFirst(taken)
 
-        var left = [Double](repeating: 0, count: frames)
-        var right = left
-        for note in sounding {
-            let from = max(note.start, produced), to = min(note.start + note.frames, end)
-            guard from < to else { continue }
-            for f in from..<to {
-                let v = Self.sample(note.kind, f - note.start, sampleRate: sampleRate, length: note.frames)
-                left[f - produced] += v * note.left
-                right[f - produced] += v * note.right
+        if scratchLeft.count < frames {
+            scratchLeft = [Double](repeating: 0, count: frames)
+            scratchRight = scratchLeft
+        }
+        scratchLeft.withUnsafeMutableBufferPointer { left in
+            scratchRight.withUnsafeMutableBufferPointer { right in
+                let l = left.baseAddress!, r = right.baseAddress!
+                l.update(repeating: 0, count: frames)
+                r.update(repeating: 0, count: frames)
+                for k in sounding.indices {
+                    let from = max(sounding[k].start, produced), to = min(sounding[k].start + sounding[k].note.length, end)
+                    guard from < to else { continue }
+                    let gl = sounding[k].left, gr = sounding[k].right
+                    sounding[k].note.render(count: to - from, left: gl, right: gr, into: l + (from - produced), r + (from - produced))
+                }
             }
         }
-        sounding.removeAll { $0.start + $0.frames <= end }
+        sounding.removeAll { $0.start + $0.note.length <= end }
 
         var out = [Float](repeating: 0, count: frames * 2)
         for i in 0..<frames {
             let a = consumed + i
             let hitL = a < hitsLeft.count ? hitsLeft[a] : 0, hitR = a < hitsRight.count ? hitsRight[a] : 0
+            let left = scratchLeft[i], right = scratchRight[i]
             let h = 0.012 * hissBand.process(nextPink())
-            let l = hitL + left[i] + h, r = hitR + right[i] + h
+            let l = hitL + left + h, r = hitR + right + h
             let yl = SoundFinish.saturate(highLeft.process(lowLeft.process(l)), drive: 1.2)
             let yr = SoundFinish.saturate(highRight.process(lowRight.process(r)), drive: 1.2)
             out[2 * i] = Float(yl * Self.outputGain)
@@ -115,9 +125,12 @@ public struct LofiGenerator {
         var random = SeededRandom(seed: e.seed)
         let hit: [Double]
         switch e.kind {
-        case .piano(_, _, let seconds, _), .bass(_, let seconds, _, _), .lead(_, _, let seconds):
-            sounding.append(Note(kind: e.kind, start: e.start, frames: Int(seconds * sampleRate), left: gl, right: gr))
-            return
+        case .piano(let hertz, let velocity, let seconds, let brightness):
+            return sound(.piano(hertz: hertz, velocity: velocity, brightness: brightness), e, seconds, gl, gr)
+        case .bass(let hertz, let seconds, let tone, let decay):
+            return sound(.bass(hertz: hertz, tone: tone, decay: decay), e, seconds, gl, gr)
+        case .lead(let hertz, let velocity, let seconds):
+            return sound(.lead(hertz: hertz, velocity: velocity), e, seconds, gl, gr)
         case .kick(let tune, let decay): hit = Self.kick(tune: tune, decay: decay, sampleRate: sampleRate)
         case .snare(let tone): hit = Self.snare(tone: tone, sampleRate: sampleRate, random: &random)
         case .hat(let open): hit = Self.hat(open: open, sampleRate: sampleRate, random: &random)
@@ -138,6 +151,11 @@ public struct LofiGenerator {
         }
     }
 
+    private mutating func sound(_ sound: LofiNote.Sound, _ e: LofiComposer.Event, _ seconds: Double, _ gl: Double, _ gr: Double) {
+        let note = LofiNote(sound, length: Int(seconds * sampleRate), sampleRate: sampleRate)
+        sounding.append(Note(note: note, start: e.start, left: gl, right: gr))
+    }
+
     private mutating func nextPink() -> Double {
         let x = hiss.bipolar()
         var p = pink
@@ -148,32 +166,6 @@ public struct LofiGenerator {
         p.6 = x * 0.115926
         pink = p
         return y * 0.11
-    }
-
-    /// Frame `i` of a note `length` frames long.
-    @inline(__always)
-    static func sample(_ kind: LofiComposer.Event.Kind, _ i: Int, sampleRate sr: Double, length: Int) -> Double {
-        let t = Double(i) / sr
-        let release = SoundFinish.raisedCosine(Double(length - i) / sr / 0.15)
-        switch kind {
-        case .piano(let f, let velocity, _, let brightness):
-            // Two-operator FM (the library's electric piano), its bark scaled by the track's tone.
-            let w = 2 * Double.pi * f / sr * Double(i)
-            let index = 0.3 + 1.6 * velocity * brightness * exp(-t / 0.12)
-            let env = exp(-t / 1.1) * min(1, t / 0.004) * release
-            return velocity * env * (1 + 0.08 * sin(2 * Double.pi * 4.5 * t)) * sin(w + index * sin(w))
-        case .bass(let f, _, let tone, let decay):
-            let w = 2 * Double.pi * f / sr * Double(i)
-            return exp(-t / decay) * min(1, t / 0.006) * release * (sin(w) + tone * sin(2 * w))
-        case .lead(let f, let velocity, _):
-            // A soft mallet: the fundamental with a quickly fading fourth partial, a slow vibrato.
-            let w = 2 * Double.pi * f / sr * Double(i)
-            let vibrato = 0.004 * sin(2 * Double.pi * 5 * t) * min(1, t / 0.4)
-            let env = exp(-t / 0.9) * min(1, t / 0.005) * release
-            return velocity * env * (sin(w * (1 + vibrato)) + 0.25 * exp(-t / 0.12) * sin(4 * w))
-        default:
-            return 0
-        }
     }
 
     static func kick(tune: Double, decay: Double, sampleRate sr: Double) -> [Double] {

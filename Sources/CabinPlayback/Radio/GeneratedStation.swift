@@ -46,31 +46,53 @@ final class GeneratedStation: @unchecked Sendable {
         try thread.start(name: "cabin-generate") { [self] in run() }
     }
 
-    func stop() { thread.stop() }
+    func stop() {
+        thread.requestStop()
+        ahead.wakeAll()
+        thread.stop()
+    }
 
     /// Offline: frames composed per write by the thread that composes ahead.
     static let aheadChunkFrames = 8192
+    /// Offline: the ring's change between the waiting renderer and the thread composing ahead.
+    private let ahead = WakeSignal()
+    /// Offline: frames `fillAhead` is waiting for (0: none), under `ahead`'s lock.
+    private var wanted = 0
 
     /// Offline (not started): returns once the ring holds `frames` frames (at most its
     /// capacity), composed by a thread that keeps the ring full (started at the first call;
-    /// without a thread, composed here as `fill` does).
+    /// without a thread, composed here as `fill` does). Blocks on a condition variable, not
+    /// polling: the thread wakes it after every chunk.
     func fillAhead(frames: Int) {
         guard generator != nil else { return }
         if !thread.isStarted {
             do { try thread.start(name: "cabin-generate") { [self] in composeAhead() } } catch { return fill(frames: frames) }
         }
         let want = min(frames, stream.capacityFrames)
-        while stream.availableFrames < want { usleep(50) }
+        guard stream.availableFrames < want else {
+            // The mixer has read since: wake the thread if a chunk fits.
+            if stream.freeFrames >= Self.aheadChunkFrames { ahead.wakeAll() }
+            return
+        }
+        ahead.locked { wanted = want }
+        ahead.wakeAll()
+        ahead.wait { stream.availableFrames >= want }
+        ahead.locked { wanted = 0 }
     }
 
-    /// The offline thread: tops the ring up whenever a chunk fits.
+    /// The offline thread: tops the ring up a chunk at a time whenever a chunk fits (or
+    /// whatever fits while `fillAhead` waits for frames), sleeping on `ahead` in between.
     private func composeAhead() {
         while thread.isRunning {
-            guard stream.freeFrames >= Self.aheadChunkFrames else {
-                usleep(200)
-                continue
+            var room = 0
+            ahead.wait {
+                let free = stream.freeFrames
+                room = free >= Self.aheadChunkFrames ? Self.aheadChunkFrames : wanted > 0 ? free : 0
+                return room > 0 || !thread.isRunning
             }
-            _ = stream.write(generator!.produce(Self.aheadChunkFrames))
+            guard room > 0 && thread.isRunning else { continue }
+            _ = stream.write(generator!.produce(room))
+            ahead.wakeAll()
         }
     }
 

@@ -76,9 +76,12 @@ final class StoppableThread: @unchecked Sendable {
         self.thread = thread
     }
 
+    /// Asks the thread to stop (its loop ends at its next check), without waiting.
+    func requestStop() { running.store(false, ordering: .relaxed) }
+
     /// Asks the thread to stop and waits for it.
     func stop() {
-        running.store(false, ordering: .relaxed)
+        requestStop()
         thread?.join()
         thread = nil
     }
