@@ -5,7 +5,7 @@ import PackageDescription
 ///
 /// Layout (see docs/ARCHITECTURE.md):
 /// - pure cores `CabinJSON`, `CabinAudio`, `CabinHaptics`, `CabinSession`, `CabinSoundDesign`:
-///   no C libraries, no I/O;
+///   no C libraries (but CabinJSON's number parser, fast_float: a pure function), no I/O;
 /// - `CabinIO`: the one module that touches C and the OS (wrappers only);
 /// - `CabinPlayback`: the application layer (loaders, live player, offline renderer, rumble);
 /// - `cabin`: the thin command-line tool.
@@ -51,10 +51,14 @@ let package = Package(
         /// sd-bus (libsystemd-dev) for MPRIS on the session bus, with a builder of object vtables
         /// (an array of tagged unions the C macros make, which Swift cannot write).
         .target(name: "CCabinSDBus", linkerSettings: [.linkedLibrary("systemd")]),
+        /// Lemire's fast_float (libfast-float-dev, header-only C++) behind one C function: JSON
+        /// number text to a double, exact as strtod, from the bytes. Pure (no allocation, locale,
+        /// errno or state), so the pure core CabinJSON may use it (docs/ARCHITECTURE.md).
+        .target(name: "CCabinFastFloat"),
 
         // MARK: pure cores
         /// JSON with a location for every value, and the diagnostics every document reader shares.
-        .target(name: "CabinJSON"),
+        .target(name: "CabinJSON", dependencies: ["CCabinFastFloat"]),
         .target(name: "CabinAudio"),
         .target(name: "CabinHaptics", dependencies: ["CabinJSON"]),
         .target(name: "CabinSession", dependencies: ["CabinJSON", "CabinAudio", "CabinHaptics"]),

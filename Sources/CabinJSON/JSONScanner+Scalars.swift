@@ -1,3 +1,5 @@
+import CCabinFastFloat
+
 extension JSONScanner {
     /// Parses a string starting at the opening quote at `pos` and appends its node (a value
     /// or a key): its bytes checked, text made only when it has escapes.
@@ -173,79 +175,22 @@ extension JSONScanner {
             guard isDigit(pos) else { throw fail("expected a digit in the exponent", at: start) }
             while isDigit(pos) { pos += 1 }
         }
-        let value: Double
-        if let fast = fastDecimal(from: start, to: pos) {
-            value = fast
-        } else {
+        // The value, exact and rounded to nearest-even as strtod rounds (fast_float: Clinger's
+        // fast path, Eisel–Lemire, big-integer digit comparison), from the bytes themselves.
+        let end = pos
+        var value = 0.0
+        let outcome = bytes.withUnsafeBufferPointer { buffer in
+            cabin_parse_double(buffer.baseAddress! + start, buffer.baseAddress! + end, &value)
+        }
+        guard outcome == .parsed else {
+            // Past ±Double.greatestFiniteMagnitude: it rounds to ±infinity. (One below the least
+            // subnormal rounds to ±0 and is kept, as strtod and Double(String) give it;
+            // .notANumber cannot happen: the grammar was checked above.)
             let text = String(decoding: bytes[start..<pos], as: UTF8.self)
-            guard let parsed = Double(text), parsed.isFinite else {
-                throw fail("number \(text.count > 24 ? String(text.prefix(24)) + "…" : text) is out of range "
-                           + "for a 64-bit float", at: start, rule: "json.number-range")
-            }
-            value = parsed
+            throw fail("number \(text.count > 24 ? String(text.prefix(24)) + "…" : text) is out of range "
+                       + "for a 64-bit float", at: start, rule: "json.number-range")
         }
         append(.number, at: location(start), end: pos, number: value)
-    }
-
-    /// Powers of ten exactly representable as a `Double`.
-    private static let exactPowersOfTen: [Double] = (0...22).map { k in
-        var p = 1.0
-        for _ in 0..<k { p *= 10 }
-        return p
-    }
-
-    /// The value of the number text at `start..<end` (already checked against the grammar)
-    /// when it can be computed exactly and correctly rounded without a general parser:
-    /// digits forming an integer ≤ 2^53 and a decimal exponent within ±22 (one exact
-    /// multiplication or division by an exact power of ten, Clinger's fast path). `nil`
-    /// otherwise; the caller then uses the full parser.
-    private func fastDecimal(from start: Int, to end: Int) -> Double? {
-        var i = start
-        var negative = false
-        if bytes[i] == UInt8(ascii: "-") {
-            negative = true
-            i += 1
-        }
-        var mantissa: UInt64 = 0
-        var digits = 0
-        var scale = 0
-        var inFraction = false
-        while i < end {
-            let b = bytes[i]
-            if b == UInt8(ascii: ".") {
-                inFraction = true
-            } else if b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9") {
-                if mantissa > 0 || b != UInt8(ascii: "0") { digits += 1 }
-                guard digits <= 18 else { return nil }
-                mantissa = mantissa * 10 + UInt64(b - UInt8(ascii: "0"))
-                if inFraction { scale -= 1 }
-            } else {
-                break  // an exponent
-            }
-            i += 1
-        }
-        if i < end {  // e or E, then an optional sign and digits
-            i += 1
-            var exponentNegative = false
-            if bytes[i] == UInt8(ascii: "+") || bytes[i] == UInt8(ascii: "-") {
-                exponentNegative = bytes[i] == UInt8(ascii: "-")
-                i += 1
-            }
-            var exponent = 0
-            while i < end {
-                exponent = exponent * 10 + Int(bytes[i] - UInt8(ascii: "0"))
-                guard exponent < 1000 else { return nil }
-                i += 1
-            }
-            scale += exponentNegative ? -exponent : exponent
-        }
-        guard mantissa <= 1 << 53 else { return nil }
-        var value = Double(mantissa)
-        if mantissa != 0 {
-            guard scale >= -22 && scale <= 22 else { return nil }
-            value = scale < 0 ? value / Self.exactPowersOfTen[-scale] : value * Self.exactPowersOfTen[scale]
-        }
-        return negative ? -value : value
     }
 
     /// Parses `true`, `false` or `null`; names `NaN` and `Infinity` as non-finite numbers.

@@ -21,8 +21,8 @@ struct JSONParserTests {
         #expect(items[5].stringValue == "x\nyé😀")
     }
 
-    /// The parser's exact fast path (small mantissas, exponents within ±22) and its general
-    /// fallback give the value Swift's own `Double(String)` gives, bit for bit.
+    /// The parser's numbers (fast_float, see JSONNumberParsingTests) give the value Swift's own
+    /// `Double(String)` gives, bit for bit.
     @Test func numbersParseToTheCorrectlyRoundedDouble() throws {
         var state: UInt64 = 0x1234_5678
         func next() -> UInt64 {
