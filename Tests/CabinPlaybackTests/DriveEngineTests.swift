@@ -111,9 +111,8 @@ import Testing
         let (start, _, over) = try Self.firstRamp(doc)
         let idle = try Self.loudness(Self.render(compiled, from: start - 4, to: start))
         let cruise = try Self.loudness(Self.render(compiled, from: start + over + 8, to: start + over + 18))
-        // The live engine's level moves a little with how its harmonics meet its fixed
-        // resonances (four and diesel idle 13.6 dB under cruise): one reason it is an option.
-        #expect(abs(idle - cruise + 12) <= (engine == "live" ? 2 : 1.5), "\(vehicle) (\(engine)): idle \(idle) LUFS, cruise \(cruise) LUFS")
+        print("\(vehicle) (\(engine)): idle \(idle) LUFS, cruise \(cruise) LUFS: idle \(cruise - idle) dB under cruise")
+        #expect(abs(idle - cruise + 12) <= 1.5, "\(vehicle) (\(engine)): idle \(idle) LUFS, cruise \(cruise) LUFS")
     }
 
     @Test(arguments: ["loops", "live"])
@@ -125,6 +124,7 @@ import Testing
             cruise[vehicle] = try Self.loudness(Self.render(compiled, from: start + over + 8, to: start + over + 18))
         }
         let v6 = try #require(cruise["v6"])
+        print("\(engine): cruise loudness \(cruise) (against the V6: v8 \(cruise["v8"]! - v6), electric \(cruise["electric"]! - v6) dB)")
         #expect(abs(try #require(cruise["v8"]) - v6 - 3) <= 1, "\(cruise)")
         #expect(abs(try #require(cruise["electric"]) - v6 + 8) <= 1.5, "\(cruise)")
     }
@@ -139,13 +139,13 @@ import Testing
         let (start, _, over) = try Self.firstRamp(doc)
         let x = Self.render(compiled, from: 0, to: start + over + 2)
         let during = Self.levels(Array(x[Int((start + 0.5) * Self.sampleRate)..<Int((start + over) * Self.sampleRate)]), window: 0.5)
-        // The live engine dips up to 1.1 dB (its level follows the harmonics through its fixed
-        // resonances): not the issue's 1 dB, one reason it is an option.
-        let dip = engine == "live" ? 1.25 : 1
+        let worst = during.indices.dropFirst().map { during[..<$0].max()! - during[$0] }.max()!
+        let rise = during.last! - Self.level(x[Int((start - 3) * Self.sampleRate)..<Int(start * Self.sampleRate)])
+        print("\(engine): accelerating, the deepest dip under the loudest before \(worst) dB; \(rise) dB over idle at the end")
         for (i, l) in during.enumerated().dropFirst() {
-            #expect(l >= during[..<i].max()! - dip, "window \(i): \(l) dB after \(during[..<i].max()!) dB")
+            #expect(l >= during[..<i].max()! - 1, "window \(i): \(l) dB after \(during[..<i].max()!) dB")
         }
-        #expect(during.last! - Self.level(x[Int((start - 3) * Self.sampleRate)..<Int(start * Self.sampleRate)]) >= 10)
+        #expect(rise >= 10)
         // First → second gear at 16.9 mph: the speed reaches it 16.9 / 65 of the way up.
         let target = try #require(doc.cues.first { $0.set?.parameter == "speed" }?.set?.to)
         let shift = start + over * 16.9 / target
@@ -199,13 +199,12 @@ import Testing
         let over = try #require(stop.set).over
         let x = Self.render(compiled, from: stop.time, to: stop.time + over)
         let during = Self.levels(x, window: 0.5)
-        // The live engine rises up to 1.3 dB within a gear as the harmonics meet its fixed
-        // resonances, and falls 9.3 dB in all: not the issue's figures, one reason it is an option.
-        let (rise, fall) = engine == "live" ? (1.4, 9.0) : (1.0, 10.0)
+        let worst = during.indices.dropFirst().map { during[$0] - during[..<$0].min()! }.max()!
+        print("\(engine): slowing, the highest rise over the quietest before \(worst) dB; \(during.first! - during.last!) dB in all")
         for (i, l) in during.enumerated().dropFirst() {
-            #expect(l <= during[..<i].min()! + rise, "window \(i): \(l) dB after \(during[..<i].min()!) dB")
+            #expect(l <= during[..<i].min()! + 1, "window \(i): \(l) dB after \(during[..<i].min()!) dB")
         }
-        #expect(during.first! - during.last! >= fall, "\(during)")
+        #expect(during.first! - during.last! >= 10, "\(during)")
     }
 
     /// Pressing on is louder and brighter than holding a speed: the last two seconds of the
@@ -223,6 +222,7 @@ import Testing
             let all = stride(from: 5.0, through: 12000, by: 5).map { Self.power(seg, $0) }
             return 10 * log10(all[399...].reduce(0, +) / all.reduce(0, +))
         }
+        print("\(engine): pressing \(Self.level(pressing[...]) - Self.level(holding[...])) dB louder, \(bright(pressing) - bright(holding)) dB brighter than holding")
         #expect(bright(pressing) - bright(holding) >= 3, "pressing \(bright(pressing)) dB, holding \(bright(holding)) dB above 2 kHz")
     }
 

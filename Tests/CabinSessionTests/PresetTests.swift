@@ -94,13 +94,17 @@ import Testing
         let electric = try SessionPresets.make("drive", options: ["minutes": "60", "rest-every": "25m", "vehicle": "electric"])
         #expect(hapticsWith(electric, "ui/power-on") == ["engine-start-electric"])
         #expect(hapticsWith(electric, "ui/ignition") == [], "an electric car cranks no V8")
-        // Each combustion engine starts with its own ignition, and its loops start as it catches.
+        // Each combustion engine starts with its own ignition, and its engine (the live one by
+        // default, the idle and cruise loops with --engine loops) starts as it catches.
         for vehicle in ["v6", "four", "diesel", "vintage"] {
             let doc = try SessionPresets.make("drive", options: ["vehicle": vehicle])
             #expect(hapticsWith(doc, "ui/ignition-\(vehicle)") == ["engine-start"], "\(vehicle)")
             let ignition = try #require(doc.cues.first { $0.play?.sound == .library("ui/ignition-\(vehicle)") })
-            let start = try #require(doc.cues.first { $0.start.contains("idle") })
-            #expect(abs(start.time - ignition.time - 0.76) < 0.001, "\(vehicle): the idle loop starts at the catch")
+            let start = try #require(doc.cues.first { $0.start.contains("engine") })
+            #expect(abs(start.time - ignition.time - 0.76) < 0.001, "\(vehicle): the engine starts at the catch")
+            let loops = try SessionPresets.make("drive", options: ["vehicle": vehicle, "engine": "loops"])
+            let idle = try #require(loops.cues.first { $0.start.contains("idle") })
+            #expect(abs(idle.time - start.time) < 0.001, "\(vehicle): the idle loop starts at the catch")
         }
         let diesel = try SessionPresets.make("drive", options: ["vehicle": "diesel"])
         #expect(diesel.cues.contains { $0.play?.sound == .library("ui/glow-plug") })

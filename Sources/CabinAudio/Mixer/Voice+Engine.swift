@@ -16,13 +16,20 @@
 /// - **Load**: the layer's level relative to its configured gain (a `fade`) is its throttle:
 ///   +3 dB is full load (sharper pulses, more rasp — brighter), −3 dB coasting (softer,
 ///   duller); 0 dB holding a speed. The level change itself is the fade's.
-/// - **Level**: each pulse is scaled by (rpm at pitch 1 / rpm)^0.78, so the loudness stays
-///   about the same at every rpm (measured: idle at a third of the rpm within about 1 dB of
-///   pitch 1; a layer's gain map sets the level against speed), at about the synth reference
-///   level at pitch 1; then a soft saturation and a 30 Hz DC blocker.
+/// - **Level**: each pulse is scaled by (rpm at pitch 1 / rpm)^0.78 (roughly level at every
+///   rpm), then a soft saturation and a 30 Hz DC blocker; then a level follower holds the
+///   output at the synth reference level (−15 dBFS RMS) whatever the rpm and load: the
+///   harmonics pass through fixed resonances, so without it the level rises and falls by a dB
+///   or two as a harmonic meets a resonance (a drive's idle came out 13.6 dB under cruise
+///   where the gain map says 12.9, and the bus dipped 1.1 dB through a gear). The follower
+///   is the running mean of the output's power over 0.5 s (a plain mean from a prior of the
+///   target over the first 0.5 s, so a voice started mid-drive settles within a few
+///   firings), its gain (within ±12 dB) set at each firing: slow beside a firing (a four
+///   idling at 28 Hz has 14 firings in its memory). So a layer's gain map and fades alone set
+///   the level against speed and load; the load still changes the colour.
 ///
 /// Mono (the same in both channels). Real-time safe: a few multiplies and adds per sample, a
-/// noise draw, and an `exp` per firing; the state lives in `Voice.engine`.
+/// noise draw, and an `exp` and a `log` per firing; the state lives in `Voice.engine`.
 enum EngineSynth: SynthKind {
     static var name: String { "engine" }
     static var summary: String { "a combustion engine synthesized live: firings at rpm/60 × cylinders/2 through fixed exhaust, body and intake resonances" }
@@ -38,6 +45,7 @@ enum EngineSynth: SynthKind {
         voice.noise = NoiseGenerator(seed: synth.seed)
         voice.engine = EngineVoiceState()
         voice.engine.seed = synth.seed
+        voice.engine.power = Voice.engineTarget * Voice.engineTarget
         // The first firing half an interval in.
         voice.phaseLeft = 0.5
     }
@@ -77,6 +85,13 @@ struct EngineVoiceState: BitwiseCopyable {
     var direct: Double = 0
     var exhaust = SIMD2<Double>(), second = SIMD2<Double>(), body = SIMD2<Double>(), intake = SIMD2<Double>()
     var dcIn: Double = 0, dcOut: Double = 0
+    /// The level follower: the output's mean square (seeded with the target's, a prior of
+    /// `Voice.engineFollowerPrior` seconds, then a running mean over
+    /// `Voice.engineFollowerTime`), and the samples it has seen.
+    var power: Double = 0
+    var heard: Double = 0
+    /// The follower's gain, set at each firing.
+    var gain: Double = 1
 }
 
 extension Voice {
@@ -126,6 +141,8 @@ extension Voice {
         let dcPole = MixerMath.exp(-2 * Double.pi * 30 / sr)
         let fastDecay = MixerMath.exp(-1 / (0.0005 * sr))
         let burstDecay = MixerMath.exp(-1 / (0.004 * sr))
+        let prior = Voice.engineFollowerPrior * sr
+        let follow = 1 / (Voice.engineFollowerTime * sr)
         // The pulse's decay at no load, and how load shortens it (the pulse's own decay is
         // recomputed only when the load moves).
         var lastLoad = Double.nan
@@ -157,6 +174,8 @@ extension Voice {
                 e.cylinder = e.cylinder + 1 == cylinders ? 0 : e.cylinder + 1
                 e.interval = 1 + 0.03 * Double(noise.nextUniform())
                 e.drift = 0.971 * e.drift + 0.2 * Double(noise.nextUniform())
+                // The level follower's gain, target / √power within ±12 dB, once a firing.
+                e.gain = min(4, max(0.25, Voice.engineTarget * MixerMath.exp(-0.5 * MixerMath.log(e.power + 1e-12))))
             }
             let pulse = e.slow - e.fast
             e.direct = pulse + directPole * (e.direct - pulse)
@@ -172,7 +191,12 @@ extension Voice {
             let out = x - e.dcIn + dcPole * e.dcOut
             e.dcIn = x
             e.dcOut = out
-            let sample = Float(out * Voice.engineScale)
+            // The level follower: a running mean of the power (a plain mean until it has
+            // heard `engineFollowerTime`, so it settles within a few firings of the start);
+            // the gain that brings it to the target is set at each firing (above).
+            e.heard += 1
+            e.power += max(follow, 1 / (prior + e.heard)) * (out * out - e.power)
+            let sample = Float(out * e.gain)
             if emit(sample, sample, at: i, into: bus, m) {
                 engine = e
                 return stop(at: i + 1)
@@ -182,7 +206,11 @@ extension Voice {
         return frameCount
     }
 
-    /// The engine's saturation drive and output scale (about the synth reference RMS at pitch 1).
+    /// The engine's saturation drive.
     static var engineDrive: Double { 1.5 }
-    static var engineScale: Double { 1.17 }
+    /// The level the follower holds: the synth reference, −15 dBFS RMS.
+    static var engineTarget: Double { 0.177_827_941 }
+    /// The follower's prior (its start, in seconds of the target's power) and its memory.
+    static var engineFollowerPrior: Double { 0.1 }
+    static var engineFollowerTime: Double { 0.5 }
 }

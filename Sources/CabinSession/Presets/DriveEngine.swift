@@ -1,8 +1,9 @@
 import Glibc
 import CabinAudio
 
-/// The drive's engine as a driver knows it, built from the library's recorded loops (an idle
-/// loop and a cruise loop per combustion engine, one hum for the electric motor):
+/// The drive's engine as a driver knows it: by default each combustion engine synthesized
+/// live (`synth:engine`, one layer), with `--engine loops` the library's recorded loops (an
+/// idle loop and a cruise loop per combustion engine); one hum for the electric motor:
 ///
 /// - **rpm from speed through the gears**: first gear rises from idle to the shift point as
 ///   the car pulls away, each upshift drops the rpm into the next gear, and top gear at
@@ -16,10 +17,12 @@ import CabinAudio
 /// - the electric motor has no idle or gears: silent at a standstill, its hum rising with
 ///   speed and an inverter whine whose pitch follows speed (0 → 2.5 kHz at 80 mph).
 ///
-/// The loops are repitched recordings, so their body and exhaust resonances move with the
-/// firing rate (within the −37 %…+23 % the gears allow); `--engine live` plays the live
-/// model instead (`synth:engine`, one layer through the same gears), which holds them fixed. Load (accelerating louder and brighter than coasting) is the timeline's: see
-/// `DriveTimeline.load`.
+/// The live model (`synth:engine`, one layer through the same gears, the default) holds the
+/// body and exhaust resonances fixed while the firing rate moves, and its level follower
+/// holds its level whatever the rpm, so its gain map is the level curve alone. The loops
+/// (`--engine loops`) are repitched recordings, so their resonances move with the firing
+/// rate (within the −37 %…+23 % the gears allow). Load (accelerating louder and brighter
+/// than coasting) is the timeline's: see `DriveTimeline.load`.
 struct DriveEngine {
     /// The vehicle: `v8`, `v6`, `four`, `diesel`, `vintage` or `electric`.
     let vehicle: String
@@ -41,7 +44,7 @@ struct DriveEngine {
     /// The speeds over which the idle loop hands over to the cruise loop.
     static let handover = 2.0...14.0
 
-    init(vehicle: String, live: Bool = false) {
+    init(vehicle: String, live: Bool = true) {
         self.vehicle = vehicle
         isLive = live && vehicle != "electric"
         // Overall ratios as fractions of top gear: a five-speed, a four-speed for the vintage car.
@@ -128,20 +131,28 @@ struct DriveEngine {
 
     /// The live engine: one `synth:engine` layer whose pitch map is the rpm through the
     /// gears (pitch 1 = the cruise rpm, from idle at a standstill), its level the level curve
-    /// (idle 12 dB under cruise) — one source, so there is no handover to dip through.
+    /// (idle 12 dB under cruise) — one source, so there is no handover to dip through, and
+    /// the voice holds its own level at every rpm (its level follower), so the curve alone
+    /// sets it.
     private func liveLayer(knots: [Double]) -> Layer {
-        // The trim brings each to the loops' loudness at cruise (a synth plays at −15 dBFS
-        // RMS, the library's loops at −23 LUFS): measured on DriveEngineTests' cruise window.
-        let (cylinders, exhaust, rasp, trim): (Int, Double, Double, Double) = switch vehicle {
-        case "v8": (8, 180, 0.6, -9.7)
-        case "four": (4, 320, 2.5, -10.2)
-        case "diesel": (4, 200, 1.6, -8.7)
-        case "vintage": (4, 270, 1.2, -8.4)
-        default: (6, 230, 1, -10.9)
+        // The trim brings each to the loops' loudness at cruise (the live engine plays at
+        // −15 dBFS RMS at every rpm, the library's loops at −23 LUFS): measured on
+        // DriveEngineTests' cruise window. The voice holds its power, not its loudness: at
+        // idle more of it lies under 100 Hz (a V6 idles at 40 Hz), which loudness counts
+        // less, so idle measured 14.8 (V8) and 14.1 dB (V6) under cruise in LUFS where the
+        // level curve says 12.9; `idleLift` gives that back at idle, tapering with the rpm to
+        // nothing at the cruise rpm (measured on DriveEngineTests' idle and cruise windows).
+        let (cylinders, exhaust, rasp, trim, idleLift): (Int, Double, Double, Double, Double) = switch vehicle {
+        case "v8": (8, 180, 0.6, -9.75, 1.9)
+        case "four": (4, 320, 2.5, -9.33, 0.3)
+        case "diesel": (4, 200, 1.6, -8.29, 0)
+        case "vintage": (4, 270, 1.2, -8.92, -0.1)
+        default: (6, 230, 1, -9.77, 1.2)
         }
         let synth = Synth.engine(cylinders: cylinders, rpm: cruiseRPM, exhaust: exhaust, rasp: rasp)
         let pitch = knots.map { s in (s, ratio(rpmAtKnot(s) / cruiseRPM)) }
-        let gain = knots.map { s in (s, decibels(level(at: s))) }
+        let lift = { (rpm: Double) in idleLift * min(1, max(0, (cruiseRPM - rpm) / (cruiseRPM - idleRPM))) }
+        let gain = knots.map { s in (s, decibels(level(at: s) + lift(rpmAtKnot(s)))) }
         return Layer(name: "engine", bus: "engine", sound: .synth(synth), isLooping: true, gain: level + trim,
                      pitch: LayerMap(parameter: "speed", points: pitch), gainMap: LayerMap(parameter: "speed", points: gain))
     }

@@ -3,8 +3,8 @@
 /// The pre-drive ritual (seatbelt click with a haptic, ignition with a rumble — a smooth
 /// whir for the electric car — P → D), the
 /// engine following a speed profile per route (highway steady near 65 mph, scenic varying,
-/// back roads slower with more variation) through two loops — idle and driving — that
-/// crossfade by speed; the route's ambience; the radio; GPS-style announcements every 10
+/// back roads slower with more variation) — synthesized live from rpm and load, or with
+/// `--engine loops` two recorded loops, idle and driving, that crossfade by speed; the route's ambience; the radio; GPS-style announcements every 10
 /// miles, at halfway, 5 miles before each rest stop and when approaching, that duck the
 /// other buses; rest stops; and the arrival. Miles come from the speed profile, so every
 /// announcement agrees with every other. Rest stops and the arrival have their haptics:
@@ -21,7 +21,7 @@ enum DrivePreset {
             .init(name: "minutes", defaultValue: "25", help: "session length, 25–240"),
             .init(name: "vehicle", defaultValue: "v6", help: vehicles.joined(separator: "|")),
             .init(name: "route", defaultValue: "highway", help: routes.joined(separator: "|")),
-            .init(name: "engine", defaultValue: "loops", help: "loops|live (combustion engines synthesized from rpm and load)"),
+            .init(name: "engine", defaultValue: "live", help: "loops|live (live: combustion engines synthesized from rpm and load; loops: recordings repitched)"),
             .init(name: "destination", defaultValue: "your destination", help: "where you are going"),
             .init(name: "rest-every", defaultValue: "25m", help: "25m|50m|off"),
             .init(name: "rest", defaultValue: "5m", help: "5m|10m|15m"),
@@ -39,8 +39,9 @@ enum DrivePreset {
         var rest: Int
         var radio: String?
         var ambient: String
-        /// The combustion engines synthesized live (`synth:engine`) instead of repitched loops.
-        var liveEngine = false
+        /// The combustion engines synthesized live (`synth:engine`, the default) instead of
+        /// repitched loops (`--engine loops`).
+        var liveEngine = true
     }
 
     static func settings(_ o: PresetOptions) throws(PresetError) -> Settings {
