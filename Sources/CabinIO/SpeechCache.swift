@@ -2,7 +2,8 @@ import Glibc
 
 /// Spoken prompts kept between runs, so a session that says the same texts again starts
 /// without synthesizing them (Flite's `slt` needs ~50–100 ms of CPU per prompt; the drive
-/// says five).
+/// says five); and the measured loudness of synthesized sources (`key(synthLoudness:…)`:
+/// ~30 ms for the drive's live engine), which the loudness target needs before playing.
 ///
 /// Each entry holds the samples exactly as the loader made them (synthesized, polished, at
 /// the session's rate) and their measured loudness, under a key naming the voice, the text,
@@ -56,6 +57,14 @@ public struct SpeechCache: Sendable {
     /// The key for `text` in `voice` at `sampleRate`, made by this executable.
     public static func key(voice: String, text: String, sampleRate: Double) -> String {
         "cabin-speech 1|\(executableIdentity)|\(sampleRate)|\(voice)|\(text)"
+    }
+
+    /// The key for the measured loudness of the synthesized source `text` (its document
+    /// text, `synth:engine?cylinders=8`) at `sampleRate`, made by this executable: the loader
+    /// keeps what it measured (a few seconds rendered and metered) as an entry with no
+    /// samples, so a session that plays the same synth again starts without measuring it.
+    public static func key(synthLoudness text: String, sampleRate: Double) -> String {
+        "cabin-synth-loudness 1|\(executableIdentity)|\(sampleRate)|\(text)"
     }
 
     /// The running executable's size and modification time (empty when unknown).

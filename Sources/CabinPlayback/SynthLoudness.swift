@@ -4,7 +4,8 @@ import CabinSession
 
 /// The integrated loudness of the synthesized sources a session plays, measured with
 /// libebur128 on a few seconds of each rendered by the mixer: what the loudness estimate
-/// (`SessionLoudness`) counts for them. Deterministic (noises play from a fixed seed).
+/// (`SessionLoudness`) counts for them. Deterministic (noises play from a fixed seed), so
+/// each figure is kept between runs in the speech cache (`SpeechCache`).
 ///
 /// Thread: control thread only (allocates).
 enum SynthLoudness {
@@ -18,8 +19,16 @@ enum SynthLoudness {
         for layer in document.layers { if case .synth(let s) = layer.sound { synths[s.documentText] = s } }
         for cue in document.cues { if case .synth(let s)? = cue.crossfade?.to { synths[s.documentText] = s } }
         var out: [String: Double] = [:]
+        let cache = synths.isEmpty ? nil : SpeechCache.standard()
         for (text, synth) in synths {
-            if let lufs = measure(synth, sampleRate: sampleRate) { out[text] = lufs }
+            // Kept between runs: the same figure a measurement gives (same build, text, rate).
+            let key = SpeechCache.key(synthLoudness: text, sampleRate: sampleRate)
+            if let kept = cache?.entry(forKey: key)?.loudness {
+                out[text] = kept
+            } else if let lufs = measure(synth, sampleRate: sampleRate) {
+                out[text] = lufs
+                cache?.store(.init(samples: [], channelCount: 1, loudness: lufs), forKey: key)
+            }
         }
         return out
     }

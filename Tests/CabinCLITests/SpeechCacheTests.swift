@@ -39,6 +39,48 @@ import Testing
         #expect((samples.map(abs).max() ?? 0) > 0.05)
     }
 
+    /// A synthesized layer under a loudness target: its measured loudness sets the master
+    /// gain, and is kept for the next run.
+    static let synthSession = """
+        { "cabin": 1, "title": "Engine", "duration": "3s", "loudness": -20,
+          "layers": { "engine": { "bus": "engine", "sound": "synth:engine?cylinders=8&rpm=900", "loop": true } },
+          "cues": [ { "at": "0s", "start": "engine" } ] }
+        """
+
+    @Test func aSynthsKeptLoudnessRendersBitIdenticalToAMeasuredOne() throws {
+        let dir = try TestEnvironment.temporaryDirectory("cabin-synth-loudness-cache")
+        let session = dir.appendingPathComponent("engine.json").path
+        try Data(Self.synthSession.utf8).write(to: URL(fileURLWithPath: session))
+        let cache = dir.appendingPathComponent("cache").path
+        func render(_ name: String, cache: String) throws -> Data {
+            let out = dir.appendingPathComponent(name).path
+            let result = try ExternalTool.cabin(["render", session, "-o", out, "--bits", "32f"],
+                                                environment: ["CABIN_SPEECH_CACHE": cache])
+            #expect(result.status == 0, "\(result.stderr)")
+            return try Data(contentsOf: URL(fileURLWithPath: out))
+        }
+        let measured = try render("off.wav", cache: "off")
+        let first = try render("first.wav", cache: cache)
+        let kept = try FileManager.default.contentsOfDirectory(atPath: cache)
+        #expect(kept.count == 1, "one entry for the one synth: \(kept)")
+        let second = try render("second.wav", cache: cache)
+        #expect(first == measured)
+        #expect(second == measured)
+        // A kept figure that differs from the measured one moves the master gain: make the
+        // entry say 6 dB more and the render must change (so the entry is really read).
+        // The entry: "CABINSPEECH1\n", key length (UInt32) and key, channels, has-loudness,
+        // then the loudness's Float64 bits, little-endian.
+        let file = URL(fileURLWithPath: cache).appendingPathComponent(try #require(kept.first))
+        var bytes = [UInt8](try Data(contentsOf: file))
+        let keyLength = Int(bytes[13]) | Int(bytes[14]) << 8 | Int(bytes[15]) << 16 | Int(bytes[16]) << 24
+        let at = 13 + 4 + keyLength + 8
+        let bits = (0..<8).reduce(UInt64(0)) { $0 | UInt64(bytes[at + $1]) << (8 * $1) }
+        let forged = (Double(bitPattern: bits) + 6).bitPattern
+        for i in 0..<8 { bytes[at + i] = UInt8(truncatingIfNeeded: forged >> (8 * i)) }
+        try Data(bytes).write(to: file)
+        #expect(try render("forged.wav", cache: cache) != measured)
+    }
+
     @Test func entriesRoundTripAndAnyOtherKeyOrBrokenFileIsAMiss() throws {
         let dir = try TestEnvironment.temporaryDirectory("cabin-speech-cache-unit")
         let cache = SpeechCache(directory: dir.appendingPathComponent("nested/speech").path)
