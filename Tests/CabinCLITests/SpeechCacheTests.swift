@@ -14,24 +14,32 @@ import Testing
           ] }
         """
 
-    @Test func aCachedPromptRendersBitIdenticalToASynthesizedOne() throws {
-        let dir = try TestEnvironment.temporaryDirectory("cabin-speech-cache")
-        let session = dir.appendingPathComponent("s.json").path
-        try Data(Self.session.utf8).write(to: URL(fileURLWithPath: session))
-        let cache = dir.appendingPathComponent("cache").path
-        func render(_ name: String, cache: String) throws -> Data {
+    /// A folder holding `document`, and a function rendering it there (`render(NAME, cache:)`:
+    /// the bytes of `cabin render … -o NAME --bits 32f` with `CABIN_SPEECH_CACHE` = cache).
+    static func renderer(_ document: String, folder: String) throws
+        -> (URL, (String, String) throws -> Data)
+    {
+        let dir = try TestEnvironment.temporaryDirectory(folder)
+        let session = dir.appendingPathComponent("session.json").path
+        try Data(document.utf8).write(to: URL(fileURLWithPath: session))
+        return (dir, { name, cache in
             let out = dir.appendingPathComponent(name).path
             let result = try ExternalTool.cabin(["render", session, "-o", out, "--bits", "32f"],
                                                 environment: ["CABIN_SPEECH_CACHE": cache])
             #expect(result.status == 0, "\(result.stderr)")
             return try Data(contentsOf: URL(fileURLWithPath: out))
-        }
-        let uncached = try render("off.wav", cache: "off")
+        })
+    }
+
+    @Test func aCachedPromptRendersBitIdenticalToASynthesizedOne() throws {
+        let (dir, render) = try Self.renderer(Self.session, folder: "cabin-speech-cache")
+        let cache = dir.appendingPathComponent("cache").path
+        let uncached = try render("off.wav", "off")
         #expect(!FileManager.default.fileExists(atPath: cache), "off keeps nothing")
-        let first = try render("first.wav", cache: cache)
+        let first = try render("first.wav", cache)
         let kept = try FileManager.default.contentsOfDirectory(atPath: cache).filter { $0.hasSuffix(".speech") }
         #expect(kept.count == 2, "one file per prompt: \(kept)")
-        let second = try render("second.wav", cache: cache)
+        let second = try render("second.wav", cache)
         #expect(first == uncached)
         #expect(second == uncached)
         // The prompt is heard: not a silent render.
@@ -48,22 +56,13 @@ import Testing
         """
 
     @Test func aSynthsKeptLoudnessRendersBitIdenticalToAMeasuredOne() throws {
-        let dir = try TestEnvironment.temporaryDirectory("cabin-synth-loudness-cache")
-        let session = dir.appendingPathComponent("engine.json").path
-        try Data(Self.synthSession.utf8).write(to: URL(fileURLWithPath: session))
+        let (dir, render) = try Self.renderer(Self.synthSession, folder: "cabin-synth-loudness-cache")
         let cache = dir.appendingPathComponent("cache").path
-        func render(_ name: String, cache: String) throws -> Data {
-            let out = dir.appendingPathComponent(name).path
-            let result = try ExternalTool.cabin(["render", session, "-o", out, "--bits", "32f"],
-                                                environment: ["CABIN_SPEECH_CACHE": cache])
-            #expect(result.status == 0, "\(result.stderr)")
-            return try Data(contentsOf: URL(fileURLWithPath: out))
-        }
-        let measured = try render("off.wav", cache: "off")
-        let first = try render("first.wav", cache: cache)
+        let measured = try render("off.wav", "off")
+        let first = try render("first.wav", cache)
         let kept = try FileManager.default.contentsOfDirectory(atPath: cache)
         #expect(kept.count == 1, "one entry for the one synth: \(kept)")
-        let second = try render("second.wav", cache: cache)
+        let second = try render("second.wav", cache)
         #expect(first == measured)
         #expect(second == measured)
         // A kept figure that differs from the measured one moves the master gain: make the
@@ -78,7 +77,7 @@ import Testing
         let forged = (Double(bitPattern: bits) + 6).bitPattern
         for i in 0..<8 { bytes[at + i] = UInt8(truncatingIfNeeded: forged >> (8 * i)) }
         try Data(bytes).write(to: file)
-        #expect(try render("forged.wav", cache: cache) != measured)
+        #expect(try render("forged.wav", cache) != measured)
     }
 
     @Test func entriesRoundTripAndAnyOtherKeyOrBrokenFileIsAMiss() throws {
