@@ -46,8 +46,10 @@ let package = Package(
         .systemLibrary(name: "CFlite", providers: [.apt(["flite1-dev"])]),
         /// Small C shims for what Swift cannot write (ALSA's variadic error handler, evdev's ioctl macros).
         .target(name: "CCabinShims", linkerSettings: [.linkedLibrary("asound"), .linkedLibrary("mpg123")]),
-        /// libcurl (HTTP/HTTPS for network radio) with typed wrappers of its variadic calls.
-        .target(name: "CCabinCurl", linkerSettings: [.linkedLibrary("curl")]),
+        /// libcurl (HTTP/HTTPS for network radio), opened with dlopen when a station first
+        /// connects (not linked: its ~40 dependencies cost every start ~4 ms), with typed
+        /// wrappers of its variadic calls.
+        .target(name: "CCabinCurl"),
         /// sd-bus (libsystemd-dev) for MPRIS on the session bus, with a builder of object vtables
         /// (an array of tagged unions the C macros make, which Swift cannot write).
         .target(name: "CCabinSDBus", linkerSettings: [.linkedLibrary("systemd")]),

@@ -26,8 +26,9 @@ import Glibc
 /// }
 /// ```
 ///
-/// The corresponding C functions are `curl_easy_init`, `curl_easy_setopt`,
-/// `curl_multi_perform`, `curl_multi_poll` and `curl_multi_info_read`.
+/// libcurl is opened (dlopen) by the first connection. The corresponding C functions are
+/// `curl_easy_init`, `curl_easy_setopt`, `curl_multi_perform`, `curl_multi_poll` and
+/// `curl_multi_info_read`.
 ///
 /// Thread: one thread at a time (never the render thread: it allocates and does I/O).
 public final class HTTPStreamConnection {
@@ -98,14 +99,17 @@ public final class HTTPStreamConnection {
     public init(url: String, userAgent: String = "Cabin", maxRedirects: Int = 5, stallSeconds: Int = 4,
                 connectTimeoutSeconds: Int = 8,
                 certificateBundle: String? = HTTPStreamConnection.environmentCertificateBundle) throws(SystemError) {
-        guard let multi = curl_multi_init(), let easy = curl_easy_init() else {
+        if let reason = cabin_curl_load() {
+            throw SystemError(operation: "libcurl", code: 0, reason: String(cString: reason))
+        }
+        guard let multi = cabin_curl_multi_init(), let easy = cabin_curl_easy_init() else {
             throw SystemError(operation: "curl_easy_init", code: 0, reason: "libcurl could not start a transfer")
         }
         self.multi = multi
         self.easy = easy
         errorBuffer = .allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
         errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
-        requestHeaders = curl_slist_append(nil, "Icy-Metadata: 1")
+        requestHeaders = cabin_curl_slist_append(nil, "Icy-Metadata: 1")
         let me = Unmanaged.passUnretained(self).toOpaque()
         var code = cabin_curl_set_pointer(easy, CURLOPT_URL, url)
         for (option, value) in [(CURLOPT_FOLLOWLOCATION, 1), (CURLOPT_MAXREDIRS, maxRedirects), (CURLOPT_FAILONERROR, 1),
@@ -135,11 +139,11 @@ public final class HTTPStreamConnection {
             return size * count
         }, me) }
         if code != CURLE_OK {
-            let reason = String(cString: curl_easy_strerror(code))
+            let reason = String(cString: cabin_curl_easy_strerror(code))
             close()
             throw SystemError(operation: "curl_easy_setopt", code: 0, reason: reason)
         }
-        curl_multi_add_handle(multi, easy)
+        cabin_curl_multi_add_handle(multi, easy)
     }
 
     deinit { close() }
@@ -150,10 +154,10 @@ public final class HTTPStreamConnection {
     public func close() {
         guard !closed else { return }
         closed = true
-        curl_multi_remove_handle(multi, easy)
-        curl_easy_cleanup(easy)
-        curl_multi_cleanup(multi)
-        curl_slist_free_all(requestHeaders)
+        cabin_curl_multi_remove_handle(multi, easy)
+        cabin_curl_easy_cleanup(easy)
+        cabin_curl_multi_cleanup(multi)
+        cabin_curl_slist_free_all(requestHeaders)
         errorBuffer.deallocate()
     }
 
@@ -162,18 +166,18 @@ public final class HTTPStreamConnection {
     public func pump(timeoutMilliseconds: Int32) -> Step {
         guard !finished, !closed else { return Step(bytes: [], ending: nil) }
         var running: Int32 = 0
-        curl_multi_perform(multi, &running)
+        cabin_curl_multi_perform(multi, &running)
         if running > 0 && received.isEmpty {
-            curl_multi_poll(multi, nil, 0, Int32(timeoutMilliseconds), nil)
-            curl_multi_perform(multi, &running)
+            cabin_curl_multi_poll(multi, nil, 0, Int32(timeoutMilliseconds), nil)
+            cabin_curl_multi_perform(multi, &running)
         }
         var ending: Ending?
         var queued: Int32 = 0
-        while let message = curl_multi_info_read(multi, &queued) {
+        while let message = cabin_curl_multi_info_read(multi, &queued) {
             guard message.pointee.msg == CURLMSG_DONE else { continue }
             let result = message.pointee.data.result
             let detail = String(cString: errorBuffer)
-            let text = detail.isEmpty ? String(cString: curl_easy_strerror(result)) : detail
+            let text = detail.isEmpty ? String(cString: cabin_curl_easy_strerror(result)) : detail
             ending = Ending(code: Int(result.rawValue), status: status,
                             message: result == CURLE_OK ? "the server closed the stream" : text)
             finished = true

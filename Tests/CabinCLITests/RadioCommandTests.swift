@@ -41,6 +41,27 @@ struct RadioCommandTests {
         }
     }
 
+    /// libcurl (and the ~40 libraries it pulls in) is opened when a station first connects,
+    /// not at every start: the dynamic loader's own log (LD_DEBUG=files) names it for a
+    /// session with a station and not for one without.
+    @Test func libcurlIsOpenedOnlyWhenAStationConnects() throws {
+        let plain = try ExternalTool.cabin(["--version"], environment: ["LD_DEBUG": "files"])
+        #expect(plain.status == 0, "\(plain.stderr)")
+        #expect(plain.stderr.contains("file=libsndfile.so.1"), "the loader's log: \(plain.stderr.prefix(300))")
+        #expect(!plain.stderr.contains("libcurl"))
+
+        let server = try HostileHTTPServer(reply: .response("404 Not Found"))
+        defer { server.stop() }
+        let dir = try TestEnvironment.temporaryDirectory("cabin-radio-curl")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("s.json").path
+        try Data(Self.session(station: server.url(), seconds: 2).utf8).write(to: URL(fileURLWithPath: path))
+        let radio = try ExternalTool.cabin(["play", path, "-D", "none"], environment: ["LD_DEBUG": "files"])
+        #expect(radio.status == 0, "\(radio.stderr.suffix(500))")
+        let opened = radio.stderr.split(separator: "\n").filter { $0.contains("file=libcurl.so.4") }
+        #expect(opened.contains { $0.contains("dynamically loaded by") }, "\(opened)")
+    }
+
     @Test func renderSaysALiveStreamHasNoFixedContent() throws {
         let dir = try TestEnvironment.temporaryDirectory("cabin-radio-cli")
         defer { try? FileManager.default.removeItem(at: dir) }
