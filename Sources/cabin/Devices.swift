@@ -5,6 +5,7 @@ import CabinPlayback
 /// `cabin devices`: where Cabin can play.
 struct Devices: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "devices",
         abstract: "List ALSA playback devices (as 'aplay -L' does) and rumble devices.",
         discussion: """
             ALSA devices go to -D/--device; rumble devices (/dev/input/event* with FF_RUMBLE) to --rumble ('cabin play --rumble', 'cabin haptics play --rumble'). --json prints the ALSA devices as before; --rumble lists only the rumble devices (as JSON with --json).

@@ -6,6 +6,7 @@ extension HapticsCommand {
     /// `cabin haptics check FILE...`: every diagnostic, exit status 0/1.
     struct Check: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "check",
             abstract: "Report every problem in haptic patterns (exit 1 on any error).",
             discussion: """
                 Each problem is one line: FILE:LINE:COL: warning|error: JSON.PATH: what is wrong. A file that loads prints 'FILE: ok (…)' with its length and contents. In lenient mode (the default) accepted quirks are warnings and the file still loads; --strict makes every warning an error.
@@ -95,6 +96,7 @@ extension HapticsCommand {
         enum Format: String, ExpressibleByArgument, CaseIterable { case json, csv }
 
         static let configuration = CommandConfiguration(
+            commandName: "compile",
             abstract: "Print the compiled stream: breakpoints and transients (JSON) or samples (CSV).",
             discussion: """
                 JSON: the continuous track as intensity/sharpness breakpoints (linear between them) and the transients, times in seconds, every control applied. CSV: the continuous track sampled at --rate Hz as time,intensity,sharpness rows, then the transients as '# transient,TIME,INTENSITY,SHARPNESS' comment lines.

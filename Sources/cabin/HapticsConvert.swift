@@ -5,6 +5,7 @@ extension HapticsCommand {
     /// `cabin haptics convert FILE -o OUT.ahap` / `--android`.
     struct Convert: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "convert",
             abstract: "Convert a pattern to normalized AHAP, or to an Android waveform or composition.",
             discussion: """
                 AHAP: .haptic files become AHAP (curves as Lofelt's converter wrote them); AHAP files come back normalized (sorted events, relative curve times, at most 16 points per curve). The result passes 'cabin haptics check --strict'. --android: VibrationEffect.createWaveform timings (ms) and amplitudes (0-255) as JSON; Android has no sharpness, so it is dropped. --android-composition: VibrationEffect composition primitives as JSON (transients → CLICK/TICK/THUD/LOW_TICK by sharpness and intensity, continuous ramps → QUICK_RISE/SLOW_RISE/QUICK_FALL), with the primitives a device must support (check them with Vibrator.arePrimitivesSupported: an unsupported primitive plays nothing). Without -o the result goes to standard output.

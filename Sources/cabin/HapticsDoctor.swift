@@ -5,6 +5,7 @@ extension HapticsCommand {
     /// `cabin haptics doctor [--rumble /dev/input/eventN]`.
     struct Doctor: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "doctor",
             abstract: "Examine rumble devices: what they report, and a short pulse per motor.",
             discussion: """
                 Reports each rumble device's effects, effect slots, FF_GAIN and whether it is likely an ff-memless device, then (with one device, or the one named by --rumble) plays a 200 ms pulse on the strong (low-frequency) motor and then on the weak (high-frequency) one. When the device reports rumble but uploading or playing fails — the most common Linux rumble complaint — it says which call failed and what usually causes it. Exit status 1 when there is no rumble device or a pulse failed.

@@ -9,6 +9,7 @@ extension HapticsCommand {
     /// `cabin haptics play FILE --audio [-D NAME] | --rumble /dev/input/eventN`.
     struct Play: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "play",
             abstract: "Play a pattern on a rumble device (evdev), or as audio (ALSA).",
             discussion: """
                 --rumble plays on a rumble device (a gamepad's two motors, through Linux evdev force feedback; list them with 'cabin devices --rumble'). Intensity and sharpness become strong/weak motor magnitudes by --mapping: equal-power-split (default) sends low sharpness to the strong (low-frequency) motor and high sharpness to the weak one at constant power; intensity-only drives both motors with the intensity. --audio renders the pattern as sound (as 'haptics render' does, with the pattern's own AudioCustom/AudioContinuous sound mixed in) and plays it on the sound device -D/--device (default: 'default'), as every command that plays does. --dualsense NAME (also --haptics-device) plays it on a 4-channel device, haptics on channels 3–4 and the pattern's sound on 1–2, as a DualSense's USB audio takes them. Ctrl-C stops at once; every effect is stopped and removed from the device.

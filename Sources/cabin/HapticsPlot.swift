@@ -5,6 +5,7 @@ extension HapticsCommand {
     /// `cabin haptics plot FILE -o OUT.svg`.
     struct Plot: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "plot",
             abstract: "Plot intensity and sharpness over time, transients marked, as SVG.",
             discussion: """
                 Intensity is the solid blue line, sharpness the dashed orange one, transients red stems at their intensity; the time axis is in seconds.
@@ -45,6 +46,7 @@ extension HapticsCommand {
     /// `cabin haptics show FILE`: a terminal preview.
     struct Show: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "show",
             abstract: "Preview a pattern in the terminal: intensity and sharpness sparklines, transients.",
             discussion: """
                 Each column is an equal slice of the pattern; bars are the slice's intensity (largest) and sharpness (mean where it sounds); '•' marks transients.

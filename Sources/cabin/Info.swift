@@ -6,6 +6,7 @@ import CabinPlayback
 /// `cabin info FILE...`: what a sound file is and how loud.
 struct Info: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "info",
         abstract: "Show format, channels, rate, length and loudness (EBU R128) of sound files.",
         discussion: """
             Reads WAV, FLAC, Ogg Vorbis and Ogg Opus (anything libsndfile reads). Loudness is integrated LUFS, true peak in dBTP (4x oversampled) and loudness range in LU, measured with libebur128. A file that cannot be read gives one line on stderr; the others are still shown, and the exit status is 1.

@@ -11,6 +11,7 @@ import Glibc
 /// `cabin play SESSION.json`: a session live on an ALSA device.
 struct Play: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "play",
         abstract: "Play a session live through ALSA, with a status line and keyboard control.",
         discussion: """
             Keys while playing: space pulls over (fades out and pauses the clock) and resumes, ←/→ seek 30 s, +/− change the speed parameter, 9/0 (or / and *) volume down/up by 2 dB, m mutes, n/p (or >/<) the radio's next/previous track (a playlist), l leaves focus (the speed-bump warning, the speed falls) and r returns to it (sessions with "focus", like the drive), q or Ctrl-C fade out and quit (a second Ctrl-C quits at once).

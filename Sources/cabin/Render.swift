@@ -10,6 +10,7 @@ import FoundationEssentials
 /// `cabin render SESSION.json -o OUT.wav`: a session to a file, far faster than real time.
 struct Render: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "render",
         abstract: "Render a session to a WAV, FLAC or Opus file, far faster than real time.",
         discussion: """
             The file is written under a temporary name and renamed at the end: an interrupted or failed render leaves nothing at OUT. A device or FIFO gets the bytes once the render is complete (never replaced); '-o -' writes WAV to standard output (the summary goes to stderr), and SESSION '-' reads the document from standard input. The same session gives the same bits on every run and with every --block-size (in Ogg files, all but the stream's random serial number).

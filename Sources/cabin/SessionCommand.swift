@@ -25,6 +25,7 @@ struct SessionCommand: ParsableCommand {
     /// `cabin session --preset NAME [options]`: the preset's document, to read or edit.
     struct Print: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "print",
             abstract: "Print a preset's session document as JSON (start from it and edit).",
             discussion: """
                 Examples:
@@ -54,6 +55,7 @@ struct SessionCommand: ParsableCommand {
     /// `CABIN_PRESET`) over Cabin's own, each configured one naming where it was set.
     struct Presets: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "presets",
             abstract: "List the presets and their options, with the defaults your config sets.")
 
         @Flag(help: "Print JSON (an array of presets with their options and defaults).")
@@ -97,6 +99,7 @@ struct SessionCommand: ParsableCommand {
 
     struct Validate: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "validate",
             abstract: "Report every problem in session documents (exit 1 if any has an error).",
             discussion: """
                 Each problem is one line: FILE:LINE:COL: error: JSON.PATH: what is wrong. A valid document prints 'FILE: ok' (with its length, layers and cues).

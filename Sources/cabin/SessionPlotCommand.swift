@@ -10,6 +10,7 @@ extension SessionCommand {
     /// `cabin session plot FILE|--preset NAME -o OUT.svg`: a picture of the session.
     struct Plot: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "plot",
             abstract: "Draw a session as SVG: layers as lanes with their fades and crossfades, cues and marks, ducking, parameters, haptic cues, loudness over time.",
             discussion: """
                 Each layer is a lane showing its level (dB from its gain) as the cues start, stop, fade and crossfade it (a red cross over a crossfade, named with the sound it goes to); one-shots and spoken cues as ticks with bars as long as their sounds; when each ducking rule holds its buses down; each parameter over time (the drive's speed profile) and each bus effect a cue moves; the haptic cues; and the short-term loudness (LUFS, EBU R128) of a quick offline render at \(Int(Plot.sampleRate)) Hz, with the document's loudness target dashed. Marks are dashed lines across every lane. Live streams are drawn as their layers; the loudness leaves them silent.

@@ -46,6 +46,7 @@ struct SoundsCommand: ParsableCommand {
 
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "list",
             abstract: "List library sounds: name, category, duration, loudness, loop.")
 
         @Option(help: "Only this category (engine, ambient, ui, radio, voice).")
@@ -91,6 +92,7 @@ struct SoundsCommand: ParsableCommand {
 
     struct Play: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "play",
             abstract: "Play a library sound at its loudness trim through ALSA.")
 
         @Argument(help: "Library name, e.g. engine/v8.")
@@ -147,6 +149,7 @@ struct SoundsCommand: ParsableCommand {
 
     struct Generate: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "generate",
             abstract: "Regenerate library sounds and Sounds/manifest.json from their recipes.")
 
         @Option(help: "Only this sound (repeatable); the other manifest entries are kept.")
