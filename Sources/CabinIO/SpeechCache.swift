@@ -193,10 +193,17 @@ public struct SpeechCache: Sendable {
               let hasLoudness = take(UInt32.self), let loudness = take(UInt64.self),
               let count = take(UInt64.self), count % UInt64(channels) == 0,
               UInt64(bytes.count - at) == count * 4 else { return nil }
-        var samples = [Float](repeating: 0, count: Int(count))
-        for i in 0..<Int(count) {
-            guard let bits = take(UInt32.self) else { return nil }
-            samples[i] = Float(bitPattern: bits)
+        // The samples in one pass (a loop the compiler vectorizes; the byte-at-a-time `take`
+        // was ~6 % of the default drive's launch).
+        let start = at
+        let samples = [Float](unsafeUninitializedCapacity: Int(count)) { out, initialized in
+            bytes.withUnsafeBytes { raw in
+                for i in 0..<out.count {
+                    let bits = raw.loadUnaligned(fromByteOffset: start + 4 * i, as: UInt32.self)
+                    out[i] = Float(bitPattern: UInt32(littleEndian: bits))
+                }
+            }
+            initialized = out.count
         }
         return Entry(samples: samples, channelCount: Int(channels),
                      loudness: hasLoudness == 1 ? Double(bitPattern: loudness) : nil)
