@@ -82,8 +82,9 @@ public enum SessionLoudness {
             guard let (sound, bus, gain) = shot, let f = facts(sound, true) else { continue }
             let level = (f.loudness ?? referenceLoudness) + (busGain[bus] ?? 0) + gain
             let range = blocks(from: cue.time, to: cue.time + f.duration, count: blockCount)
+            let power = decibelsToPower(level)
             for i in range {
-                shotPower[i] += decibelsToPower(level)
+                shotPower[i] += power
                 sounding[bus]?[i] = true
             }
         }
@@ -131,20 +132,32 @@ public enum SessionLoudness {
             let scattered = layer.scatter.map { scatterLoudness($0, normalize: layer.normalize, referenceLoudness, facts) }
             var crossfaded = false
             var next = 0
-            let ducks = document.ducking.filter { $0.duck.contains(layer.bus) }
+            // What does not change from block to block is looked up once (the sound's
+            // loudness again only after an event): the sums and powers are the same.
+            let bus = busGain[layer.bus] ?? 0
+            let mapValues = layer.gainMap.flatMap { parameterValues[$0.parameter] }
+            let ducks = document.ducking.filter { $0.duck.contains(layer.bus) }.map { (by: $0.by, sounding: sounding[$0.when]) }
+            var own: Double?
+            var lastLevel = Double.nan, lastPower = 0.0
             for i in 0..<blockCount {
                 let t = (Double(i) + 0.5) * blockDuration
                 while next < events.count && events[next].time <= t {
                     events[next].apply(&state)
                     next += 1
                     crossfaded = crossfaded || state.sound != layer.sound
+                    own = nil
                 }
                 guard state.isPlaying else { continue }
-                let own = (crossfaded ? nil : scattered) ?? loudness(state.sound, layer.normalize)
-                var level = own + (busGain[layer.bus] ?? 0) + layer.gain + state.level(at: t)
-                if let map = layer.gainMap, let values = parameterValues[map.parameter] { level += map.value(at: values[i]) }
-                for rule in ducks where sounding[rule.when]?[i] == true { level += rule.by }
-                power[i] += decibelsToPower(level)
+                let sound = own ?? (crossfaded ? nil : scattered) ?? loudness(state.sound, layer.normalize)
+                own = sound
+                var level = sound + bus + layer.gain + state.level(at: t)
+                if let map = layer.gainMap, let values = mapValues { level += map.value(at: values[i]) }
+                for rule in ducks where rule.sounding?[i] == true { level += rule.by }
+                if level != lastLevel {
+                    lastLevel = level
+                    lastPower = decibelsToPower(level)
+                }
+                power[i] += lastPower
             }
         }
         return gatedLoudness(power) ?? gatedLoudness(shotPower)
