@@ -54,6 +54,14 @@ public final class RealtimeThread: @unchecked Sendable {
         thread = nil
     }
 
+    /// Lets the thread end on its own, its resources freed when it does (it cannot be
+    /// joined after). The corresponding C function is `pthread_detach`.
+    public func detach() {
+        guard let t = thread else { return }
+        pthread_detach(t)
+        thread = nil
+    }
+
     private func run() {
         cabin_set_thread_name(name)
         body(realtime ? Self.requestRealtime(priority: priority) : .normal(reason: "not requested"))

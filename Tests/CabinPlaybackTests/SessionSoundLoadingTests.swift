@@ -87,6 +87,57 @@ import Testing
         #expect(storage.audioBuffer == (try SoundFile.read(dir.appendingPathComponent("long.flac").path)))
     }
 
+    /// The rest of the sounds decode on one thread of their own ("cabin-decode") at nice +10,
+    /// so the launch keeps the processor; every sound still ends whole.
+    @Test func backgroundDecodingRunsOnALowerPriorityThread() throws {
+        let dir = try TestEnvironment.temporaryDirectory()
+        let names = ["a.flac", "b.flac", "c.flac"]
+        for name in names { _ = try Self.sine(dir, name, seconds: 90) }
+        let json = #"""
+        { "cabin": 1, "duration": "2m",
+          "layers": { "a": { "bus": "ambient", "sound": "a.flac", "loop": true },
+                      "b": { "bus": "ambient", "sound": "b.flac", "loop": true },
+                      "c": { "bus": "ambient", "sound": "c.flac", "loop": true } },
+          "cues": [ { "at": "0s", "start": ["a", "b", "c"] } ] }
+        """#
+        let doc = try #require(SessionReader.read(json, file: "three.json").document)
+        let ownNice = Self.niceValue(ofTask: "self")
+        let (resolved, decoding) = SessionSoundLoader.loadProgressively(doc, documentFolder: dir, library: nil, sampleRate: 48000)
+        // The decoding thread, while it runs (three 90 s files take it a while).
+        var decoderNice: Int?
+        while decoderNice == nil && !decoding.isDone {
+            decoderNice = Self.tasks(named: "cabin-decode").first.map { Self.niceValue(ofTask: $0) }
+        }
+        decoding.waitUntilDone()
+        let nice = try #require(decoderNice, "no cabin-decode thread seen while decoding")
+        #expect(nice == min(19, ownNice + 10))
+        #expect(decoding.takeFailures().isEmpty)
+        for name in names {
+            let storage = try #require(resolved.sounds[name]).samples
+            #expect(storage.isComplete, "\(name)")
+            #expect(storage.audioBuffer == (try SoundFile.read(dir.appendingPathComponent(name).path)), "\(name)")
+        }
+    }
+
+    /// The thread ids of this process's threads called `name` (/proc/self/task/*/comm).
+    static func tasks(named name: String) -> [String] {
+        let ids = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
+        return ids.filter { id in
+            (try? String(contentsOfFile: "/proc/self/task/\(id)/comm", encoding: .utf8))?
+                .trimmingCharacters(in: .whitespacesAndNewlines) == name
+        }
+    }
+
+    /// A thread's nice value: field 19 of /proc/self/task/ID/stat ("self": the process's).
+    static func niceValue(ofTask id: String) -> Int {
+        let path = id == "self" ? "/proc/thread-self/stat" : "/proc/self/task/\(id)/stat"
+        guard let stat = try? String(contentsOfFile: path, encoding: .utf8),
+              let close = stat.lastIndex(of: ")") else { return Int.min }
+        // After "pid (comm)": state is field 3, so nice (19) is the 17th after the comm.
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        return fields.count > 16 ? Int(fields[16]) ?? Int.min : Int.min
+    }
+
     /// A bed from the start, a chime at 1 s and a chime and a crossfade target minutes in.
     static func documentWithLateCues() throws -> SessionDocument {
         let json = #"""
