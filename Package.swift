@@ -109,8 +109,14 @@ let package = Package(
             // 15.0 MB peak RSS, 10 -> 7.6 ms). The modules are compiled against the shared
             // runtime's interfaces, so FoundationEssentials' own static dependencies are named
             // here. (An executable's unsafe flags do not stop the libraries being dependencies.)
+            //
+            // Linked by lld (shipped with the Swift toolchain) with packed relative relocations
+            // (DT_RELR, glibc 2.36+): the binary's ~131,000 relative relocations were a 2 MB
+            // table the dynamic loader read at every start; packed, it is 16 KB (the drive's
+            // peak memory 41.1 -> 39.4 MB, `cabin --version` 6.0 -> 5.8 ms).
             linkerSettings: [
-                .unsafeFlags(["-static-stdlib"], .when(platforms: [.linux])),
+                .unsafeFlags(["-static-stdlib", "-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"],
+                             .when(platforms: [.linux])),
                 .linkedLibrary("_FoundationCollections", .when(platforms: [.linux])),
                 .linkedLibrary("_FoundationCShims", .when(platforms: [.linux])),
                 // TOMLKit (the config file) imports Foundation: CoreFoundation and ICU with it.
