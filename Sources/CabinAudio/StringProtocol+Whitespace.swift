@@ -7,6 +7,8 @@ extension StringProtocol {
         guard let first = scalars.firstIndex(where: { !$0.isTrimmedWhitespace }),
               let last = scalars.lastIndex(where: { !$0.isTrimmedWhitespace })
         else { return "" }
+        // Nothing to trim (the usual case): the text as it is.
+        if first == scalars.startIndex && scalars.index(after: last) == scalars.endIndex { return String(self) }
         var trimmed = ""
         trimmed.unicodeScalars.append(contentsOf: scalars[first...last])
         return trimmed
@@ -16,6 +18,8 @@ extension StringProtocol {
 extension Unicode.Scalar {
     /// In Foundation's `CharacterSet.whitespaces`.
     fileprivate var isTrimmedWhitespace: Bool {
-        self == "\t" || self == "\u{200B}" || properties.generalCategory == .spaceSeparator
+        // In ASCII the only space separator is the space itself.
+        if isASCII { return self == " " || self == "\t" }
+        return self == "\u{200B}" || properties.generalCategory == .spaceSeparator
     }
 }

@@ -47,6 +47,7 @@ public enum SessionTime {
 
     /// `1h2m3.5s`, `250ms`: units in descending order, each at most once.
     private static func parseUnits(_ s: String) -> Double? {
+        if s.utf8.allSatisfy({ $0 < 0x80 }) { return parseASCIIUnits(Array(s.utf8)) }
         let units: [(String, Double)] = [("h", 3600), ("m", 60), ("s", 1), ("ms", 0.001)]
         var rest = Substring(s)
         var total = 0.0
@@ -63,6 +64,43 @@ public enum SessionTime {
         }
         return total.isFinite ? total : nil
     }
+
+    /// `parseUnits` for ASCII text, on its bytes (a document's every time goes through here:
+    /// walking `Character`s was most of reading the drive's cues). ASCII's numbers are the
+    /// digits and its letters A–Z, a–z, so it accepts, rejects and adds exactly as
+    /// `parseUnits` does.
+    private static func parseASCIIUnits(_ b: [UInt8]) -> Double? {
+        let dot = UInt8(ascii: "."), h = UInt8(ascii: "h"), m = UInt8(ascii: "m"), s = UInt8(ascii: "s")
+        var i = 0
+        var total = 0.0
+        var lastRank = -1
+        while i < b.count {
+            var j = i, dots = 0
+            while j < b.count && ((b[j] >= UInt8(ascii: "0") && b[j] <= UInt8(ascii: "9")) || b[j] == dot) {
+                if b[j] == dot { dots += 1 }
+                j += 1
+            }
+            guard j > i, dots <= 1, let v = Double(String(decoding: b[i..<j], as: UTF8.self)) else { return nil }
+            var k = j
+            while k < b.count && ((b[k] | 0x20) >= UInt8(ascii: "a") && (b[k] | 0x20) <= UInt8(ascii: "z")) { k += 1 }
+            let rank: Int
+            switch k - j {
+            case 1 where b[j] == h: rank = 0
+            case 1 where b[j] == m: rank = 1
+            case 1 where b[j] == s: rank = 2
+            case 2 where b[j] == m && b[j + 1] == s: rank = 3
+            default: return nil
+            }
+            guard rank > lastRank else { return nil }
+            lastRank = rank
+            total += v * unitSeconds[rank]
+            i = k
+        }
+        return total.isFinite ? total : nil
+    }
+
+    /// Seconds of h, m, s and ms, in `parseUnits`'s order.
+    private static let unitSeconds: [Double] = [3600, 60, 1, 0.001]
 
     /// `1h2m3.5s` style text for seconds (for printing documents and errors).
     public static func format(_ seconds: Double) -> String {

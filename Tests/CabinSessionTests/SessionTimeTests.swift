@@ -5,13 +5,14 @@ import Testing
     @Test(arguments: [
         ("1h2m3.5s", 3723.5), ("90s", 90), ("250ms", 0.25), ("12:30", 750), ("1:02:03", 3723),
         ("0", 0), ("2.5", 2.5), ("12m30s", 750), ("49m50s", 2990), ("1h", 3600), ("1m500ms", 60.5),
-        ("0:00.250", 0.25),
+        ("0:00.250", 0.25), ("1.s", 1), (".5s", 0.5), (" 90s\t", 90), ("\u{00A0}2m\u{200B}", 120), ("3m14.729s", 194.729),
     ])
     func parses(_ text: String, _ seconds: Double) {
         #expect(SessionTime.parse(text) == seconds)
     }
 
-    @Test(arguments: ["3x", "", "1:60", "1:2:3:4", "s", "5m1h", "1s1s", "-1s", "1..5s", "ms", "1 h", "abc", ":30"])
+    @Test(arguments: ["3x", "", "1:60", "1:2:3:4", "s", "5m1h", "1s1s", "-1s", "1..5s", "ms", "1 h", "abc", ":30",
+                      ".s", "1S", "1H", "1mss", "1sm", "\u{0663}s", "1\u{00B5}s", "1e3s", "1_0s"])
     func rejects(_ text: String) {
         #expect(SessionTime.parse(text) == nil)
     }
