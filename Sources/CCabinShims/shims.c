@@ -1,5 +1,6 @@
 #define _GNU_SOURCE
 #include <pthread.h>
+#include <malloc.h>
 #include "CCabinShims.h"
 #include <alsa/asoundlib.h>
 #include <sys/ioctl.h>
@@ -40,4 +41,8 @@ int cabin_terminal_columns(int fd) {
     struct winsize size;
     if (ioctl(fd, TIOCGWINSZ, &size) != 0) return 0;
     return size.ws_col;
+}
+
+int cabin_set_malloc_arena_max(int arenas) {
+    return mallopt(M_ARENA_MAX, arenas);
 }

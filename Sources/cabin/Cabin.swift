@@ -1,4 +1,5 @@
 import ArgumentParser
+import CabinIO
 
 /// The `cabin` command: a thin layer over the Cabin libraries. Each subcommand parses its
 /// options, calls one library function and prints.
@@ -22,6 +23,11 @@ struct Cabin: ParsableCommand {
         version: CabinVersion.string,
         subcommands: [Play.self, Ctl.self, ConfigCommand.self, Render.self, SessionCommand.self, HapticsCommand.self, SoundsCommand.self, Info.self, Devices.self, Bench.self]
     )
+
+    static func main() {
+        MallocArenas.useOne()
+        main(nil)
+    }
 }
 
 enum CabinVersion {

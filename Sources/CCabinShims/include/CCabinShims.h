@@ -20,6 +20,10 @@ int cabin_terminal_columns(int fd);
  * Wraps pthread_setname_np, which Glibc's Swift module does not export. */
 void cabin_set_thread_name(const char *name);
 
+/* mallopt(M_ARENA_MAX, arenas): <malloc.h> is not in Swift's Glibc module. Returns mallopt's
+ * result (1 on success). */
+int cabin_set_malloc_arena_max(int arenas);
+
 /* Linux evdev force feedback (evdev.c). The ioctl request numbers are C macros Swift cannot
  * expand; each wrapper returns what ioctl/write return (-1 with errno set on failure). */
 
