@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import CabinAudio
+@_spi(Testing) import CabinAudio
 import CabinTestSupport
 
 /// Scatters: one-shots at random (Poisson) times with random gain, pan and pitch —
@@ -42,6 +42,37 @@ import CabinTestSupport
         let (other, otherCommands) = Self.scene(seed: 8)
         let different = Render.scene(other, commands: otherCommands, frameCount: Self.frames, blockSize: 512)
         #expect(different != reference)
+    }
+
+    /// A grain summed four frames at a time (`renderScatter`) is, bit for bit, the grain read
+    /// frame by frame: mono and stereo, 16-bit and float, from the start (the taps before it
+    /// silent), through the middle and off the end, repitched down and up, half loaded.
+    @Test func aGrainSummedInFoursIsTheGrainReadFrameByFrame() throws {
+        var random = SeededRandom(seed: 41)
+        var checked = 0, long = 0
+        for channels in [1, 2] {
+            for format in [SampleStorage.Format.int16, .float32] {
+                let frames = 3_000
+                let samples = (0..<(frames * channels)).map { i in
+                    Float(sin(Double(i) * 0.031) * 0.6 + random.bipolar() * 0.2)
+                }
+                let asset = SoundAsset(samples: SampleStorage(AudioBuffer(samples: samples, channelCount: channels,
+                                                                          sampleRate: 44_100), format: format))
+                for start in [0.0, 0.37, 1.5, 1_234.56, 2_990.2] {
+                    for step in [0.5, 0.918_75, 1, 1.26, 2.75] {
+                        for ready in [nil, 1_500] as [Int?] {
+                            let n = 1 + Int(random.unit() * 511)
+                            let (major, byFrame) = ScatterGrainCheck.sums(of: asset, position: start, step: step,
+                                                                         gainLeft: 0.7, gainRight: 0.4, frames: n, ready: ready)
+                            #expect(major == byFrame, "\(channels) ch \(format) from \(start) by \(step), \(n) frames, ready \(ready ?? frames)")
+                            checked += 1
+                            if major.played >= 8 { long += 1 }
+                        }
+                    }
+                }
+            }
+        }
+        #expect(checked == 200 && long > 100, "\(long) of \(checked) cases played 8 frames or more")
     }
 
     /// Onsets (one click sound, no pitch change, rate fixed at 120 a minute): about 60 in

@@ -137,6 +137,7 @@ public final class Mixer: @unchecked Sendable {
             brown: BrownCoefficients(sampleRate: config.sampleRate),
             streams: shared.streams.slots.baseAddress!, streamCount: shared.streams.count,
             scatters: shared.scatters.slots.baseAddress!, scatterCount: shared.scatters.count,
+            scatterSums: .zeroed(2 * block),
             scatterFadeRate: 1 / (0.01 * config.sampleRate),
             sampleRate: config.sampleRate,
             radiansPerHertz: 2 * Double.pi / config.sampleRate)
@@ -153,6 +154,7 @@ public final class Mixer: @unchecked Sendable {
         effects.deinitialize(count: effectCount); effects.deallocate()
         voices.deallocate(); buses.deallocate(); layers.deallocate(); layerMaps.deallocate()
         mapPoints.deallocate(); parameters.deallocate(); parameterMoving.deallocate(); context.gainScratch.deallocate()
+        context.scatterSums.deallocate()
         ducks.deallocate(); duckAffects.deallocate()
         pending.deallocate()
         limiter.deallocate()

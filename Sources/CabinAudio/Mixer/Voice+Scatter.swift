@@ -1,9 +1,15 @@
 /// The scatter source (`ScatterConfig`): a voice that plays its scatter's one-shots as they
 /// fall due, summed, then through the voice's gain like any source.
 extension Voice {
-    /// The scatter kernel: per frame, starts the event that falls due, adds every sound
-    /// playing (cubic-Hermite read at its pitch, with its gain and pan), and emits the sum.
+    /// The scatter kernel: starts each event as it falls due, adds every sound playing
+    /// (cubic-Hermite read at its pitch, with its gain, pan and end fades), and emits the sum.
     /// Per-frame state only, so the output does not depend on block size.
+    ///
+    /// Between two events the set of grains only shrinks, so the stretch is summed grain by
+    /// grain into `scatterSums` (each frame's additions in grain order, as a frame-by-frame
+    /// loop makes them; a grain's frames four at a time through `hermite4` where they read
+    /// inside the sound), then emitted frame by frame: the same samples as summing frame by
+    /// frame (`MixerScatterTests`), without a scalar read per grain and frame.
     ///
     /// Render thread: safe.
     @inline(__always)
@@ -12,52 +18,101 @@ extension Voice {
         let index = Int(id.index)
         guard index >= 0 && index < c.scatterCount else { return stop(at: 0) }
         let slot = c.scatters + index
-        // Grains that may sound this frame; while none does (most of the time: the pieces
-        // are far apart), a frame is silence and skips the grains and the map's gain.
-        var active = Voice.countGrains(slot)
-        for i in 0..<frameCount {
+        let sums = c.scatterSums
+        var i = 0
+        while i < frameCount {
             if slot.pointee.countdown <= 0 {
                 Voice.processEvent(slot, c)
                 slot.pointee.countdown = slot.pointee.processGap(sampleRate: c.sampleRate)
-                active = Voice.countGrains(slot)
             }
-            slot.pointee.countdown -= 1
-            if active == 0 {
-                if emitSilence(at: i, into: bus, m, isLast: i == frameCount - 1) { return stop(at: i + 1) }
-                continue
-            }
-            var left: Float = 0, right: Float = 0
-            var playing = 0
-            for g in 0..<ScatterConfig.maximumOverlap {
-                let grain = slot.pointee.grains + g
-                guard grain.pointee.asset >= 0 else { continue }
-                let a = c.assets[Int(grain.pointee.asset)]
-                let ready = a.ready.pointee.load(ordering: .relaxed)
-                if grain.pointee.position >= Double(a.frameCount) {
-                    grain.pointee.asset = -1
-                    continue
+            // The frames up to the next event, the countdown stepped as frame by frame.
+            var n = 0
+            repeat {
+                slot.pointee.countdown -= 1
+                n += 1
+            } while i + n < frameCount && slot.pointee.countdown > 0
+            // Frames i ..< sounded had a grain holding a sound the frame before (or are the
+            // first): they emit the sum; the rest are silence (no grain, most of the time:
+            // the pieces are far apart), which skips the grains and the map's gain.
+            var sounded = i
+            if Voice.countGrains(slot) > 0 {
+                for k in 0..<(2 * n) { sums[k] = 0 }
+                var last = 0  // frames of the stretch any grain played in
+                for g in 0..<ScatterConfig.maximumOverlap {
+                    let grain = slot.pointee.grains + g
+                    guard grain.pointee.asset >= 0 else { continue }
+                    let a = c.assets[Int(grain.pointee.asset)]
+                    let ready = a.ready.pointee.load(ordering: .relaxed)
+                    let played: Int
+                    if a.isInt16 {
+                        let reader = AssetReader(samples: a.samples.assumingMemoryBound(to: Int16.self), slot: a, ready: ready)
+                        played = Voice.sumGrain(grain, reader, into: sums, frameCount: n, fadeRate: c.scatterFadeRate)
+                    } else {
+                        let reader = AssetReader(samples: a.samples.assumingMemoryBound(to: Float.self), slot: a, ready: ready)
+                        played = Voice.sumGrain(grain, reader, into: sums, frameCount: n, fadeRate: c.scatterFadeRate)
+                    }
+                    last = max(last, played)
                 }
-                let (l, r): (Float, Float)
-                if a.isInt16 {
-                    let reader = AssetReader(samples: a.samples.assumingMemoryBound(to: Int16.self), slot: a, ready: ready)
-                    (l, r) = Voice.read(reader, at: grain.pointee.position, looping: false, wrapped: false)
-                } else {
-                    let reader = AssetReader(samples: a.samples.assumingMemoryBound(to: Float.self), slot: a, ready: ready)
-                    (l, r) = Voice.read(reader, at: grain.pointee.position, looping: false, wrapped: false)
+                // A frame emits when some grain played in the frame before: up to and with
+                // the first frame none did.
+                sounded = i + min(n, last + 1)
+                for k in i..<sounded {
+                    if emit(sums[2 * (k - i)], sums[2 * (k - i) + 1], at: k, into: bus, m) { return stop(at: k + 1) }
                 }
-                // 10 ms linear fades at both ends: a sound cut from a loop starts and ends
-                // without a step.
-                let pos = grain.pointee.position
-                let edge = Float(min(1, min(pos, Double(a.frameCount) - pos) * c.scatterFadeRate))
-                left += l * grain.pointee.gainLeft * edge
-                right += r * grain.pointee.gainRight * edge
-                grain.pointee.position += grain.pointee.step
-                playing += 1
             }
-            active = playing
-            if emit(left, right, at: i, into: bus, m) { return stop(at: i + 1) }
+            for k in sounded..<(i + n) {
+                if emitSilence(at: k, into: bus, m, isLast: k == frameCount - 1) { return stop(at: k + 1) }
+            }
+            i += n
         }
         return frameCount
+    }
+
+    /// Adds up to `frameCount` frames of one grain into `sums` (interleaved, from 0): its
+    /// sound at its position, times its gains and the 10 ms end fades; a grain at the end of
+    /// its sound is freed there. Returns the frames it played. Four frames in a row that all
+    /// read inside the sound go through `hermite4` (each lane `read`'s operations, positions
+    /// stepped one by one), the rest through `read`. Render thread: safe.
+    @inline(__always)
+    static func sumGrain<S: AssetSample>(_ grain: UnsafeMutablePointer<ScatterTable.Grain>, _ a: AssetReader<S>,
+                                         into sums: UnsafeMutablePointer<Float>, frameCount n: Int,
+                                         fadeRate: Double) -> Int {
+        let frames = Double(a.slot.frameCount)
+        let step = grain.pointee.step
+        let gainLeft = grain.pointee.gainLeft, gainRight = grain.pointee.gainRight
+        let gains = SIMD8<Float>(gainLeft, gainRight, gainLeft, gainRight, gainLeft, gainRight, gainLeft, gainRight)
+        // `read`'s fast path (no edge): Int(pos) − 1 ≥ 0 and Int(pos) + 2 < min(frames, ready).
+        let safeHigh = Double(min(a.slot.frameCount, a.ready) - 2)
+        @inline(__always) func edge(_ p: Double) -> Float { Float(min(1, min(p, frames - p) * fadeRate)) }
+        var pos = grain.pointee.position
+        var k = 0
+        while k < n {
+            if k + 4 <= n && pos >= 1 {
+                let p1 = pos + step, p2 = p1 + step, p3 = p2 + step
+                if p3 < safeHigh {
+                    let h = Voice.hermite4(a, pos, p1, p2, p3)
+                    let e0 = edge(pos), e1 = edge(p1), e2 = edge(p2), e3 = edge(p3)
+                    let edges = SIMD8<Float>(e0, e0, e1, e1, e2, e2, e3, e3)
+                    let out = UnsafeMutableRawPointer(sums + 2 * k)
+                    out.storeBytes(of: out.loadUnaligned(as: SIMD8<Float>.self) + h * gains * edges, as: SIMD8<Float>.self)
+                    pos = p3 + step
+                    k += 4
+                    continue
+                }
+            }
+            if pos >= frames {
+                grain.pointee.asset = -1
+                break
+            }
+            let (l, r) = Voice.read(a, at: pos, looping: false, wrapped: false)
+            let e = edge(pos)
+            sums[2 * k] += l * gainLeft * e
+            sums[2 * k + 1] += r * gainRight * e
+            pos += step
+            k += 1
+        }
+        grain.pointee.position = pos
+        return k
     }
 
     /// How many grains of `slot` hold a sound. Render thread: safe.
@@ -123,5 +178,52 @@ extension Voice {
                 gainLeft: Float(gain * MixerMath.sine(angle + Double.pi / 2)), gainRight: Float(gain * MixerMath.sine(angle)))
             return
         }
+    }
+}
+
+/// For tests: one grain of `asset` summed the way `renderScatter` sums it (`Voice.sumGrain`,
+/// four frames at a time where it can) and frame by frame through `Voice.read`, as the kernel
+/// before it did, from the same start; each with the frames it played and where it ended.
+@_spi(Testing) public enum ScatterGrainCheck {
+    public struct Sums: Equatable, Sendable {
+        /// Interleaved stereo, bit patterns (so −0 and +0, and NaNs, compare exactly).
+        public var bits: [UInt32]
+        public var played: Int
+        public var endPosition: Double
+    }
+
+    /// `ready`: frames loaded (default: all).
+    public static func sums(of asset: SoundAsset, position: Double, step: Double, gainLeft: Float, gainRight: Float,
+                            frames n: Int, ready: Int? = nil, sampleRate: Double = 48_000)
+        -> (grainMajor: Sums, frameByFrame: Sums) {
+        let table = AssetTable(assets: [asset], sampleRate: sampleRate)
+        let slot = table.slots[0]
+        let loaded = min(slot.frameCount, ready ?? slot.frameCount)
+        let fadeRate = 1 / (0.01 * sampleRate)
+        func run<S: AssetSample>(_ reader: AssetReader<S>) -> (Sums, Sums) {
+            var grain = ScatterTable.Grain(asset: 0, position: position, step: step, gainLeft: gainLeft, gainRight: gainRight)
+            var sums = [Float](repeating: 0, count: 2 * n)
+            let played = sums.withUnsafeMutableBufferPointer { out in
+                Voice.sumGrain(&grain, reader, into: out.baseAddress!, frameCount: n, fadeRate: fadeRate)
+            }
+            let major = Sums(bits: sums.map(\.bitPattern), played: played, endPosition: grain.position)
+            // Frame by frame.
+            var reference = [Float](repeating: 0, count: 2 * n)
+            var pos = position, k = 0
+            let frames = Double(slot.frameCount)
+            while k < n && pos < frames {
+                let (l, r) = Voice.read(reader, at: pos, looping: false, wrapped: false)
+                let edge = Float(min(1, min(pos, frames - pos) * fadeRate))
+                reference[2 * k] += l * gainLeft * edge
+                reference[2 * k + 1] += r * gainRight * edge
+                pos += step
+                k += 1
+            }
+            return (major, Sums(bits: reference.map(\.bitPattern), played: k, endPosition: pos))
+        }
+        if slot.isInt16 {
+            return run(AssetReader(samples: slot.samples.assumingMemoryBound(to: Int16.self), slot: slot, ready: loaded))
+        }
+        return run(AssetReader(samples: slot.samples.assumingMemoryBound(to: Float.self), slot: slot, ready: loaded))
     }
 }

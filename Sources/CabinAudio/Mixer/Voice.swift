@@ -87,6 +87,9 @@ struct VoiceRenderContext {
     /// The mixer's scatters, by `ScatterID` index.
     var scatters: UnsafeMutablePointer<ScatterTable.Slot>
     var scatterCount: Int
+    /// `2 × stride` floats a scatter voice sums its grains into (`renderScatter`); one voice
+    /// renders at a time.
+    var scatterSums: UnsafeMutablePointer<Float>
     /// 1 / (asset frames in a scatter sound's 10 ms end fades), at the mixer's rate.
     var scatterFadeRate: Double
     var sampleRate: Double
