@@ -63,6 +63,29 @@ import Testing
         #expect(back.samples == [32767 / 32768, -1, 32767 / 32768, -1])
     }
 
+    /// Every sample becomes `sample × scale` rounded half away from zero and clipped (NaN
+    /// silent): halves both ways, just inside and past full scale, infinities, tiny values,
+    /// and random values between codes, in 16 and 24 bits.
+    @Test(arguments: [(SoundFileFormat.wav(.pcm16), 32768.0), (.wav(.pcm24), 8_388_608)])
+    func samplesRoundHalfAwayFromZeroAndClip(_ format: SoundFileFormat, _ scale: Double) throws {
+        var random = SeededRandom(seed: 5)
+        var samples: [Float] = [0, -0, .nan, .infinity, -.infinity, 1, -1, 1.5, -1.5, Float(1 - 0.5 / scale),
+                                Float(-1 - 0.5 / scale), Float(-1 - 0.25 / scale), .leastNonzeroMagnitude, -.leastNonzeroMagnitude]
+        for k in [0.5, 1.5, 2.5, 100.5, scale / 2 + 0.5] { samples += [Float(k / scale), Float(-k / scale)] }
+        samples += (0..<20_000).map { _ in Float(random.bipolar() * 1.01) }
+        let dir = try TestEnvironment.temporaryDirectory()
+        let path = dir.appendingPathComponent("round.wav").path
+        try SoundFile.write(AudioBuffer(samples: samples, channelCount: 1, sampleRate: 48000), to: path, format: format)
+        let back = try SoundFile.read(path)
+        let expected = samples.map { x -> Float in
+            let code = (Double(x) * scale).rounded()
+            return Float(Swift.min(scale - 1, Swift.max(-scale, code.isNaN ? 0 : code)) / scale)
+        }
+        let wrong = zip(back.samples, expected).enumerated().first { $0.element.0 != $0.element.1 }
+        #expect(back.samples.count == samples.count)
+        #expect(wrong == nil, "sample \(wrong?.offset ?? -1) (\(samples[wrong?.offset ?? 0])): \(wrong?.element.0 ?? 0) for \(wrong?.element.1 ?? 0)")
+    }
+
     @Test func soxReadsWhatCabinWrote() throws {
         let dir = try TestEnvironment.temporaryDirectory()
         let path = dir.appendingPathComponent("tone.flac").path
