@@ -145,15 +145,7 @@ public struct OpenSoundFile {
         let count = max(0, min(text.count, Int(sf_command(handle, Int32(SFC_GET_LOG_INFO), &text, Int32(text.count)))))
         let marked = text.withUnsafeBytes { raw in
             let log = UnsafeRawBufferPointer(rebasing: raw[0..<count])
-            return OpenSoundFile.truncationMarkers.contains { marker in
-                let first = marker[0]
-                var i = 0
-                while i + marker.count <= log.count {
-                    if log[i] == first && marker.indices.allSatisfy({ log[i + $0] == marker[$0] }) { return true }
-                    i += 1
-                }
-                return false
-            }
+            return OpenSoundFile.truncationMarkers.contains { log.firstRange(of: $0) != nil }
         }
         guard marked else { return false }
         return OpenSoundFile.logShowsTruncation(String(decoding: text.prefix(count).map { UInt8(bitPattern: $0) },

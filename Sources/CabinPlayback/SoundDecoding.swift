@@ -8,8 +8,8 @@ import Synchronization
 /// as it comes (frames not yet there play as silence, which never happens in practice: a
 /// worker decodes Opus at ~200× real time and FLAC faster, while a voice reads at 1×).
 ///
-/// Thread: made and read on the control thread; the decoding runs on Dispatch's global
-/// queue, one file per worker.
+/// Thread: made and read on the control thread; the decoding runs on a thread of its own
+/// (`start`).
 public final class SoundDecoding: @unchecked Sendable {
     // @unchecked Sendable: the jobs are handed to the decoding thread; the failures are
     // behind a mutex.
@@ -28,9 +28,9 @@ public final class SoundDecoding: @unchecked Sendable {
     /// CPU priority (nice +10): the launch and the control thread keep the processor while
     /// sounds decode beside them (decoding every sound at once on a pool's threads, as
     /// before, took both cores of a two-core machine for ~30 ms right at the start). The
-    /// jobs take turns of `turnSeconds` each, so every sound stays ahead of playback
-    /// (a turn over the drive's ~20 sounds is ~40 s of audio, decoded in well under a
-    /// second), then each finishes once all are ahead.
+    /// jobs take turns of `turnSeconds` each until all are decoded, so every sound stays
+    /// ahead of playback (a round of the drive's 13 files is under 26 s of audio, decoded
+    /// in tens of milliseconds).
     func start(_ jobs: [SoundDecodeJob]) {
         guard !jobs.isEmpty else { return }
         group.enter()
