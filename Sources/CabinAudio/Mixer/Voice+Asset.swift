@@ -148,11 +148,13 @@ extension Voice {
         let stride = a.slot.channelCount == 1 ? 1 : 2, right = stride - 1
         let j0 = Int(p0), j1 = Int(p1), j2 = Int(p2), j3 = Int(p3)
         let s = a.samples
-        // Frame k's taps from b_k = first tap's sample index.
-        let b0 = s + (j0 - 1) * stride, b1 = s + (j1 - 1) * stride
-        let b2 = s + (j2 - 1) * stride, b3 = s + (j3 - 1) * stride
+        // Frame k's taps from b_k = first tap's sample index (wrapping arithmetic: the
+        // indices are inside the asset, so nothing can overflow, and no check is left in
+        // the loop).
+        let b0 = s + (j0 &- 1) &* stride, b1 = s + (j1 &- 1) &* stride
+        let b2 = s + (j2 &- 1) &* stride, b3 = s + (j3 &- 1) &* stride
         @inline(__always) func tap(_ n: Int) -> SIMD8<Float> {
-            let o = n * stride
+            let o = n &* stride
             if S.self == Float.self && stride == 2 {
                 // Float stereo: each frame's (left, right) is one 8-byte load.
                 @inline(__always) func pair(_ p: UnsafePointer<S>) -> SIMD2<Float> {
