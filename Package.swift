@@ -47,7 +47,7 @@ let package = Package(
         /// Small C shims for what Swift cannot write (ALSA's variadic error handler, evdev's ioctl macros).
         .target(name: "CCabinShims", linkerSettings: [.linkedLibrary("asound"), .linkedLibrary("mpg123")]),
         /// libcurl (HTTP/HTTPS for network radio), opened with dlopen when a station first
-        /// connects (not linked: its ~40 dependencies cost every start ~4 ms), with typed
+        /// connects (not linked: its ~40 dependencies cost every start ~6 ms), with typed
         /// wrappers of its variadic calls.
         .target(name: "CCabinCurl"),
         /// sd-bus (libsystemd-dev) for MPRIS on the session bus, with a builder of object vtables

@@ -24,6 +24,7 @@ struct Cabin: ParsableCommand {
         subcommands: [Play.self, Ctl.self, ConfigCommand.self, Render.self, SessionCommand.self, HapticsCommand.self, SoundsCommand.self, Info.self, Devices.self, Bench.self]
     )
 
+    /// The process allocates from one malloc arena (`MallocArenas`), then parses and runs.
     static func main() {
         MallocArenas.useOne()
         main(nil)
