@@ -307,8 +307,9 @@ public final class SoundFileWriter {
     /// `sample × scale` rounded half away from zero, clipped to −scale … scale − 1, NaN as 0.
     /// `rounded()` is a libm call a sample (it and the array's checks were most of writing a
     /// 16-bit file), so the half is added with the value's sign and the sum truncated: the
-    /// same code, because the sum is exact. `x` has a float's 24 significant bits and
-    /// |x| ≤ 2²³ + 1, so all of x + ½ fits in a double's 53; and no branch on the data.
+    /// same code. The clipped value `y` has a float's 24 significant bits and |y| ≤ 2²³ + 1,
+    /// so y ± ½ is exact for |y| ≥ 2⁻³⁰; below that it rounds to within 2⁻³⁰ of ±½ and
+    /// truncates to 0 all the same. No branch depends on the sample but the NaN test.
     @inline(__always)
     static func code(_ sample: Float, scale: Double) -> Int32 {
         let x = Double(sample) * scale  // exact: scale is a power of two
