@@ -27,12 +27,14 @@ import CabinTestSupport
         }
     }
 
-    /// Seeded white noise at every level from −20 dBFS to +12 dB over full scale, with quiet gaps.
-    @Test func randomSignalsAtEveryLevel() {
-        var config = Render.config()
+    /// Seeded white noise at every level from −20 dBFS to +12 dB over full scale, with quiet
+    /// gaps; also at 16 kHz, where the look-ahead window (24 frames) is shorter than a chunk.
+    @Test(arguments: [48_000.0, 16_000])
+    func randomSignalsAtEveryLevel(sampleRate: Double) {
+        var config = Render.config(sampleRate: sampleRate)
         var random = SeededRandom(seed: 99)
         let noise = config.addAsset(AudioBuffer(samples: (0..<2 * 3_000).map { _ in Float(random.bipolar()) },
-                                                channelCount: 2, sampleRate: 48_000))
+                                                channelCount: 2, sampleRate: sampleRate))
         let gains: [Double] = [-20, -6, -3, -1.5, 0, 6, 12, -40, -2, -1, 3, -30]
         let commands = gains.enumerated().map { k, gain in
             MixerCommand(at: FrameTime(3_500 * k), .playOneShot(.asset(noise), bus: BusID(index: 0), gain: Decibels(gain)))

@@ -241,30 +241,40 @@ struct TruePeakDetector {
     }
 }
 
-/// Running minimum over the last `window` values (a monotonic wedge: O(1) amortised per
-/// value, fixed storage; a power-of-two ring addressed by ever-growing head and tail).
+/// Running minimum over the last `window` values, by van Herk and Gil-Werman's blocks: time
+/// is cut into blocks of `window` values; the minimum of a window is the smaller of the
+/// previous block's suffix minimum where the window starts and the current block's running
+/// (prefix) minimum. Two comparisons a value and one backward pass a block, with no branch
+/// on the data (a monotonic wedge mispredicts its pops on a moving signal), fixed storage.
+/// A minimum is a value of the window, so it is exactly the wedge's.
 ///
 /// Thread: render thread only after `init`.
 struct SlidingMinimum {
     let window: Int
+    /// The current block's values so far (`values[0 ..< phase]`).
     private let values: UnsafeMutablePointer<Double>
-    private let stamps: UnsafeMutablePointer<Int>
-    private let mask: Int
-    /// The wedge is `head ..< tail` (slots `i & mask`).
-    private var head = 0, tail = 0, time = 0
+    /// suffix[k] = min(values[k …] of the previous block); suffix[window] = +∞. All +∞ until a
+    /// block ends (no values before the first).
+    private let suffix: UnsafeMutablePointer<Double>
+    private var phase = 0
+    /// The minimum of the current block's values so far (+∞ at its start).
+    private var prefix = Double.infinity
+    /// The last minimum returned.
+    private var last = Double.nan
+    /// Whether `values` and `suffix[0 ..< window]` are all `last` (after `pushMinimum` of two
+    /// windows or more, until the next `push`).
+    private var uniform = false
 
     init(window: Int) {
         self.window = window
-        var capacity = 1
-        while capacity < window + 1 { capacity *= 2 }
-        mask = capacity - 1
-        values = .zeroed(capacity)
-        stamps = .zeroed(capacity)
+        values = .zeroed(window)
+        suffix = .allocate(capacity: window + 1)
+        suffix.initialize(repeating: .infinity, count: window + 1)
     }
 
     func deallocate() {
         values.deallocate()
-        stamps.deallocate()
+        suffix.deallocate()
     }
 
     /// Adds `x`; returns the minimum of the last `window` values.
@@ -275,23 +285,67 @@ struct SlidingMinimum {
     @_noAllocation @_noLocks
     #endif
     mutating func push(_ x: Double) -> Double {
-        // Drop larger-or-equal values from the back: they can never be the minimum again.
-        while tail != head && values[(tail &- 1) & mask] >= x { tail &-= 1 }
-        values[tail & mask] = x
-        stamps[tail & mask] = time
-        tail &+= 1
-        // Drop the front once it leaves the window.
-        if stamps[head & mask] <= time &- window { head &+= 1 }
-        time &+= 1
-        return values[head & mask]
+        var cursor = self.cursor
+        let m = cursor.push(x)
+        self.cursor = cursor
+        return m
+    }
+
+    /// The state a loop pushing many values keeps in registers (`cursor`, then `cursor =`).
+    struct Cursor {
+        let window: Int
+        let values: UnsafeMutablePointer<Double>
+        let suffix: UnsafeMutablePointer<Double>
+        var phase: Int
+        var prefix: Double
+        var last: Double
+
+        /// `SlidingMinimum.push`.
+        @inline(__always)
+        mutating func push(_ x: Double) -> Double {
+            values[phase] = x
+            prefix = min(prefix, x)
+            let m = min(suffix[phase &+ 1], prefix)
+            phase &+= 1
+            if phase == window {
+                SlidingMinimum.endBlock(values, suffix, window)
+                phase = 0
+                prefix = .infinity
+            }
+            last = m
+            return m
+        }
+    }
+
+    var cursor: Cursor {
+        get { Cursor(window: window, values: values, suffix: suffix, phase: phase, prefix: prefix, last: last) }
+        set {
+            phase = newValue.phase
+            prefix = newValue.prefix
+            last = newValue.last
+            uniform = false
+        }
+    }
+
+    /// A block of `values` is whole: its suffix minima become the ones windows start in.
+    @inline(never)
+    private static func endBlock(_ values: UnsafePointer<Double>, _ suffix: UnsafeMutablePointer<Double>, _ window: Int) {
+        var s = Double.infinity
+        var k = window
+        while k > 0 {
+            k &-= 1
+            s = min(s, values[k])
+            suffix[k] = s
+        }
     }
 
     /// The current minimum, if any value has been pushed.
-    var minimum: Double? { tail != head ? values[head & mask] : nil }
+    var minimum: Double? { last.isNaN ? nil : last }
 
     /// Pushes `x` `times` times, where `x` is the current minimum: the same state as that
-    /// many `push(x)` calls (each drops every value, all ≥ x, and leaves x alone at the
-    /// front).
+    /// many `push(x)` calls. Two windows of `x` or more leave every value the window or a
+    /// block's end can read equal to `x`, so they are set in one pass (and further runs of
+    /// the same `x` only move the phase).
     ///
     /// Render thread: safe.
     #if !DEBUG  // checked by the optimizer; debug code calls unspecialised generics
@@ -299,9 +353,36 @@ struct SlidingMinimum {
     #endif
     mutating func pushMinimum(_ x: Double, times: Int) {
         guard times > 0 else { return }
-        values[head & mask] = x
-        stamps[head & mask] = time + times - 1
-        tail = head &+ 1
-        time += times
+        if !(uniform && x == last) {
+            guard times >= 2 * window else {
+                for _ in 0..<times { _ = push(x) }
+                return
+            }
+            values.update(repeating: x, count: window)
+            suffix.update(repeating: x, count: window)
+            last = x
+            uniform = true
+        }
+        phase = (phase + times) % window
+        prefix = phase == 0 ? .infinity : x
+    }
+}
+
+/// `SlidingMinimum` from outside, for its test.
+@_spi(Testing) public enum SlidingMinimumCheck {
+    /// Feeds `steps` to a `SlidingMinimum(window:)`: a value is pushed (`push`), nil pushes the
+    /// current minimum `times` times at once (`pushMinimum`). Returns the minimum after each
+    /// step.
+    public static func minima(window: Int, steps: [(value: Double?, times: Int)]) -> [Double] {
+        var minima = SlidingMinimum(window: window)
+        defer { minima.deallocate() }
+        return steps.map { step in
+            if let x = step.value {
+                return minima.push(x)
+            }
+            let x = minima.minimum!
+            minima.pushMinimum(x, times: step.times)
+            return minima.minimum!
+        }
     }
 }

@@ -40,9 +40,12 @@ struct TruePeakLimiter {
     private let delayLength: Int
     private var delayIndex = 0
     private var follower = 1.0
-    private var previousPeak = 0.0
-    /// The detector's estimates and the gains of the chunk being processed.
-    private let peaks: UnsafeMutablePointer<Float>
+    /// The last estimate of the previous chunk, then the detector's estimates of the chunk
+    /// being processed.
+    private let peakSlots: UnsafeMutablePointer<Float>
+    /// Per frame of the chunk: the needed gain, then the moving sum of the held gains.
+    private let work: UnsafeMutablePointer<Double>
+    /// The gains of the chunk being processed.
     private let gains: UnsafeMutablePointer<Float>
     /// The last held gain, and how many frames in a row it has been held.
     private var lastHold = 1.0
@@ -62,7 +65,8 @@ struct TruePeakLimiter {
         held.initialize(repeating: 1, count: window)
         heldSum = Double(window)
         delayLength = window - 1 + TruePeakDetector.delay
-        peaks = .zeroed(TruePeakDetector.chunkFrames)
+        peakSlots = .zeroed(1 + TruePeakDetector.chunkFrames)
+        work = .zeroed(TruePeakDetector.chunkFrames)
         gains = .allocate(capacity: TruePeakDetector.chunkFrames)
         gains.initialize(repeating: 1, count: TruePeakDetector.chunkFrames)
         delay = .zeroed(2 * max(1, delayLength))
@@ -73,7 +77,8 @@ struct TruePeakLimiter {
         minima.deallocate()
         held.deallocate()
         delay.deallocate()
-        peaks.deallocate()
+        peakSlots.deallocate()
+        work.deallocate()
         gains.deallocate()
     }
 
@@ -89,16 +94,18 @@ struct TruePeakLimiter {
             processSettled(input, into: output, frameCount: frameCount)
             return
         }
+        // Chunks of at most W frames: `processChunk` counts the hold's run back over `held`.
+        let chunk = min(TruePeakDetector.chunkFrames, window)
         var done = 0
         while done < frameCount {
-            let n = min(TruePeakDetector.chunkFrames, frameCount - done)
+            let n = min(chunk, frameCount - done)
             processChunk(input + 2 * done, into: output + 2 * done, frameCount: n)
             done += n
         }
     }
 
-    /// `process` for up to `TruePeakDetector.chunkFrames` frames: the detector's estimates
-    /// for the chunk, then the gain frame by frame, then the delayed frames times their gains.
+    /// `process` for up to `TruePeakDetector.chunkFrames` frames, and at most `window`: the detector's estimates
+    /// for the chunk, the gain frame by frame, then the delayed frames times their gains.
     ///
     /// Only the estimates that can lower the follower are measured. The follower rises at
     /// most by release: over the chunk and the frame after it (which also sees the chunk's
@@ -108,30 +115,37 @@ struct TruePeakLimiter {
     /// follower)·releaseCoefficient` it meets, so the follower takes the candidate whether
     /// the estimate is exact or 0: the detector may report 0 for it, and every gain, hence
     /// every output sample, is what the frame-by-frame limiter gives.
+    ///
+    /// The gain in three passes, so that only the recurrences are frame by frame: the needed
+    /// gains (a division each, independent), the follower, running minimum and moving sum
+    /// (sequential), then the sums divided by the window (two at a time) and the lowest gain.
+    /// Each value comes from the same operations on the same operands as in one loop.
     #if !DEBUG  // checked by the optimizer; debug code calls unspecialised generics
     @_noAllocation @_noLocks
     #endif
     private mutating func processChunk(_ input: UnsafePointer<Float>, into output: UnsafeMutablePointer<Float>,
                                        frameCount n: Int) {
         let rising = min(1, follower + (1 - follower) * releaseCoefficient * Double(n + 1) * 1.0001 + 1e-12)
-        detector.measure(input, frameCount: n, threshold: ceiling / rising * (1 - 1e-6), into: peaks)
+        detector.measure(input, frameCount: n, threshold: ceiling / rising * (1 - 1e-6), into: peakSlots + 1)
+        let ceiling = self.ceiling, releaseCoefficient = self.releaseCoefficient, window = self.window
+        let held = self.held, work = self.work, gains = self.gains, peaks = self.peakSlots
+        // Needed gains. A frame's estimate covers the intervals either side of the frame the
+        // detector is centred on: its own and the previous one (peaks[0], from the last chunk).
+        for i in 0..<n {
+            let cover = max(Double(peaks[i + 1]), Double(peaks[i]))
+            let quotient = ceiling / cover
+            work[i] = cover > ceiling ? quotient : 1
+        }
+        peaks[0] = peaks[n]
         // The state in locals for the loop (so it stays in registers: the stores through the
         // buffers' pointers could otherwise alias it).
-        var previousPeak = self.previousPeak, follower = self.follower, minima = self.minima
-        var lastHold = self.lastHold, holdRun = self.holdRun, heldSum = self.heldSum, heldIndex = self.heldIndex
+        var follower = self.follower, minima = self.minima.cursor
+        var lastHold = self.lastHold, heldSum = self.heldSum, heldIndex = self.heldIndex
         var heldPartial = self.heldPartial
-        var minimumGain = self.minimumGain
-        let ceiling = self.ceiling, releaseCoefficient = self.releaseCoefficient, window = self.window
-        let held = self.held, peaks = self.peaks, gains = self.gains
         for i in 0..<n {
-            // Peak of the intervals either side of the frame the detector is centred on.
-            let peak = Double(peaks[i])
-            let cover = max(peak, previousPeak)
-            previousPeak = peak
-            let needed = cover > ceiling ? ceiling / cover : 1
-            follower = min(needed, follower + (1 - follower) * releaseCoefficient)
+            follower = min(work[i], follower + (1 - follower) * releaseCoefficient)
             let hold = minima.push(follower)
-            if hold == lastHold { holdRun &+= 1 } else { lastHold = hold; holdRun = 1 }
+            lastHold = hold
             heldSum += hold - held[heldIndex]
             held[heldIndex] = hold
             heldPartial += hold
@@ -143,13 +157,39 @@ struct TruePeakLimiter {
                 heldSum = heldPartial
                 heldPartial = 0
             }
-            let gain = min(1, heldSum / Double(window))
-            if gain < minimumGain { minimumGain = gain }
-            gains[i] = Float(gain)
+            work[i] = heldSum
         }
-        self.previousPeak = previousPeak; self.follower = follower; self.minima = minima
-        self.lastHold = lastHold; self.holdRun = holdRun; self.heldSum = heldSum; self.heldIndex = heldIndex
+        self.follower = follower; self.minima.cursor = minima
+        // How many frames in a row the last hold has been held: counted back over this
+        // chunk's holds (the last n of `held`, n ≤ W), then the run before it if they all are.
+        var run = 0, index = heldIndex
+        while run < n {
+            index = index == 0 ? window - 1 : index - 1
+            if held[index] != lastHold { break }
+            run += 1
+        }
+        holdRun = run == n && lastHold == self.lastHold ? holdRun + n : max(1, run)
+        self.lastHold = lastHold; self.heldSum = heldSum; self.heldIndex = heldIndex
         self.heldPartial = heldPartial
+        // Gains: min(1, sum / W), two at a time (a vector division rounds each lane as the
+        // scalar one does).
+        let width = SIMD2<Double>(repeating: Double(window)), one = SIMD2<Double>(repeating: 1)
+        var lowest = SIMD2<Double>(repeating: minimumGain)
+        var k = 0
+        while k + 2 <= n {
+            var gain = UnsafeRawPointer(work + k).loadUnaligned(as: SIMD2<Double>.self) / width
+            gain.replace(with: one, where: .!(gain .< one))
+            lowest.replace(with: gain, where: gain .< lowest)
+            gains[k] = Float(gain[0])
+            gains[k + 1] = Float(gain[1])
+            k += 2
+        }
+        var minimumGain = min(lowest[0], lowest[1])
+        if k < n {
+            let gain = min(1, work[k] / Double(window))
+            if gain < minimumGain { minimumGain = gain }
+            gains[k] = Float(gain)
+        }
         self.minimumGain = minimumGain
         // The frame leaving the delay line is the one all W held minima covered.
         var i = 0
@@ -174,7 +214,7 @@ struct TruePeakLimiter {
     /// windows every held value has been the same (so `held` is all that value and
     /// `heldSum` is the re-sum of it, which every later re-sum repeats).
     private func isSettled(_ input: UnsafePointer<Float>, frameCount: Int) -> Bool {
-        guard holdRun >= 2 * window, previousPeak <= ceiling, minima.minimum == follower,
+        guard holdRun >= 2 * window, Double(peakSlots[0]) <= ceiling, minima.minimum == follower,
               min(1, follower + (1 - follower) * releaseCoefficient) == follower else { return false }
         return detector.isQuiet(input, frameCount: frameCount)
     }
@@ -185,7 +225,7 @@ struct TruePeakLimiter {
     private mutating func processSettled(_ input: UnsafePointer<Float>, into output: UnsafeMutablePointer<Float>,
                                          frameCount: Int) {
         detector.pushQuiet(input, frameCount: frameCount)
-        previousPeak = 0
+        peakSlots[0] = 0
         minima.pushMinimum(follower, times: frameCount)
         holdRun += frameCount
         // `held` keeps its values; each re-sum at a wrap gives `heldSum` back unchanged.
