@@ -155,20 +155,32 @@ extension Voice {
         let b2 = s + (j2 &- 1) &* stride, b3 = s + (j3 &- 1) &* stride
         @inline(__always) func tap(_ n: Int) -> SIMD8<Float> {
             let o = n &* stride
-            if S.self == Float.self && stride == 2 {
-                // Float stereo: each frame's (left, right) is one 8-byte load.
-                @inline(__always) func pair(_ p: UnsafePointer<S>) -> SIMD2<Float> {
-                    UnsafeRawPointer(p).loadUnaligned(as: SIMD2<Float>.self)
-                }
-                return SIMD8(lowHalf: SIMD4(lowHalf: pair(b0 + o), highHalf: pair(b1 + o)),
-                             highHalf: SIMD4(lowHalf: pair(b2 + o), highHalf: pair(b3 + o)))
-            }
             return SIMD8<Float>(b0[o].float, b0[o + right].float, b1[o].float, b1[o + right].float,
                                 b2[o].float, b2[o + right].float, b3[o].float, b3[o + right].float)
         }
-        let xm1 = tap(0), x0 = tap(1), x1 = tap(2), x2 = tap(3)
         let t0 = Float(p0 - Double(j0)), t1 = Float(p1 - Double(j1))
         let t2 = Float(p2 - Double(j2)), t3 = Float(p3 - Double(j3))
+        if S.self == Float.self && stride == 2 {
+            // Float stereo: a frame's four taps are 32 bytes in a row (two vector loads),
+            // transposed into one vector per tap and channel with the four frames as lanes.
+            @inline(__always) func quad(_ p: UnsafePointer<S>) -> SIMD4<Float> {
+                UnsafeRawPointer(p).loadUnaligned(as: SIMD4<Float>.self)
+            }
+            let a0 = quad(b0), a1 = quad(b1), a2 = quad(b2), a3 = quad(b3)
+            let c0 = quad(b0 + 4), c1 = quad(b1 + 4), c2 = quad(b2 + 4), c3 = quad(b3 + 4)
+            let t = SIMD4<Float>(t0, t1, t2, t3)
+            @inline(__always) func channel(_ k: Int) -> SIMD4<Float> {
+                let xm1 = SIMD4<Float>(a0[k], a1[k], a2[k], a3[k]), x0 = SIMD4<Float>(a0[k + 2], a1[k + 2], a2[k + 2], a3[k + 2])
+                let x1 = SIMD4<Float>(c0[k], c1[k], c2[k], c3[k]), x2 = SIMD4<Float>(c0[k + 2], c1[k + 2], c2[k + 2], c3[k + 2])
+                let k1 = 0.5 * (x1 - xm1)
+                let k2 = xm1 - 2.5 * x0 + 2 * x1 - 0.5 * x2
+                let k3 = 0.5 * (x2 - xm1) + 1.5 * (x0 - x1)
+                return ((k3 * t + k2) * t + k1) * t + x0
+            }
+            let l = channel(0), r = channel(1)
+            return SIMD8(lowHalf: SIMD4(l[0], r[0], l[1], r[1]), highHalf: SIMD4(l[2], r[2], l[3], r[3]))
+        }
+        let xm1 = tap(0), x0 = tap(1), x1 = tap(2), x2 = tap(3)
         let t = SIMD8<Float>(t0, t0, t1, t1, t2, t2, t3, t3)
         let c1 = 0.5 * (x1 - xm1)
         let c2 = xm1 - 2.5 * x0 + 2 * x1 - 0.5 * x2
