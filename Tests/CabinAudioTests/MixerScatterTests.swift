@@ -44,6 +44,30 @@ import CabinTestSupport
         #expect(different != reference)
     }
 
+    /// A scatter layer started again while its last voice still fades out: the new voice
+    /// takes the scatter over (its events and grains) and the old one ends there, so the
+    /// output is the same at every block size. (Both voices used to step the one scatter,
+    /// each by its block in turn: the output depended on the block size.)
+    @Test func aScatterRestartedWhileReleasingIsTheSameAtEveryBlockSize() {
+        let (config, _) = Self.scene(seed: 11, eventsPerMinute: 600...600, pitch: 0...0)
+        let layer = LayerID(index: 0)
+        let commands = [MixerCommand(at: 100, .startLayer(layer, fadeInFrames: 480)),
+                    MixerCommand(at: 96_000, .stopLayer(layer, fadeOutFrames: 96_000)),
+                    MixerCommand(at: 120_000, .startLayer(layer, fadeInFrames: 480)),
+                    MixerCommand(at: 150_000, .stopLayer(layer, fadeOutFrames: 48_000)),
+                    MixerCommand(at: 160_000, .startLayer(layer, fadeInFrames: 4_800))]
+        let frames = 288_000
+        let reference = Render.scene(config, commands: commands, frameCount: frames, blockSize: 512)
+        // Sound after each restart, while the earlier voice would still be fading.
+        #expect(SignalAnalysis.peak(Array(reference[(2 * 120_000)..<(2 * 150_000)])) > 0.05)
+        #expect(SignalAnalysis.peak(Array(reference[(2 * 160_000)..<(2 * 200_000)])) > 0.05)
+        for size in [1, 7, 64, 500] {
+            let out = Render.scene(config, commands: commands, frameCount: frames, blockSize: size)
+            let firstDifference = zip(out, reference).enumerated().first { $0.element.0 != $0.element.1 }?.offset
+            #expect(firstDifference == nil, "block size \(size) differs at sample \(firstDifference ?? -1)")
+        }
+    }
+
     /// A grain summed four frames at a time (`renderScatter`) is, bit for bit, the grain read
     /// frame by frame: mono and stereo, 16-bit and float, from the start (the taps before it
     /// silent), through the middle and off the end, repitched down and up, half loaded.

@@ -100,6 +100,9 @@ final class ScatterTable: @unchecked Sendable {
         var countdown: Int = 0
         var last: Int = -1
         var grains: UnsafeMutablePointer<Grain>
+        /// The serial of the voice playing the scatter: the last one started on it (a voice
+        /// started again while the last still fades out takes it over; the old one ends).
+        var owner: Int64 = -1
     }
 
     let slots: UnsafeMutableBufferPointer<Slot>
@@ -136,6 +139,7 @@ extension ScatterTable.Slot {
     @inline(__always)
     mutating func processRestart(serial: Int64, sampleRate: Double) {
         random = ScatterRandom(state: seed ^ (UInt64(bitPattern: serial) &* 0x2545_F491_4F6C_DD1D))
+        owner = serial
         last = -1
         for g in 0..<ScatterConfig.maximumOverlap { grains[g].asset = -1 }
         countdown = processGap(sampleRate: sampleRate)

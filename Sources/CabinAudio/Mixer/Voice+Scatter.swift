@@ -18,6 +18,9 @@ extension Voice {
         let index = Int(id.index)
         guard index >= 0 && index < c.scatterCount else { return stop(at: 0) }
         let slot = c.scatters + index
+        // One voice plays a scatter: a newer voice on it (the layer started again while this
+        // one fades out) has taken its events and grains over, so this one ends.
+        guard slot.pointee.owner == serial else { return stop(at: 0) }
         let sums = c.scatterSums
         var i = 0
         while i < frameCount {
