@@ -100,6 +100,10 @@ public struct OfflineRenderer {
             let expected = Int64(endFrame - startFrame)
             let writer = try SoundFileWriter(output: output, format: format, channelCount: 2, sampleRate: rate,
                                              expectedFrames: expected)
+            // A file is converted and written on a queue of its own while the next blocks mix;
+            // a stream (a pipe, a device, a paced recording) is written as it comes.
+            let background = realTime || output.isStream ? nil : BackgroundSoundWriter(writer)
+            defer { background?.abandon() }  // after `finish`, or on a failure: waits for the queue
             let hapticWriter = try hapticTrack.map { (track) throws(SoundFileError) in
                 try SoundFileWriter(output: hapticOutput!, format: track.format, channelCount: 1, sampleRate: rate,
                                     expectedFrames: expected)
@@ -127,7 +131,8 @@ public struct OfflineRenderer {
                 let skip = Int(max(0, min(FrameTime(n), startFrame - position)))
                 if rendered > skip {
                     try block.withUnsafeBufferPointer { (p) throws(SoundFileError) in
-                        try writer.write(UnsafeBufferPointer(rebasing: p[(2 * skip)..<(2 * rendered)]))
+                        let frames = UnsafeBufferPointer(rebasing: p[(2 * skip)..<(2 * rendered)])
+                        if let background { try background.append(frames) } else { try writer.write(frames) }
                     }
                 }
                 if let hapticTrack, let hapticWriter {
@@ -141,6 +146,7 @@ public struct OfflineRenderer {
                 position += FrameTime(n)
                 progress(position, endFrame)
             }
+            try background?.finish()
             try writer.close()
             try hapticWriter?.close()
             try hapticOutput?.commit()

@@ -1,0 +1,88 @@
+import CabinIO
+import Dispatch
+import Synchronization
+
+/// A `SoundFileWriter` fed from one thread and written on another: the offline renderer's
+/// blocks are copied into a few large buffers, and each full buffer is converted and written
+/// (libsndfile, the kernel's page cache) on a serial queue while the next one is mixed. The
+/// file gets the same frames in the same order, so the same bytes.
+///
+/// A write that fails is reported by the next `append` or by `finish` (the rest is not
+/// written). `finish` or `abandon` must be called before the writer is closed or its output
+/// discarded: both wait until no write is running.
+///
+/// Thread: one producer thread (`append`, `finish`, `abandon`); the writes on the queue.
+@_spi(Testing) public final class BackgroundSoundWriter: @unchecked Sendable {
+    private let writer: SoundFileWriter
+    private let queue = DispatchQueue(label: "cabin-write", qos: .userInitiated)
+    /// Buffers not being filled or written (the producer takes one before it fills it).
+    private let free: DispatchSemaphore
+    private let buffers: [UnsafeMutablePointer<Float>]
+    private let capacity: Int
+    private var current = 0, filled = 0
+    private var holdsBuffer = false
+    private let failure = Mutex<SoundFileError?>(nil)
+
+    /// Buffers of `bufferSamples` samples (a whole number of frames), `bufferCount` of them.
+    public init(_ writer: SoundFileWriter, bufferSamples: Int = 2 * 32_768, bufferCount: Int = 3) {
+        precondition(bufferSamples % writer.channelCount == 0 && bufferCount >= 2)
+        self.writer = writer
+        capacity = bufferSamples
+        buffers = (0..<bufferCount).map { _ in .allocate(capacity: bufferSamples) }
+        free = DispatchSemaphore(value: bufferCount)
+    }
+
+    deinit {
+        queue.sync {}
+        for buffer in buffers { buffer.deallocate() }
+    }
+
+    /// Queues interleaved frames for writing.
+    public func append(_ samples: UnsafeBufferPointer<Float>) throws(SoundFileError) {
+        var done = 0
+        while done < samples.count {
+            if !holdsBuffer {
+                free.wait()
+                holdsBuffer = true
+                filled = 0
+            }
+            let n = min(capacity - filled, samples.count - done)
+            (buffers[current] + filled).update(from: samples.baseAddress! + done, count: n)
+            filled += n
+            done += n
+            if filled == capacity { try submit() }
+        }
+    }
+
+    /// Writes what is queued and waits for it; throws the first write's error.
+    public func finish() throws(SoundFileError) {
+        if holdsBuffer && filled > 0 { try submit() }
+        queue.sync {}
+        if let error = failure.withLock({ $0 }) { throw error }
+    }
+
+    /// Waits for the write running, if any, and drops what is queued (a failed or cancelled
+    /// render).
+    public func abandon() {
+        failure.withLock { if $0 == nil { $0 = SoundFileError(.writeFailed, path: writer.path, reason: "abandoned") } }
+        queue.sync {}
+    }
+
+    /// Hands the current buffer to the queue and moves to the next one.
+    private func submit() throws(SoundFileError) {
+        let index = current, count = filled
+        holdsBuffer = false
+        current = (current + 1) % buffers.count
+        queue.async { [self] in
+            if failure.withLock({ $0 == nil }) {
+                do throws(SoundFileError) {
+                    try writer.write(UnsafeBufferPointer(start: buffers[index], count: count))
+                } catch {
+                    failure.withLock { $0 = error }
+                }
+            }
+            free.signal()
+        }
+        if let error = failure.withLock({ $0 }) { throw error }
+    }
+}

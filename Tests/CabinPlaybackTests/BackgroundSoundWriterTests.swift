@@ -1,0 +1,47 @@
+import Foundation
+import Testing
+import CabinAudio
+import CabinIO
+@_spi(Testing) import CabinPlayback
+
+/// The renderer's background writer gives the file a synchronous writer gives: the same
+/// bytes, whatever the sizes of the pieces appended (smaller than its buffers, larger than
+/// all of them together, and ending part-way through one).
+@Suite struct BackgroundSoundWriterTests {
+    @Test(arguments: [SoundFileFormat.wav(.pcm16), .wav(.float32)])
+    func writesTheBytesASynchronousWriterWrites(format: SoundFileFormat) throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cabin-bgwrite-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var random = SeededRandom(seed: 5)
+        let frames = 100_003
+        let samples = (0..<(2 * frames)).map { _ in Float(random.bipolar() * 1.1) }
+        let direct = folder.appendingPathComponent("direct.wav").path
+        let queued = folder.appendingPathComponent("queued.wav").path
+        let plain = try SoundFileWriter(path: direct, format: format, channelCount: 2, sampleRate: 48_000)
+        try samples.withUnsafeBufferPointer { try plain.write($0) }
+        try plain.close()
+        let writer = try SoundFileWriter(path: queued, format: format, channelCount: 2, sampleRate: 48_000)
+        let background = BackgroundSoundWriter(writer, bufferSamples: 2 * 4_096, bufferCount: 3)
+        var offset = 0
+        let sizes = [1, 511, 4_096, 4_095, 30_000, 7]
+        var k = 0
+        while offset < frames {
+            let n = min(sizes[k % sizes.count], frames - offset)
+            try samples.withUnsafeBufferPointer { p in
+                try background.append(UnsafeBufferPointer(rebasing: p[(2 * offset)..<(2 * (offset + n))]))
+            }
+            offset += n
+            k += 1
+        }
+        try background.finish()
+        try writer.close()
+        let a = try Data(contentsOf: URL(fileURLWithPath: direct)), b = try Data(contentsOf: URL(fileURLWithPath: queued))
+        #expect(a.count > 2 * frames * 2)
+        #expect(a == b)
+        if format == .wav(.float32) {
+            let back = try SoundFile.read(queued)
+            #expect(back.samples == samples)
+        }
+    }
+}
