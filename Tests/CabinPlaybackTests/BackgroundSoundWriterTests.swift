@@ -44,4 +44,24 @@ import CabinIO
             #expect(back.samples == samples)
         }
     }
+
+    /// A write that fails on the queue is thrown to the producer (by `append` or `finish`),
+    /// and nothing after it is written.
+    @Test func aFailedWriteIsThrownToTheRender() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("cabin-bgfail-\(UUID().uuidString).wav").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let writer = try SoundFileWriter(path: path, format: .wav(.float32), channelCount: 2, sampleRate: 48_000)
+        try writer.close()  // every write now fails
+        let background = BackgroundSoundWriter(writer, bufferSamples: 2 * 1_024, bufferCount: 2)
+        let samples = [Float](repeating: 0.25, count: 2 * 10_000)
+        var thrown: SoundFileError?
+        do throws(SoundFileError) {
+            try samples.withUnsafeBufferPointer { (p) throws(SoundFileError) in try background.append(p) }
+            try background.finish()
+        } catch {
+            thrown = error
+        }
+        #expect(thrown.map { "\($0)" }?.contains("already closed") == true, "\(String(describing: thrown))")
+        #expect(writer.framesWritten == 0)
+    }
 }
