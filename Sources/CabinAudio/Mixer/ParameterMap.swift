@@ -29,6 +29,23 @@ public struct ParameterMap: Sendable, Equatable {
         }
     }
 
+    /// The outputs at each value of `row`, as the renderer works out a moving parameter's
+    /// block (`evaluate(_:count:row:frameCount:into:)`), for tests.
+    @_spi(Testing)
+    public func callAsFunction(row: [Double]) -> [Double] {
+        let flat = flattened
+        var out = [Double](repeating: 0, count: row.count)
+        flat.withUnsafeBufferPointer { f in
+            row.withUnsafeBufferPointer { r in
+                out.withUnsafeMutableBufferPointer { o in
+                    ParameterMap.evaluate(f.baseAddress!, count: points.count, row: r.baseAddress!, frameCount: row.count,
+                                          into: o.baseAddress!)
+                }
+            }
+        }
+        return out
+    }
+
     /// The points as the renderer stores them: `[x, y, slope]` per point, where `slope` is
     /// that of the segment ending at the point (precomputed, so evaluating divides nothing).
     var flattened: [Double] {
@@ -62,6 +79,38 @@ public struct ParameterMap: Sendable, Equatable {
             i += 1
         }
         return flat[3 * count - 2]
+    }
+
+    /// `evaluate` at each of `frameCount` values of `row`, into `out`. The segment a frame
+    /// falls in is where the next frame's search starts (a moving parameter stays in one
+    /// segment for many frames) and is checked both ways: it is the first point at or right
+    /// of x, as `evaluate`'s scan finds it, so every value is `evaluate`'s.
+    ///
+    /// Render thread: safe (no allocation, no locks).
+    @inline(__always)
+    static func evaluate(_ flat: UnsafePointer<Double>, count: Int, row: UnsafePointer<Double>, frameCount: Int,
+                         into out: UnsafeMutablePointer<Double>) {
+        guard count > 1 else {
+            for i in 0..<frameCount { out[i] = flat[1] }
+            return
+        }
+        var k = 1
+        for i in 0..<frameCount {
+            let x = row[i]
+            guard x > flat[0] else {
+                out[i] = evaluate(flat, count: count, at: x)  // before the first point, or NaN
+                continue
+            }
+            // Points are sorted: after these, every point left of k is below x, and x ≤ x_k.
+            while k > 1 && x <= flat[3 * (k - 1)] { k -= 1 }
+            while k < count && x > flat[3 * k] { k += 1 }
+            guard k < count else {
+                out[i] = flat[3 * count - 2]
+                continue
+            }
+            let p = flat + 3 * k
+            out[i] = p[2] == 0 && x == p[0] ? p[1] : p[-2] + p[2] * (x - p[-3])
+        }
     }
 
     public static func == (a: ParameterMap, b: ParameterMap) -> Bool {

@@ -121,7 +121,7 @@ extension Voice {
     @inline(__always)
     static func mapGains(points: UnsafeMutablePointer<Double>, count: Int, row: UnsafeMutablePointer<Double>,
                          frameCount: Int, into gains: UnsafeMutablePointer<Double>) {
-        for i in 0..<frameCount { gains[i] = ParameterMap.evaluate(points, count: count, at: row[i]) }
+        ParameterMap.evaluate(points, count: count, row: row, frameCount: frameCount, into: gains)
         var i = 0
         while i + 4 <= frameCount {
             let raw = UnsafeMutableRawPointer(gains + i)
