@@ -104,8 +104,8 @@ struct TruePeakLimiter {
         }
     }
 
-    /// `process` for up to `TruePeakDetector.chunkFrames` frames, and at most `window`: the detector's estimates
-    /// for the chunk, the gain frame by frame, then the delayed frames times their gains.
+    /// `process` for up to `TruePeakDetector.chunkFrames` frames (and at most `window`): the
+    /// detector's estimates for the chunk, the gain, then the delayed frames times their gains.
     ///
     /// Only the estimates that can lower the follower are measured. The follower rises at
     /// most by release: over the chunk and the frame after it (which also sees the chunk's
