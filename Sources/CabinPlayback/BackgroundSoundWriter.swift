@@ -34,6 +34,9 @@ import Synchronization
 
     deinit {
         queue.sync {}
+        // Give back the buffer being filled: libdispatch traps on freeing a semaphore below
+        // its starting count.
+        if holdsBuffer { free.signal() }
         for buffer in buffers { buffer.deallocate() }
     }
 

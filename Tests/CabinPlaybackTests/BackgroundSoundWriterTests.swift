@@ -64,4 +64,19 @@ import CabinIO
         #expect(thrown.map { "\($0)" }?.contains("already closed") == true, "\(String(describing: thrown))")
         #expect(writer.framesWritten == 0)
     }
+
+    /// A render stopped part-way through a buffer (Ctrl-C): `abandon`, then the writer goes
+    /// away holding that buffer, cleanly, with nothing of it written.
+    @Test func aRenderStoppedMidBufferEndsCleanly() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("cabin-bgstop-\(UUID().uuidString).wav").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let writer = try SoundFileWriter(path: path, format: .wav(.float32), channelCount: 2, sampleRate: 48_000)
+        do {
+            let background = BackgroundSoundWriter(writer, bufferSamples: 2 * 1_024, bufferCount: 2)
+            let samples = [Float](repeating: 0.25, count: 2 * 100)
+            try samples.withUnsafeBufferPointer { (p) throws(SoundFileError) in try background.append(p) }
+            background.abandon()
+        }
+        #expect(writer.framesWritten == 0)
+    }
 }
