@@ -13,31 +13,55 @@ import Synchronization
 ///
 /// Thread: one producer thread (`append`, `finish`, `abandon`); the writes on the queue.
 @_spi(Testing) public final class BackgroundSoundWriter: @unchecked Sendable {
-    private let writer: SoundFileWriter
+    /// What the queued writes use. The writes hold it, never the writer itself, so the
+    /// writer always goes away on the producer's thread (its `deinit` waits for the queue,
+    /// which on the queue would wait for itself).
+    private final class Shared: @unchecked Sendable {
+        let writer: SoundFileWriter
+        let buffers: [UnsafeMutablePointer<Float>]
+        /// Buffers not being filled or written (the producer takes one before it fills it).
+        let free: DispatchSemaphore
+        let failure = Mutex<SoundFileError?>(nil)
+
+        init(writer: SoundFileWriter, bufferSamples: Int, bufferCount: Int) {
+            self.writer = writer
+            buffers = (0..<bufferCount).map { _ in .allocate(capacity: bufferSamples) }
+            free = DispatchSemaphore(value: bufferCount)
+        }
+
+        deinit { for buffer in buffers { buffer.deallocate() } }
+
+        /// Writes `count` samples of buffer `index` unless a write has failed; gives it back.
+        func write(_ index: Int, count: Int) {
+            if failure.withLock({ $0 == nil }) {
+                do throws(SoundFileError) {
+                    try writer.write(UnsafeBufferPointer(start: buffers[index], count: count))
+                } catch {
+                    failure.withLock { $0 = error }
+                }
+            }
+            free.signal()
+        }
+    }
+
+    private let shared: Shared
     private let queue = DispatchQueue(label: "cabin-write", qos: .userInitiated)
-    /// Buffers not being filled or written (the producer takes one before it fills it).
-    private let free: DispatchSemaphore
-    private let buffers: [UnsafeMutablePointer<Float>]
     private let capacity: Int
     private var current = 0, filled = 0
     private var holdsBuffer = false
-    private let failure = Mutex<SoundFileError?>(nil)
 
     /// Buffers of `bufferSamples` samples (a whole number of frames), `bufferCount` of them.
     public init(_ writer: SoundFileWriter, bufferSamples: Int = 2 * 32_768, bufferCount: Int = 3) {
         precondition(bufferSamples % writer.channelCount == 0 && bufferCount >= 2)
-        self.writer = writer
+        shared = Shared(writer: writer, bufferSamples: bufferSamples, bufferCount: bufferCount)
         capacity = bufferSamples
-        buffers = (0..<bufferCount).map { _ in .allocate(capacity: bufferSamples) }
-        free = DispatchSemaphore(value: bufferCount)
     }
 
     deinit {
         queue.sync {}
         // Give back the buffer being filled: libdispatch traps on freeing a semaphore below
         // its starting count.
-        if holdsBuffer { free.signal() }
-        for buffer in buffers { buffer.deallocate() }
+        if holdsBuffer { shared.free.signal() }
     }
 
     /// Queues interleaved frames for writing.
@@ -45,12 +69,12 @@ import Synchronization
         var done = 0
         while done < samples.count {
             if !holdsBuffer {
-                free.wait()
+                shared.free.wait()
                 holdsBuffer = true
                 filled = 0
             }
             let n = min(capacity - filled, samples.count - done)
-            (buffers[current] + filled).update(from: samples.baseAddress! + done, count: n)
+            (shared.buffers[current] + filled).update(from: samples.baseAddress! + done, count: n)
             filled += n
             done += n
             if filled == capacity { try submit() }
@@ -61,31 +85,23 @@ import Synchronization
     public func finish() throws(SoundFileError) {
         if holdsBuffer && filled > 0 { try submit() }
         queue.sync {}
-        if let error = failure.withLock({ $0 }) { throw error }
+        if let error = shared.failure.withLock({ $0 }) { throw error }
     }
 
     /// Waits for the write running, if any, and drops what is queued (a failed or cancelled
     /// render).
     public func abandon() {
-        failure.withLock { if $0 == nil { $0 = SoundFileError(.writeFailed, path: writer.path, reason: "abandoned") } }
+        let path = shared.writer.path
+        shared.failure.withLock { if $0 == nil { $0 = SoundFileError(.writeFailed, path: path, reason: "abandoned") } }
         queue.sync {}
     }
 
     /// Hands the current buffer to the queue and moves to the next one.
     private func submit() throws(SoundFileError) {
-        let index = current, count = filled
+        let index = current, count = filled, shared = self.shared
         holdsBuffer = false
-        current = (current + 1) % buffers.count
-        queue.async { [self] in
-            if failure.withLock({ $0 == nil }) {
-                do throws(SoundFileError) {
-                    try writer.write(UnsafeBufferPointer(start: buffers[index], count: count))
-                } catch {
-                    failure.withLock { $0 = error }
-                }
-            }
-            free.signal()
-        }
-        if let error = failure.withLock({ $0 }) { throw error }
+        current = (current + 1) % shared.buffers.count
+        queue.async { shared.write(index, count: count) }
+        if let error = shared.failure.withLock({ $0 }) { throw error }
     }
 }
