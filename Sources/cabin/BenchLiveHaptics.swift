@@ -1,7 +1,7 @@
 import CabinHaptics
 import CabinPlayback
 import CabinSession
-import Foundation
+import FoundationEssentials
 
 extension Bench {
     /// `--live-haptics`: what following a session live costs the rumble thread, for the

@@ -71,11 +71,7 @@ public struct ParameterMap: Sendable, Equatable {
         var i = 1
         while i < count {
             let p = flat + 3 * i
-            if x <= p[0] {
-                // A vertical step (two points at one x) has slope 0: it takes the left value
-                // up to x and the right one after it.
-                return p[2] == 0 && x == p[0] ? p[1] : p[-2] + p[2] * (x - p[-3])
-            }
+            if x <= p[0] { return segment(p, at: x) }
             i += 1
         }
         return flat[3 * count - 2]
@@ -108,9 +104,17 @@ public struct ParameterMap: Sendable, Equatable {
                 out[i] = flat[3 * count - 2]
                 continue
             }
-            let p = flat + 3 * k
-            out[i] = p[2] == 0 && x == p[0] ? p[1] : p[-2] + p[2] * (x - p[-3])
+            out[i] = segment(flat + 3 * k, at: x)
         }
+    }
+
+    /// The value at `x` on the segment that ends at flattened point `p` (x ≤ p's x, and x
+    /// above the point before it).
+    @inline(__always)
+    private static func segment(_ p: UnsafePointer<Double>, at x: Double) -> Double {
+        // A vertical step (two points at one x) has slope 0: it takes the left value up to
+        // x and the right one after it.
+        p[2] == 0 && x == p[0] ? p[1] : p[-2] + p[2] * (x - p[-3])
     }
 
     public static func == (a: ParameterMap, b: ParameterMap) -> Bool {

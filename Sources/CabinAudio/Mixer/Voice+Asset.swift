@@ -172,20 +172,13 @@ extension Voice {
             @inline(__always) func channel(_ k: Int) -> SIMD4<Float> {
                 let xm1 = SIMD4<Float>(a0[k], a1[k], a2[k], a3[k]), x0 = SIMD4<Float>(a0[k + 2], a1[k + 2], a2[k + 2], a3[k + 2])
                 let x1 = SIMD4<Float>(c0[k], c1[k], c2[k], c3[k]), x2 = SIMD4<Float>(c0[k + 2], c1[k + 2], c2[k + 2], c3[k + 2])
-                let k1 = 0.5 * (x1 - xm1)
-                let k2 = xm1 - 2.5 * x0 + 2 * x1 - 0.5 * x2
-                let k3 = 0.5 * (x2 - xm1) + 1.5 * (x0 - x1)
-                return ((k3 * t + k2) * t + k1) * t + x0
+                return catmullRom(xm1, x0, x1, x2, t)
             }
             let l = channel(0), r = channel(1)
             return SIMD8(lowHalf: SIMD4(l[0], r[0], l[1], r[1]), highHalf: SIMD4(l[2], r[2], l[3], r[3]))
         }
         let xm1 = tap(0), x0 = tap(1), x1 = tap(2), x2 = tap(3)
-        let t = SIMD8<Float>(t0, t0, t1, t1, t2, t2, t3, t3)
-        let c1 = 0.5 * (x1 - xm1)
-        let c2 = xm1 - 2.5 * x0 + 2 * x1 - 0.5 * x2
-        let c3 = 0.5 * (x2 - xm1) + 1.5 * (x0 - x1)
-        return ((c3 * t + c2) * t + c1) * t + x0
+        return catmullRom(xm1, x0, x1, x2, SIMD8<Float>(t0, t0, t1, t1, t2, t2, t3, t3))
     }
 
     /// The stereo frame at `position` (mono plays centred, the same in both channels).
@@ -290,12 +283,33 @@ extension Voice {
     @_noAllocation @_noLocks
     #endif
     static func hermite(_ xm1: Float, _ x0: Float, _ x1: Float, _ x2: Float, _ t: Float) -> Float {
+        catmullRom(xm1, x0, x1, x2, t)
+    }
+
+    /// `hermite`'s operations, in its order, on a float or on each lane of a float vector:
+    /// the one formula the scalar reader and the four-frame kernels share, so every lane's
+    /// sample is the scalar one.
+    @inline(__always)
+    static func catmullRom<V: HermiteLanes>(_ xm1: V, _ x0: V, _ x1: V, _ x2: V, _ t: V) -> V {
         let c1 = 0.5 * (x1 - xm1)
         let c2 = xm1 - 2.5 * x0 + 2 * x1 - 0.5 * x2
         let c3 = 0.5 * (x2 - xm1) + 1.5 * (x0 - x1)
         return ((c3 * t + c2) * t + c1) * t + x0
     }
 }
+
+/// A float or a vector of floats, with the arithmetic `Voice.catmullRom` uses (vectors
+/// lane by lane, a float constant applied to every lane).
+protocol HermiteLanes {
+    static func + (a: Self, b: Self) -> Self
+    static func - (a: Self, b: Self) -> Self
+    static func * (a: Self, b: Self) -> Self
+    static func * (a: Float, b: Self) -> Self
+}
+
+extension Float: HermiteLanes {}
+extension SIMD4: HermiteLanes where Scalar == Float {}
+extension SIMD8: HermiteLanes where Scalar == Float {}
 
 /// A sample type assets are stored in.
 protocol AssetSample: BitwiseCopyable {
