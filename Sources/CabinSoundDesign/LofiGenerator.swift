@@ -44,6 +44,11 @@ public struct LofiGenerator {
         var start: Int
         var left: Double
         var right: Double
+
+        /// The frames of `from..<to` (the generator's frame count) the note sounds in.
+        func frames(from: Int, to: Int) -> (Int, Int) {
+            (max(start, from), min(start + note.length, to))
+        }
     }
     /// Each call's sum of the notes, kept between calls.
     private var scratchLeft: [Double] = [], scratchRight: [Double] = []
@@ -84,11 +89,25 @@ public struct LofiGenerator {
                 let l = left.baseAddress!, r = right.baseAddress!
                 l.update(repeating: 0, count: frames)
                 r.update(repeating: 0, count: frames)
-                for k in sounding.indices {
-                    let from = max(sounding[k].start, produced), to = min(sounding[k].start + sounding[k].note.length, end)
-                    guard from < to else { continue }
-                    let gl = sounding[k].left, gr = sounding[k].right
-                    sounding[k].note.render(count: to - from, left: gl, right: gr, into: l + (from - produced), r + (from - produced))
+                sounding.withUnsafeMutableBufferPointer { notes in
+                    // Two pianos in a row that sound over the same frames (a chord's notes)
+                    // are rendered together: the same sums as one after the other.
+                    var k = 0
+                    while k < notes.count {
+                        let (from, to) = notes[k].frames(from: produced, to: end)
+                        guard from < to else { k += 1; continue }
+                        if k + 1 < notes.count && notes[k + 1].frames(from: produced, to: end) == (from, to)
+                            && notes[k].note.rendersInPairs && notes[k + 1].note.rendersInPairs {
+                            LofiNote.render(&notes[k].note, &notes[k + 1].note, count: to - from,
+                                            gains: (notes[k].left, notes[k].right), (notes[k + 1].left, notes[k + 1].right),
+                                            into: l + (from - produced), r + (from - produced))
+                            k += 2
+                            continue
+                        }
+                        notes[k].note.render(count: to - from, left: notes[k].left, right: notes[k].right,
+                                             into: l + (from - produced), r + (from - produced))
+                        k += 1
+                    }
                 }
             }
         }

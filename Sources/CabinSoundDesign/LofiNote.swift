@@ -47,20 +47,15 @@ public struct LofiNote: Sendable {
     static let anchorFrames = 256
 
     // Steps, fixed for the note.
-    private let dw: Double, stepCos: Double, stepSin: Double
-    private let lfoStep: Double, lfoStepCos: Double, lfoStepSin: Double
-    private let decayA: Double, decayB: Double  // per-frame factors of the two decays
+    private let dw: Double, lfoStep: Double, releaseStep: Double
+    private let steps: Steps<Double>
     private let tauA: Double, tauB: Double
     private let releaseStart: Int
-    private let releaseStep: Double, releaseStepCos: Double, releaseStepSin: Double
     private let attackSeconds: Double
     private let attackEnd: Int
 
-    // State at `frame`.
-    private var c = 1.0, s = 0.0  // cos w, sin w
-    private var lc = 1.0, ls = 0.0  // the tremolo's or the vibrato's phasor
-    private var rc = 1.0, rs = 0.0  // cos, sin of π·(length − i)/sr/0.15 (in the release)
-    private var a = 1.0, b = 1.0  // e^(−t/tauA), e^(−t/tauB)
+    /// The phasors and decays at `frame`.
+    private var state = State<Double>(c: 1, s: 0, lc: 1, ls: 0, rc: 1, rs: 0, a: 1, b: 1)
 
     public init(_ sound: Sound, length: Int, sampleRate sr: Double) {
         self.sound = sound
@@ -76,12 +71,11 @@ public struct LofiNote: Sendable {
             f = hertz; lfo = 5; tauA = 0.9; tauB = 0.12; attackSeconds = 0.005
         }
         dw = 2 * Double.pi * f / sr
-        stepCos = cos(dw); stepSin = sin(dw)
         lfoStep = 2 * Double.pi * lfo / sr
-        lfoStepCos = cos(lfoStep); lfoStepSin = sin(lfoStep)
-        decayA = exp(-1 / sr / tauA); decayB = exp(-1 / sr / tauB)
         releaseStep = Double.pi / sr / 0.15
-        releaseStepCos = cos(releaseStep); releaseStepSin = sin(releaseStep)
+        steps = Steps(cos: cos(dw), sin: sin(dw), lfoCos: cos(lfoStep), lfoSin: sin(lfoStep),
+                      releaseCos: cos(releaseStep), releaseSin: sin(releaseStep),
+                      decayA: exp(-1 / sr / tauA), decayB: exp(-1 / sr / tauB))
         // The first frame whose release argument is below 1 (raisedCosine is 1 before it).
         var r = max(0, length - Int(0.15 * sr) - 2)
         while r < length && Double(length - r) / sr / 0.15 >= 1 { r += 1 }
@@ -97,34 +91,29 @@ public struct LofiNote: Sendable {
         let i = Double(frame), sr = sampleRate
         let t = i / sr
         let w = dw * i
-        c = cos(w); s = sin(w)
         let l = lfoStep * i
-        lc = cos(l); ls = sin(l)
-        a = exp(-t / tauA); b = exp(-t / tauB)
         let x = Double.pi * (Double(length - frame) / sr / 0.15)
-        rc = cos(x); rs = sin(x)
+        state = State(c: cos(w), s: sin(w), lc: cos(l), ls: sin(l), rc: cos(x), rs: sin(x),
+                      a: exp(-t / tauA), b: exp(-t / tauB))
     }
 
     /// Advances every phasor and decay by one frame.
     @inline(__always)
     private mutating func step() {
-        let c1 = c * stepCos - s * stepSin, s1 = s * stepCos + c * stepSin
-        c = c1; s = s1
-        let l1 = lc * lfoStepCos - ls * lfoStepSin, m1 = ls * lfoStepCos + lc * lfoStepSin
-        lc = l1; ls = m1
-        // The release angle falls: rotate by −releaseStep.
-        let r1 = rc * releaseStepCos + rs * releaseStepSin, q1 = rs * releaseStepCos - rc * releaseStepSin
-        rc = r1; rs = q1
-        a *= decayA; b *= decayB
+        state.step(steps)
         frame += 1
     }
 
     /// Envelope ends shared by every sound: the attack ramp times the release ramp.
     @inline(__always)
-    private func ramps() -> Double {
+    private func ramps() -> Double { ramps(at: frame, rc: state.rc) }
+
+    /// `ramps` at frame `i`, with `rc` the release phasor's cosine there.
+    @inline(__always)
+    private func ramps(at i: Int, rc: Double) -> Double {
         var g = 1.0
-        if frame < attackEnd { g = min(1, Double(frame) / sampleRate / attackSeconds) }
-        if frame >= releaseStart { g *= 0.5 - 0.5 * rc }
+        if i < attackEnd { g = min(1, Double(i) / sampleRate / attackSeconds) }
+        if i >= releaseStart { g *= 0.5 - 0.5 * rc }
         return g
     }
 
@@ -139,9 +128,9 @@ public struct LofiNote: Sendable {
             let small = 0.3 + depth <= 2
             for k in 0..<count {
                 if frame % Self.anchorFrames == 0 { anchor() }
-                let index = 0.3 + depth * b
-                let (mc, ms) = small ? LofiNote.sincosWithinTwo(index * s) : LofiNote.sincos(index * s)
-                let v = velocity * a * ramps() * (1 + 0.08 * ls) * (s * mc + c * ms)
+                let x = state.modulatorPhase(depth: depth)
+                let (mc, ms) = small ? LofiNote.sincosWithinTwo(x) : LofiNote.sincos(x)
+                let v = state.piano(velocity: velocity, ramps: ramps(), mc, ms)
                 l[k] += v * gl
                 r[k] += v * gr
                 step()
@@ -149,6 +138,7 @@ public struct LofiNote: Sendable {
         case .bass(_, let tone, _):
             for k in 0..<count {
                 if frame % Self.anchorFrames == 0 { anchor() }
+                let (a, s, c) = (state.a, state.s, state.c)
                 let v = a * ramps() * (s + tone * (2 * s * c))
                 l[k] += v * gl
                 r[k] += v * gr
@@ -159,7 +149,8 @@ public struct LofiNote: Sendable {
             for k in 0..<count {
                 if frame % Self.anchorFrames == 0 { anchor() }
                 let depth = frame < rampEnd ? min(1, Double(frame) / sampleRate / 0.4) : 1
-                let vibrato = 0.004 * ls * depth
+                let (a, b, s, c) = (state.a, state.b, state.s, state.c)
+                let vibrato = 0.004 * state.ls * depth
                 // sin(w(1 + vib)) = sin w cos(w·vib) + cos w sin(w·vib); sin 4w from sin w, cos w.
                 let (vc, vs) = LofiNote.sincos(dw * Double(frame) * vibrato)
                 let s2 = 2 * s * c, c2 = c * c - s * s
@@ -171,11 +162,67 @@ public struct LofiNote: Sendable {
         }
     }
 
+    /// Whether the note is a piano whose modulator phase stays within ±2 (every one the
+    /// composer plans): two such notes can be rendered together (`render(_:_:…)`).
+    public var rendersInPairs: Bool {
+        if case .piano(_, let velocity, let brightness) = sound { return 0.3 + 1.6 * velocity * brightness <= 2 }
+        return false
+    }
+
+    /// Adds the next `count` frames of two pianos that `rendersInPairs`, `x` with gains `gx`
+    /// (left, right) and then `y` with `gy`, into `l` and `r`: the samples and sums of
+    /// `x.render` then `y.render` over the same frames, to the bit. Each frame is worked out
+    /// for both notes at once, one in each lane of a two-double vector (the same operations
+    /// in the same order as one note alone), and added note by note.
+    public static func render(_ x: inout LofiNote, _ y: inout LofiNote, count: Int,
+                              gains gx: (left: Double, right: Double), _ gy: (left: Double, right: Double),
+                              into l: UnsafeMutablePointer<Double>, _ r: UnsafeMutablePointer<Double>) {
+        guard case .piano(_, let vx, let bx) = x.sound, case .piano(_, let vy, let by) = y.sound,
+              x.rendersInPairs && y.rendersInPairs else {
+            x.render(count: count, left: gx.left, right: gx.right, into: l, r)
+            y.render(count: count, left: gy.left, right: gy.right, into: l, r)
+            return
+        }
+        let velocity = SIMD2(vx, vy), depth = SIMD2(1.6 * vx * bx, 1.6 * vy * by)
+        let steps = Steps(x.steps, y.steps)
+        let gainX = SIMD2(gx.left, gx.right), gainY = SIMD2(gy.left, gy.right)
+        var done = 0
+        while done < count {
+            // Frames up to the next anchor of either note run with no check.
+            if x.frame % anchorFrames == 0 { x.anchor() }
+            if y.frame % anchorFrames == 0 { y.anchor() }
+            let n = min(count - done, anchorFrames - x.frame % anchorFrames, anchorFrames - y.frame % anchorFrames)
+            var state = State(x.state, y.state)
+            for k in done..<(done + n) {
+                let i = x.frame + k - done, j = y.frame + k - done
+                var g = SIMD2<Double>(repeating: 1)  // `ramps` between the attack and the release
+                if i < x.attackEnd || i >= x.releaseStart || j < y.attackEnd || j >= y.releaseStart {
+                    g = SIMD2(x.ramps(at: i, rc: state.rc[0]), y.ramps(at: j, rc: state.rc[1]))
+                }
+                let (mc, ms) = LofiNote.sincosWithinTwo(state.modulatorPhase(depth: depth))
+                let v = state.piano(velocity: velocity, ramps: g, mc, ms)
+                // Left and right side by side, x's sample added before y's (each lane the
+                // sum one note after the other makes); the samples stay vectors until here.
+                var out = SIMD2(l[k], r[k])
+                out = out + SIMD2(repeating: v[0]) * gainX
+                out = out + SIMD2(repeating: v[1]) * gainY
+                l[k] = out[0]
+                r[k] = out[1]
+                state.step(steps)
+            }
+            x.state = state.lane(0)
+            y.state = state.lane(1)
+            x.frame += n
+            y.frame += n
+            done += n
+        }
+    }
+
     /// cos x and sin x for |x| ≤ 2: the Taylor polynomials to x²² (error below 1e-15),
     /// evaluated in Estrin's scheme (pairs, then pairs of pairs) rather than Horner's, so the
     /// chain of dependent operations is 4 deep instead of 11 and frames overlap.
     @inline(__always)
-    static func sincosWithinTwo(_ x: Double) -> (cos: Double, sin: Double) {
+    static func sincosWithinTwo<V: LofiLanes>(_ x: V) -> (cos: V, sin: V) {
         let z = x * x, z2 = z * z
         let z4 = z2 * z2, z8 = z4 * z4
         // sin x = x + x·z·P(z), P = −1/3! + z/5! − z²/7! + … + z⁹/21!
@@ -188,7 +235,8 @@ public struct LofiNote: Sendable {
         let c0 = 0.5 - z * (1.0 / 24), c1 = 1.0 / 720 - z * (1.0 / 40320)
         let c2 = 1.0 / 3_628_800 - z * (1.0 / 479_001_600)
         let c3 = 1.0 / 87_178_291_200 - z * (1.0 / 20_922_789_888_000)
-        let c4 = (1.0 / 6_402_373_705_728_000 - z * (1.0 / 2_432_902_008_176_640_000)) + z2 * (1 / 1.1240007277776077e21)
+        let c4pair = 1.0 / 6_402_373_705_728_000 - z * (1.0 / 2_432_902_008_176_640_000)
+        let c4 = c4pair + z2 * (1 / 1.1240007277776077e21)
         let cp = ((c0 + z2 * c1) + z4 * (c2 + z2 * c3)) + z8 * c4
         return (1 - z * cp, x + x * z * sp)
     }
@@ -214,3 +262,78 @@ public struct LofiNote: Sendable {
         }
     }
 }
+
+extension LofiNote {
+    /// The per-frame steps of the phasors (cos, sin of each step) and the decays' factors.
+    struct Steps<V: LofiLanes>: Sendable {
+        var cos: V, sin: V, lfoCos: V, lfoSin: V, releaseCos: V, releaseSin: V, decayA: V, decayB: V
+    }
+
+    /// Every phasor and decay at one frame: of one note (`Double`), or of two notes side by
+    /// side (`SIMD2<Double>`, one note a lane).
+    struct State<V: LofiLanes>: Sendable {
+        var c: V, s: V  // cos w, sin w
+        var lc: V, ls: V  // the tremolo's or the vibrato's phasor
+        var rc: V, rs: V  // cos, sin of π·(length − i)/sr/0.15 (in the release)
+        var a: V, b: V  // e^(−t/tauA), e^(−t/tauB)
+
+        /// One frame on: each phasor rotated by its step, each decay multiplied.
+        @inline(__always)
+        mutating func step(_ k: Steps<V>) {
+            let c1 = c * k.cos - s * k.sin, s1 = s * k.cos + c * k.sin
+            c = c1; s = s1
+            let l1 = lc * k.lfoCos - ls * k.lfoSin, m1 = ls * k.lfoCos + lc * k.lfoSin
+            lc = l1; ls = m1
+            // The release angle falls: rotate by −releaseStep.
+            let r1 = rc * k.releaseCos + rs * k.releaseSin, q1 = rs * k.releaseCos - rc * k.releaseSin
+            rc = r1; rs = q1
+            a = a * k.decayA; b = b * k.decayB
+        }
+
+        /// The piano's modulator phase, (0.3 + depth·e^(−t/0.12)) sin w.
+        @inline(__always)
+        func modulatorPhase(depth: V) -> V { (0.3 + depth * b) * s }
+
+        /// The piano's sample, from the modulator's cos and sin and the envelope ends.
+        @inline(__always)
+        func piano(velocity: V, ramps g: V, _ mc: V, _ ms: V) -> V {
+            velocity * a * g * (1 + 0.08 * ls) * (s * mc + c * ms)
+        }
+    }
+}
+
+extension LofiNote.Steps where V == SIMD2<Double> {
+    init(_ x: LofiNote.Steps<Double>, _ y: LofiNote.Steps<Double>) {
+        self.init(cos: SIMD2(x.cos, y.cos), sin: SIMD2(x.sin, y.sin), lfoCos: SIMD2(x.lfoCos, y.lfoCos),
+                  lfoSin: SIMD2(x.lfoSin, y.lfoSin), releaseCos: SIMD2(x.releaseCos, y.releaseCos),
+                  releaseSin: SIMD2(x.releaseSin, y.releaseSin), decayA: SIMD2(x.decayA, y.decayA),
+                  decayB: SIMD2(x.decayB, y.decayB))
+    }
+}
+
+extension LofiNote.State where V == SIMD2<Double> {
+    init(_ x: LofiNote.State<Double>, _ y: LofiNote.State<Double>) {
+        self.init(c: SIMD2(x.c, y.c), s: SIMD2(x.s, y.s), lc: SIMD2(x.lc, y.lc), ls: SIMD2(x.ls, y.ls),
+                  rc: SIMD2(x.rc, y.rc), rs: SIMD2(x.rs, y.rs), a: SIMD2(x.a, y.a), b: SIMD2(x.b, y.b))
+    }
+
+    /// One note's state: lane 0 or 1.
+    func lane(_ k: Int) -> LofiNote.State<Double> {
+        .init(c: c[k], s: s[k], lc: lc[k], ls: ls[k], rc: rc[k], rs: rs[k], a: a[k], b: b[k])
+    }
+}
+
+/// A double or a vector of doubles, with the arithmetic a note's frame uses (vectors lane
+/// by lane, a double constant applied to every lane).
+protocol LofiLanes: Sendable {
+    static func + (a: Self, b: Self) -> Self
+    static func - (a: Self, b: Self) -> Self
+    static func * (a: Self, b: Self) -> Self
+    static func + (a: Double, b: Self) -> Self
+    static func - (a: Double, b: Self) -> Self
+    static func * (a: Double, b: Self) -> Self
+    static func * (a: Self, b: Double) -> Self
+}
+
+extension Double: LofiLanes {}
+extension SIMD2: LofiLanes where Scalar == Double {}
