@@ -134,6 +134,7 @@ public final class Mixer: @unchecked Sendable {
             assets: shared.assets.slots.baseAddress!, assetCount: shared.assets.count,
             parameterValues: parameterValues, parameterMoving: parameterMoving, stride: block,
             layerMaps: layerMaps, mapPoints: mapPoints, gainScratch: .allocate(capacity: block),
+            pitchScratch: .allocate(capacity: block),
             brown: BrownCoefficients(sampleRate: config.sampleRate),
             streams: shared.streams.slots.baseAddress!, streamCount: shared.streams.count,
             scatters: shared.scatters.slots.baseAddress!, scatterCount: shared.scatters.count,
@@ -154,6 +155,7 @@ public final class Mixer: @unchecked Sendable {
         effects.deinitialize(count: effectCount); effects.deallocate()
         voices.deallocate(); buses.deallocate(); layers.deallocate(); layerMaps.deallocate()
         mapPoints.deallocate(); parameters.deallocate(); parameterMoving.deallocate(); context.gainScratch.deallocate()
+        context.pitchScratch.deallocate()
         context.scatterSums.deallocate()
         ducks.deallocate(); duckAffects.deallocate()
         pending.deallocate()

@@ -68,23 +68,22 @@ extension Voice {
     /// Thread: render thread only.
     struct Modulation {
         var pitchRow: UnsafeMutablePointer<Double>?
+        /// The pitch map's ratio for each frame of the call, worked out block-wise
+        /// (`ParameterMap.evaluate(_:count:row:…)`) while the parameter behind it moves.
+        var pitches: UnsafeMutablePointer<Double>?
         var pitchConstant = 1.0
-        var pitchPoints: UnsafeMutablePointer<Double>
-        var pitchCount = 0
         var gainRow: UnsafeMutablePointer<Double>?
         /// The gain map's linear gain for each frame of the call, worked out block-wise
         /// (`Voice.mapGains`) while the parameter behind it moves.
         var gains: UnsafeMutablePointer<Double>?
         var gainConstant = 1.0
-        var gainPoints: UnsafeMutablePointer<Double>
-        var gainCount = 0
         /// Set when the voice's gain is the same for every frame of the call.
         var hasFixedGain = false
         var fixedGain: Float = 0
 
         @inline(__always) func pitch(_ i: Int) -> Double {
-            guard let pitchRow else { return pitchConstant }
-            return ParameterMap.evaluate(pitchPoints, count: pitchCount, at: pitchRow[i])
+            guard let pitches else { return pitchConstant }
+            return pitches[i]
         }
 
         @inline(__always) func gain(_ i: Int) -> Double {
@@ -94,15 +93,19 @@ extension Voice {
     }
 
     private func modulation(context c: VoiceRenderContext, frameCount: Int) -> Modulation {
-        var m = Modulation(pitchPoints: c.mapPoints, gainPoints: c.mapPoints)
+        var m = Modulation()
         guard mapLayer >= 0 else { return m }
         let maps = c.layerMaps[Int(mapLayer)]
         if let r = Self.read(maps.pitchParameter, offset: maps.pitchOffset, count: maps.pitchCount, c) {
-            (m.pitchPoints, m.pitchCount) = (r.points, r.count)
-            if let row = r.row { m.pitchRow = row } else { m.pitchConstant = r.value }
+            if let row = r.row {
+                m.pitchRow = row
+                m.pitches = c.pitchScratch
+                ParameterMap.evaluate(r.points, count: r.count, row: row, frameCount: frameCount, into: c.pitchScratch)
+            } else {
+                m.pitchConstant = r.value
+            }
         }
         if let r = Self.read(maps.gainParameter, offset: maps.gainOffset, count: maps.gainCount, c) {
-            (m.gainPoints, m.gainCount) = (r.points, r.count)
             if let row = r.row {
                 m.gainRow = row
                 m.gains = c.gainScratch

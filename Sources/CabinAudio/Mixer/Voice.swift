@@ -80,6 +80,8 @@ struct VoiceRenderContext {
     /// `stride` doubles a voice's render call may fill with its gain map's per-frame gains
     /// (`Voice.modulation`); one voice renders at a time.
     var gainScratch: UnsafeMutablePointer<Double>
+    /// `stride` doubles for its pitch map's per-frame ratios, in the same way.
+    var pitchScratch: UnsafeMutablePointer<Double>
     var brown: BrownCoefficients
     /// The mixer's view of each registered stream, by `StreamID` index.
     var streams: UnsafeMutablePointer<StreamTable.Slot>
