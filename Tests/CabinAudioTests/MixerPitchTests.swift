@@ -45,11 +45,12 @@ import Foundation
             let assets = [config.addAsset(stereoBuffer, loop: LoopPoints(start: 300, end: 4_000)),
                           config.addAsset(mono),
                           config.addAsset(SampleStorage(stereoBuffer, format: .int16), loop: LoopPoints(start: 1_000, end: 4_999)),
-                          config.addAsset(stereoBuffer)]
+                          config.addAsset(stereoBuffer),
+                          config.addAsset(SampleStorage(mono, format: .int16), loop: LoopPoints(start: 500, end: 2_900))]
             var commands: [MixerCommand] = []
             for (k, asset) in assets.enumerated() {
-                let layer = config.addLayer(LayerConfig(name: "l\(k)", bus: BusID(index: Int32(k)), source: .asset(asset),
-                                                        isLooping: k < 3, pitchMap: pitch, gainMap: gain))
+                let layer = config.addLayer(LayerConfig(name: "l\(k)", bus: BusID(index: Int32(k % 4)), source: .asset(asset),
+                                                        isLooping: k != 3, pitchMap: pitch, gainMap: gain))
                 commands.append(MixerCommand(at: FrameTime(k * 13), .startLayer(layer, fadeInFrames: 0)))
             }
             if moving { commands.insert(MixerCommand(at: 0, .setParameter(level, to: 1, overFrames: 1_000_000)), at: 0) }

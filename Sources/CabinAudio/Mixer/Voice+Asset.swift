@@ -142,43 +142,37 @@ extension Voice {
     /// Four stereo frames read at positions p0…p3 (each on `read`'s fast path), interleaved
     /// left, right: lane 2k is frame k's left (mono: both lanes the same). Each lane takes the
     /// same four taps and does `hermite`'s operations in its order.
+    ///
+    /// A frame's four taps lie in a row (four samples, or eight interleaved): they are loaded
+    /// as vectors and transposed, so that each tap (of each channel) is one vector with the
+    /// four frames as lanes.
     @inline(__always)
     static func hermite4<S: AssetSample>(_ a: AssetReader<S>, _ p0: Double, _ p1: Double, _ p2: Double,
                                          _ p3: Double) -> SIMD8<Float> {
-        let stride = a.slot.channelCount == 1 ? 1 : 2, right = stride - 1
         let j0 = Int(p0), j1 = Int(p1), j2 = Int(p2), j3 = Int(p3)
+        let t = SIMD4<Float>(Float(p0 - Double(j0)), Float(p1 - Double(j1)), Float(p2 - Double(j2)),
+                             Float(p3 - Double(j3)))
         let s = a.samples
-        // Frame k's taps from b_k = first tap's sample index (wrapping arithmetic: the
-        // indices are inside the asset, so nothing can overflow, and no check is left in
-        // the loop).
-        let b0 = s + (j0 &- 1) &* stride, b1 = s + (j1 &- 1) &* stride
-        let b2 = s + (j2 &- 1) &* stride, b3 = s + (j3 &- 1) &* stride
-        @inline(__always) func tap(_ n: Int) -> SIMD8<Float> {
-            let o = n &* stride
-            return SIMD8<Float>(b0[o].float, b0[o + right].float, b1[o].float, b1[o + right].float,
-                                b2[o].float, b2[o + right].float, b3[o].float, b3[o + right].float)
+        // Frame k's taps from its first tap's sample (wrapping arithmetic: the indices are
+        // inside the asset, so nothing can overflow, and no check is left in the loop).
+        if a.slot.channelCount == 1 {
+            let q0 = S.quad(s + (j0 &- 1)), q1 = S.quad(s + (j1 &- 1))
+            let q2 = S.quad(s + (j2 &- 1)), q3 = S.quad(s + (j3 &- 1))
+            @inline(__always) func tap(_ n: Int) -> SIMD4<Float> { SIMD4(q0[n], q1[n], q2[n], q3[n]) }
+            let v = catmullRom(tap(0), tap(1), tap(2), tap(3), t)
+            return SIMD8(v[0], v[0], v[1], v[1], v[2], v[2], v[3], v[3])
         }
-        let t0 = Float(p0 - Double(j0)), t1 = Float(p1 - Double(j1))
-        let t2 = Float(p2 - Double(j2)), t3 = Float(p3 - Double(j3))
-        if S.self == Float.self && stride == 2 {
-            // Float stereo: a frame's four taps are 32 bytes in a row (two vector loads),
-            // transposed into one vector per tap and channel with the four frames as lanes.
-            @inline(__always) func quad(_ p: UnsafePointer<S>) -> SIMD4<Float> {
-                UnsafeRawPointer(p).loadUnaligned(as: SIMD4<Float>.self)
-            }
-            let a0 = quad(b0), a1 = quad(b1), a2 = quad(b2), a3 = quad(b3)
-            let c0 = quad(b0 + 4), c1 = quad(b1 + 4), c2 = quad(b2 + 4), c3 = quad(b3 + 4)
-            let t = SIMD4<Float>(t0, t1, t2, t3)
-            @inline(__always) func channel(_ k: Int) -> SIMD4<Float> {
-                let xm1 = SIMD4<Float>(a0[k], a1[k], a2[k], a3[k]), x0 = SIMD4<Float>(a0[k + 2], a1[k + 2], a2[k + 2], a3[k + 2])
-                let x1 = SIMD4<Float>(c0[k], c1[k], c2[k], c3[k]), x2 = SIMD4<Float>(c0[k + 2], c1[k + 2], c2[k + 2], c3[k + 2])
-                return catmullRom(xm1, x0, x1, x2, t)
-            }
-            let l = channel(0), r = channel(1)
-            return SIMD8(lowHalf: SIMD4(l[0], r[0], l[1], r[1]), highHalf: SIMD4(l[2], r[2], l[3], r[3]))
+        let b0 = s + (j0 &- 1) &* 2, b1 = s + (j1 &- 1) &* 2
+        let b2 = s + (j2 &- 1) &* 2, b3 = s + (j3 &- 1) &* 2
+        let a0 = S.quad(b0), a1 = S.quad(b1), a2 = S.quad(b2), a3 = S.quad(b3)
+        let c0 = S.quad(b0 + 4), c1 = S.quad(b1 + 4), c2 = S.quad(b2 + 4), c3 = S.quad(b3 + 4)
+        @inline(__always) func channel(_ k: Int) -> SIMD4<Float> {
+            let xm1 = SIMD4<Float>(a0[k], a1[k], a2[k], a3[k]), x0 = SIMD4<Float>(a0[k + 2], a1[k + 2], a2[k + 2], a3[k + 2])
+            let x1 = SIMD4<Float>(c0[k], c1[k], c2[k], c3[k]), x2 = SIMD4<Float>(c0[k + 2], c1[k + 2], c2[k + 2], c3[k + 2])
+            return catmullRom(xm1, x0, x1, x2, t)
         }
-        let xm1 = tap(0), x0 = tap(1), x1 = tap(2), x2 = tap(3)
-        return catmullRom(xm1, x0, x1, x2, SIMD8<Float>(t0, t0, t1, t1, t2, t2, t3, t3))
+        let l = channel(0), r = channel(1)
+        return SIMD8(lowHalf: SIMD4(l[0], r[0], l[1], r[1]), highHalf: SIMD4(l[2], r[2], l[3], r[3]))
     }
 
     /// The stereo frame at `position` (mono plays centred, the same in both channels).
@@ -315,15 +309,24 @@ extension SIMD8: HermiteLanes where Scalar == Float {}
 protocol AssetSample: BitwiseCopyable {
     /// The sample as a float in −1…1.
     var float: Float { get }
+    /// The four samples from `p` on, each as `float` gives it.
+    static func quad(_ p: UnsafePointer<Self>) -> SIMD4<Float>
 }
 
 extension Float: AssetSample {
     @inline(__always) var float: Float { self }
+    @inline(__always) static func quad(_ p: UnsafePointer<Float>) -> SIMD4<Float> {
+        UnsafeRawPointer(p).loadUnaligned(as: SIMD4<Float>.self)
+    }
 }
 
 extension Int16: AssetSample {
     /// As libsndfile reads 16-bit PCM (÷ 32768), so 16-bit sources play exactly.
     @inline(__always) var float: Float { Float(self) * (1 / 32768) }
+    @inline(__always) static func quad(_ p: UnsafePointer<Int16>) -> SIMD4<Float> {
+        let v = UnsafeRawPointer(p).loadUnaligned(as: SIMD4<Int16>.self)
+        return SIMD4<Float>(SIMD4<Int32>(truncatingIfNeeded: v)) * (1 / 32768)
+    }
 }
 
 /// One asset as a voice reads it during one render call: typed samples and how many
