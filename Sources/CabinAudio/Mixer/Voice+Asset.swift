@@ -95,6 +95,14 @@ extension Voice {
     @inline(__always)
     private mutating func resampleAsset<S: AssetSample>(_ a: AssetReader<S>, into bus: UnsafeMutablePointer<Float>,
                                                         frameCount: Int, step: Double, gain g: Float) -> Int {
+        a.slot.channelCount == 1
+            ? resampleAsset(a, MonoAsset.self, into: bus, frameCount: frameCount, step: step, gain: g)
+            : resampleAsset(a, StereoAsset.self, into: bus, frameCount: frameCount, step: step, gain: g)
+    }
+
+    private mutating func resampleAsset<S: AssetSample, L: AssetLayout>(_ a: AssetReader<S>, _ layout: L.Type,
+                                                                        into bus: UnsafeMutablePointer<Float>,
+                                                                        frameCount: Int, step: Double, gain g: Float) -> Int {
         let looping = isLooping
         var pos = position, wrapped = hasWrapped
         let slot = a.slot
@@ -112,7 +120,7 @@ extension Voice {
             while i + 4 <= frameCount && pos >= safeLow {
                 let p1 = pos + step, p2 = p1 + step, p3 = p2 + step
                 guard p3 < safeHigh else { break }
-                let h = Voice.hermite4(a, pos, p1, p2, p3)
+                let h = Voice.hermite4(a, layout, pos, p1, p2, p3)
                 let out = UnsafeMutableRawPointer(bus + 2 * i)
                 out.storeBytes(of: out.loadUnaligned(as: SIMD8<Float>.self) + h * gains, as: SIMD8<Float>.self)
                 pos = p3 + step
@@ -139,33 +147,37 @@ extension Voice {
         return frameCount
     }
 
-    /// Four stereo frames read at positions p0…p3 (each on `read`'s fast path), interleaved
-    /// left, right: lane 2k is frame k's left (mono: both lanes the same). Each lane takes the
-    /// same four taps and does `hermite`'s operations in its order.
+    /// Four stereo frames read at positions p0…p3 (each on `read`'s fast path) of an asset
+    /// laid out as `L` says, interleaved left, right: lane 2k is frame k's left (mono: both
+    /// lanes the same). Each lane takes the same four taps and does `hermite`'s operations in
+    /// its order.
     ///
     /// A frame's four taps lie in a row (four samples, or eight interleaved): they are loaded
     /// as vectors and transposed, so that each tap (of each channel) is one vector with the
-    /// four frames as lanes.
+    /// four frames as lanes. The layout is a type, so each loop that calls this is compiled
+    /// for one layout (its caller looks at `a.slot.channelCount` once).
     @inline(__always)
-    static func hermite4<S: AssetSample>(_ a: AssetReader<S>, _ p0: Double, _ p1: Double, _ p2: Double,
-                                         _ p3: Double) -> SIMD8<Float> {
+    static func hermite4<S: AssetSample, L: AssetLayout>(_ a: AssetReader<S>, _: L.Type, _ p0: Double, _ p1: Double,
+                                                         _ p2: Double, _ p3: Double) -> SIMD8<Float> {
         let j0 = Int(p0), j1 = Int(p1), j2 = Int(p2), j3 = Int(p3)
-        let t = SIMD4<Float>(Float(p0 - Double(j0)), Float(p1 - Double(j1)), Float(p2 - Double(j2)),
-                             Float(p3 - Double(j3)))
+        let t0 = Float(p0 - Double(j0)), t1 = Float(p1 - Double(j1))
+        let t2 = Float(p2 - Double(j2)), t3 = Float(p3 - Double(j3))
         let s = a.samples
         // Frame k's taps from its first tap's sample (wrapping arithmetic: the indices are
         // inside the asset, so nothing can overflow, and no check is left in the loop).
-        if a.slot.channelCount == 1 {
+        if L.isMono {
+            // Computed once, the same in both channels.
             let q0 = S.quad(s + (j0 &- 1)), q1 = S.quad(s + (j1 &- 1))
             let q2 = S.quad(s + (j2 &- 1)), q3 = S.quad(s + (j3 &- 1))
             @inline(__always) func tap(_ n: Int) -> SIMD4<Float> { SIMD4(q0[n], q1[n], q2[n], q3[n]) }
-            let v = catmullRom(tap(0), tap(1), tap(2), tap(3), t)
+            let v = catmullRom(tap(0), tap(1), tap(2), tap(3), SIMD4(t0, t1, t2, t3))
             return SIMD8(v[0], v[0], v[1], v[1], v[2], v[2], v[3], v[3])
         }
         let b0 = s + (j0 &- 1) &* 2, b1 = s + (j1 &- 1) &* 2
         let b2 = s + (j2 &- 1) &* 2, b3 = s + (j3 &- 1) &* 2
         let a0 = S.quad(b0), a1 = S.quad(b1), a2 = S.quad(b2), a3 = S.quad(b3)
         let c0 = S.quad(b0 + 4), c1 = S.quad(b1 + 4), c2 = S.quad(b2 + 4), c3 = S.quad(b3 + 4)
+        let t = SIMD4<Float>(t0, t1, t2, t3)
         @inline(__always) func channel(_ k: Int) -> SIMD4<Float> {
             let xm1 = SIMD4<Float>(a0[k], a1[k], a2[k], a3[k]), x0 = SIMD4<Float>(a0[k + 2], a1[k + 2], a2[k + 2], a3[k + 2])
             let x1 = SIMD4<Float>(c0[k], c1[k], c2[k], c3[k]), x2 = SIMD4<Float>(c0[k + 2], c1[k + 2], c2[k + 2], c3[k + 2])
@@ -327,6 +339,21 @@ extension Int16: AssetSample {
         let v = UnsafeRawPointer(p).loadUnaligned(as: SIMD4<Int16>.self)
         return SIMD4<Float>(SIMD4<Int32>(truncatingIfNeeded: v)) * (1 / 32768)
     }
+}
+
+/// How an asset's channels lie, as a type, so a loop can be compiled for one layout.
+protocol AssetLayout {
+    static var isMono: Bool { get }
+}
+
+/// One sample a frame.
+enum MonoAsset: AssetLayout {
+    @inline(__always) static var isMono: Bool { true }
+}
+
+/// Two samples a frame, left then right.
+enum StereoAsset: AssetLayout {
+    @inline(__always) static var isMono: Bool { false }
 }
 
 /// One asset as a voice reads it during one render call: typed samples and how many

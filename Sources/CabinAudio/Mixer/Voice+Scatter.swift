@@ -80,6 +80,15 @@ extension Voice {
     static func sumGrain<S: AssetSample>(_ grain: UnsafeMutablePointer<ScatterTable.Grain>, _ a: AssetReader<S>,
                                          into sums: UnsafeMutablePointer<Float>, frameCount n: Int,
                                          fadeRate: Double) -> Int {
+        a.slot.channelCount == 1
+            ? sumGrain(grain, a, MonoAsset.self, into: sums, frameCount: n, fadeRate: fadeRate)
+            : sumGrain(grain, a, StereoAsset.self, into: sums, frameCount: n, fadeRate: fadeRate)
+    }
+
+    private static func sumGrain<S: AssetSample, L: AssetLayout>(_ grain: UnsafeMutablePointer<ScatterTable.Grain>,
+                                                                 _ a: AssetReader<S>, _ layout: L.Type,
+                                                                 into sums: UnsafeMutablePointer<Float>, frameCount n: Int,
+                                                                 fadeRate: Double) -> Int {
         let frames = Double(a.slot.frameCount)
         let step = grain.pointee.step
         let gainLeft = grain.pointee.gainLeft, gainRight = grain.pointee.gainRight
@@ -93,7 +102,7 @@ extension Voice {
             if k + 4 <= n && pos >= 1 {
                 let p1 = pos + step, p2 = p1 + step, p3 = p2 + step
                 if p3 < safeHigh {
-                    let h = Voice.hermite4(a, pos, p1, p2, p3)
+                    let h = Voice.hermite4(a, layout, pos, p1, p2, p3)
                     let e0 = edge(pos), e1 = edge(p1), e2 = edge(p2), e3 = edge(p3)
                     let edges = SIMD8<Float>(e0, e0, e1, e1, e2, e2, e3, e3)
                     let out = UnsafeMutableRawPointer(sums + 2 * k)
