@@ -125,7 +125,7 @@ public struct LofiNote: Sendable {
             let depth = 1.6 * velocity * brightness
             // The modulator's phase stays within ±(0.3 + depth): within ±2 (every note the
             // composer plans), the polynomials need no reduction and no branch.
-            let small = 0.3 + depth <= 2
+            let small = rendersInPairs
             for k in 0..<count {
                 if frame % Self.anchorFrames == 0 { anchor() }
                 let x = state.modulatorPhase(depth: depth)
@@ -162,8 +162,9 @@ public struct LofiNote: Sendable {
         }
     }
 
-    /// Whether the note is a piano whose modulator phase stays within ±2 (every one the
-    /// composer plans): two such notes can be rendered together (`render(_:_:…)`).
+    /// Whether the note is a piano whose modulator phase stays within ±(0.3 + depth) ≤ 2
+    /// (every one the composer plans; depth = 1.6 · velocity · brightness): two such notes
+    /// can be rendered together (`render(_:_:…)`).
     public var rendersInPairs: Bool {
         if case .piano(_, let velocity, let brightness) = sound { return 0.3 + 1.6 * velocity * brightness <= 2 }
         return false

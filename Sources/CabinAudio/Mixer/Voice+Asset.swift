@@ -315,7 +315,6 @@ protocol HermiteLanes {
 
 extension Float: HermiteLanes {}
 extension SIMD4: HermiteLanes where Scalar == Float {}
-extension SIMD8: HermiteLanes where Scalar == Float {}
 
 /// A sample type assets are stored in.
 protocol AssetSample: BitwiseCopyable {
