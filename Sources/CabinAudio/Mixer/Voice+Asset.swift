@@ -100,6 +100,7 @@ extension Voice {
             : resampleAsset(a, StereoAsset.self, into: bus, frameCount: frameCount, step: step, gain: g)
     }
 
+    @inline(__always)
     private mutating func resampleAsset<S: AssetSample, L: AssetLayout>(_ a: AssetReader<S>, _ layout: L.Type,
                                                                         into bus: UnsafeMutablePointer<Float>,
                                                                         frameCount: Int, step: Double, gain g: Float) -> Int {
