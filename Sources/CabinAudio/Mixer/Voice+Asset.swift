@@ -28,11 +28,11 @@ extension Voice {
     @inline(__always)
     private mutating func renderAsset<S: AssetSample>(_ a: AssetReader<S>, into bus: UnsafeMutablePointer<Float>,
                                                       frameCount: Int, _ m: Modulation) -> Int {
-        if m.hasFixedGain && m.pitchRow == nil && a.slot.baseRate * m.pitchConstant == 1
+        if m.hasFixedGain && m.pitches == nil && a.slot.baseRate * m.pitchConstant == 1
             && position == Double(Int(position)) {
             return copyAsset(a, into: bus, frameCount: frameCount, gain: m.fixedGain)
         }
-        if m.hasFixedGain && m.pitchRow == nil {
+        if m.hasFixedGain && m.pitches == nil {
             return resampleAsset(a, into: bus, frameCount: frameCount,
                                  step: min(max(a.slot.baseRate * m.pitchConstant, 0), 64), gain: m.fixedGain)
         }

@@ -17,7 +17,7 @@ extension Voice {
         var m = modulation(context: c, frameCount: frameCount)
         // While nothing moves the gain (no ramp, no moving gain map, not fading out), it is
         // the same product for every frame: computed once, bit-identical to per frame.
-        if phase == .playing && !level.isActive && !envelope.isActive && m.gainRow == nil {
+        if phase == .playing && !level.isActive && !envelope.isActive && m.gains == nil {
             let gain = baseGain * level.gain * envelope.value * m.gainConstant
             lastGain = gain
             m.fixedGain = Float(gain)
@@ -67,12 +67,10 @@ extension Voice {
     ///
     /// Thread: render thread only.
     struct Modulation {
-        var pitchRow: UnsafeMutablePointer<Double>?
         /// The pitch map's ratio for each frame of the call, worked out block-wise
         /// (`ParameterMap.evaluate(_:count:row:…)`) while the parameter behind it moves.
         var pitches: UnsafeMutablePointer<Double>?
         var pitchConstant = 1.0
-        var gainRow: UnsafeMutablePointer<Double>?
         /// The gain map's linear gain for each frame of the call, worked out block-wise
         /// (`Voice.mapGains`) while the parameter behind it moves.
         var gains: UnsafeMutablePointer<Double>?
@@ -98,7 +96,6 @@ extension Voice {
         let maps = c.layerMaps[Int(mapLayer)]
         if let r = Self.read(maps.pitchParameter, offset: maps.pitchOffset, count: maps.pitchCount, c) {
             if let row = r.row {
-                m.pitchRow = row
                 m.pitches = c.pitchScratch
                 ParameterMap.evaluate(r.points, count: r.count, row: row, frameCount: frameCount, into: c.pitchScratch)
             } else {
@@ -107,7 +104,6 @@ extension Voice {
         }
         if let r = Self.read(maps.gainParameter, offset: maps.gainOffset, count: maps.gainCount, c) {
             if let row = r.row {
-                m.gainRow = row
                 m.gains = c.gainScratch
                 Self.mapGains(points: r.points, count: r.count, row: row, frameCount: frameCount, into: c.gainScratch)
             } else {
