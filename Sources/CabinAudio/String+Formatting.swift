@@ -35,4 +35,31 @@ extension String {
         if units < length { return self + String(repeating: " ", count: length - units) }
         return units == length ? self : String(decoding: Array(utf16.prefix(length)), as: UTF16.self)
     }
+
+    /// Space-padded on the left to `length` characters (numbers in columns); longer text
+    /// as it is. Any thread.
+    package func leftPadded(_ length: Int) -> String {
+        count >= length ? self : String(repeating: " ", count: length - count) + self
+    }
+
+    /// The text with every control character (C0, DEL, C1: escapes, bells, newlines,
+    /// carriage returns, tabs) written as a visible `\u{…}` escape, so text from outside —
+    /// a document's title, a tag, a station's name — cannot move the cursor, retitle the
+    /// window or start a new line when printed. Any thread.
+    package var terminalSafe: String {
+        guard unicodeScalars.contains(where: Self.isControl) else { return self }
+        var out = ""
+        for scalar in unicodeScalars {
+            if Self.isControl(scalar) {
+                out += "\\u{" + String(scalar.value, radix: 16) + "}"
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+
+    private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
+    }
 }

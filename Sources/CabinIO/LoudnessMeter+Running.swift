@@ -44,6 +44,26 @@ extension LoudnessMeter {
             }
         }
 
+        /// The momentary loudness (LUFS, the last 400 ms) now; nil in silence. The
+        /// corresponding C function is `ebur128_loudness_momentary`.
+        public var momentary: Double? {
+            var m = 0.0
+            guard ebur128_loudness_momentary(state, &m) == 0, m.isFinite, m > -200 else { return nil }
+            return m
+        }
+
+        /// The highest true peak (linear, over the channels) of the frames given to the last
+        /// `add`; 0 when the meter measures no true peak. The corresponding C function is
+        /// `ebur128_prev_true_peak`.
+        public var lastTruePeak: Double {
+            var highest = 0.0
+            for channel in 0..<channelCount {
+                var peak = 0.0
+                if ebur128_prev_true_peak(state, UInt32(channel), &peak) == 0 { highest = max(highest, peak) }
+            }
+            return highest
+        }
+
         /// The short-term loudness (LUFS, the last 3 s) now; nil in silence. The
         /// corresponding C function is `ebur128_loudness_shortterm`.
         public var shortTerm: Double? {

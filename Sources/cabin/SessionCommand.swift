@@ -19,8 +19,9 @@ struct SessionCommand: ParsableCommand {
               cabin session validate drive.json
               cabin session validate Patterns/sessions/*.json
               cabin session plot --preset drive -o drive.svg
+              cabin session levels --preset drive
             """,
-        subcommands: [Print.self, Presets.self, Validate.self, Plot.self], defaultSubcommand: Print.self)
+        subcommands: [Print.self, Presets.self, Validate.self, Plot.self, Levels.self], defaultSubcommand: Print.self)
 
     /// `cabin session --preset NAME [options]`: the preset's document, to read or edit.
     struct Print: ParsableCommand {

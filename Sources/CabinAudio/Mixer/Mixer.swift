@@ -33,6 +33,9 @@ public final class Mixer: @unchecked Sendable {
     public let maxBlockFrames: Int
     /// True when the output runs through the true-peak limiter. Any thread (immutable).
     public let isLimiterEnabled: Bool
+    /// The limiter's output ceiling: −1.5 dBTP (the −1 dBTP target with 0.5 dB of margin for
+    /// the estimate). A mix whose true peak goes above it is pulled down by the difference.
+    public static let limiterCeiling = Decibels(-1.5)
     /// Frames by which the limiter delays the output (77 at 48 kHz; 0 with the limiter
     /// off): a command at frame N is heard at output frame N + latencyFrames. Any thread
     /// (immutable).

@@ -54,7 +54,7 @@ struct TruePeakLimiter {
     /// Frames of delay the limiter adds.
     var latencyFrames: Int { delayLength }
 
-    init(sampleRate: Double, ceiling: Decibels = -1.5, lookaheadDuration: Double = 0.0015,
+    init(sampleRate: Double, ceiling: Decibels = Mixer.limiterCeiling, lookaheadDuration: Double = 0.0015,
          releaseDuration: Double = 0.08) {
         self.ceiling = ceiling.linearGain
         window = max(1, Int((lookaheadDuration * sampleRate).rounded()))
