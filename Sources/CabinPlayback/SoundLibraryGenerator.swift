@@ -23,6 +23,12 @@ public struct SoundLibraryGenerator {
     /// Highest true peak an asset may have after encoding; louder assets are turned down
     /// and encoded again.
     public var truePeakCeiling = -1.5
+    /// The highest true peak a UI one-shot may have at its trim (dBTP): a click or a tick
+    /// carries little loudness over 400 ms but a peak 20 dB over it, so trimmed to the
+    /// reference loudness it would drive the limiter (the quest's toggles reached +4 dBTP in
+    /// the mix); such a sound is trimmed by its peak instead, to this. Chimes and voices are
+    /// trimmed by loudness as before (their peaks stay under this at the reference).
+    public var transientPeakCeiling = -12.0
     /// Opus bitrates for mono and stereo assets (bits per second).
     public var opusBitrate = (mono: 64000, stereo: 96000)
 
@@ -153,12 +159,23 @@ public struct SoundLibraryGenerator {
                 name: recipe.name, file: "\(recipe.name).\(format.fileExtension)", category: recipe.category.rawValue,
                 loopStart: loop?.start, loopEnd: loop?.end,
                 loudness: loudness.integrated, truePeak: loudness.truePeak,
-                trim: loudness.integrated.map { referenceLoudness + recipe.level - $0 } ?? 0,
+                trim: trim(recipe, loudness),
                 duration: decoded.duration, description: recipe.description)
             let done = clock.now
             return Report(entry: entry, format: format, bytes: bytes, renderSeconds: (rendered - started).inSeconds,
                           encodeSeconds: (done - rendered).inSeconds, seam: seam, note: note)
         }
+    }
+}
+
+extension SoundLibraryGenerator {
+    /// The trim that brings a sound to the reference loudness (plus its recipe's level); for
+    /// a UI one-shot, no more than brings its true peak to `transientPeakCeiling`.
+    func trim(_ recipe: SoundRecipe, _ loudness: Loudness) -> Double {
+        guard let integrated = loudness.integrated else { return 0 }
+        let byLoudness = referenceLoudness + recipe.level - integrated
+        guard recipe.category == .ui, !recipe.isLoop, let peak = loudness.truePeak else { return byLoudness }
+        return min(byLoudness, transientPeakCeiling - peak)
     }
 }
 

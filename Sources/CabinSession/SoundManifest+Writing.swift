@@ -26,7 +26,7 @@ extension SoundManifest {
             ("referenceLoudness", .number(Self.rounded(referenceLoudness, 2))),
             ("about", .string("Built-in sounds, made by 'cabin sounds generate'. loudness: integrated LUFS and truePeak: dBTP "
                 + "(EBU R128, libebur128) of the decoded file; trim: dB that brings the sound to referenceLoudness "
-                + "(LUFS); loop: frames of the file; duration: seconds.")),
+                + "(LUFS), for a UI one-shot no further than its true peak at -12 dBTP; loop: frames of the file; duration: seconds.")),
             ("sounds", .object(sounds)),
         ]).serialized()
     }

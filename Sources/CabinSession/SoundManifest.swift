@@ -36,7 +36,8 @@ public struct SoundManifest: Sendable, Equatable {
         /// Integrated loudness (LUFS) and true peak (dBTP) as measured.
         public var loudness: Double?
         public var truePeak: Double?
-        /// Gain in dB that brings the sound to `referenceLoudness`.
+        /// Gain in dB that brings the sound to `referenceLoudness` (for a UI one-shot, no
+        /// further than its true peak at −12 dBTP: a click is trimmed by its peak).
         public var trim: Double
         /// Length in seconds.
         public var duration: Double?

@@ -14,10 +14,13 @@ enum UIDemoPreset {
             (3.5, "counter", "ui/counter-step", "counter-step"), (4.8, "streak", "ui/streak-success", "streak-success"),
             (7.0, "milestone", "ui/chime-milestone", "milestone"),
         ]
+        // The ticks are trimmed by their peaks (the library's rule for clicks), so they sit
+        // well under the chimes; the demo lifts them to be heard beside them.
+        let lift = ["ui/toggle": 6.0, "ui/counter-step": 2.0]
         var last = ""
         for (t, mark, sound, haptic) in steps {
             if mark != last { b.mark(t, mark); last = mark }
-            b.play(t, sound, haptic: haptic)
+            b.play(t, sound, gain: lift[sound] ?? 0, haptic: haptic)
         }
         return b.build()
     }
