@@ -15,17 +15,20 @@ public protocol SoundGenerator {
 }
 
 extension LofiGenerator: SoundGenerator {}
+extension PadGenerator: SoundGenerator {}
 
 public enum SoundGenerators {
     /// Every generator: its name (after `gen:`) and what it plays.
     public static let all: [(name: String, summary: String)] = [
         ("lofi", "lo-fi radio composed section by section: tracks of 70-88 BPM, chords voiced afresh, a melody, drum fills, vinyl"),
+        ("pad", "a slow instrumental pad: seventh chords walking a progression, voiced smoothly, each swelling 6-11 s, the key moving now and then"),
     ]
 
     /// A generator by name, or nil for a name `all` does not list.
     public static func make(_ name: String, sampleRate: Double, seed: UInt64) -> (any SoundGenerator)? {
         switch name {
         case "lofi": LofiGenerator(sampleRate: sampleRate, seed: seed)
+        case "pad": PadGenerator(sampleRate: sampleRate, seed: seed)
         default: nil
         }
     }

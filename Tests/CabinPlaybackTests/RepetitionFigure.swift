@@ -13,7 +13,36 @@ enum RepetitionFigure {
         var at: Double
     }
 
+    /// The figure at a loop's length (or a multiple of it, within 0.25 s) and at every other
+    /// lag (more than 1 s from any of them): a loop a listener can find shows at its length
+    /// (issue 27 asks for the two within 0.05).
+    struct AtLoops {
+        var atLoop: Result
+        var elsewhere: Result
+    }
+
     static func measure(interleaved x: [Float], sampleRate: Double, rate: Double = 2000) -> Result {
+        measure(mono: mono(x, sampleRate: sampleRate, rate: rate), rate: rate)
+    }
+
+    static func measure(interleaved x: [Float], sampleRate: Double, rate: Double = 2000, loops: [Double]) -> AtLoops {
+        var near = Result(figure: 0, lag: 0, at: 0), far = near
+        _ = measure(mono: mono(x, sampleRate: sampleRate, rate: rate), rate: rate) { lag, r, at in
+            let isNear = loops.contains { loop in
+                let m = (lag / loop).rounded()
+                return m >= 1 && abs(lag - m * loop) <= 0.25
+            }
+            let isFar = !loops.contains { loop in
+                let m = (lag / loop).rounded()
+                return m >= 1 && abs(lag - m * loop) <= 1
+            }
+            if isNear && r > near.figure { near = Result(figure: r, lag: lag, at: at) }
+            if isFar && r > far.figure { far = Result(figure: r, lag: lag, at: at) }
+        }
+        return AtLoops(atLoop: near, elsewhere: far)
+    }
+
+    static func mono(_ x: [Float], sampleRate: Double, rate: Double) -> [Double] {
         let factor = Int(sampleRate / rate)
         let n = x.count / 2 / factor
         var mono = [Double](repeating: 0, count: n)
@@ -22,10 +51,11 @@ enum RepetitionFigure {
             for k in 0..<factor { s += Double(x[2 * (i * factor + k)]) + Double(x[2 * (i * factor + k) + 1]) }
             mono[i] = s / Double(factor)
         }
-        return measure(mono: mono, rate: rate)
+        return mono
     }
 
-    static func measure(mono x: [Double], rate: Double) -> Result {
+    /// `each`, if given, sees every (lag in seconds, figure, window start in seconds).
+    static func measure(mono x: [Double], rate: Double, each: ((Double, Double, Double) -> Void)? = nil) -> Result {
         let w = Int(4 * rate), step = Int(2 * rate), lo = Int(3 * rate), hi = Int(300 * rate)
         guard x.count > w + lo else { return Result(figure: 0, lag: 0, at: 0) }
         var c2 = [Double](repeating: 0, count: x.count + 1)
@@ -55,6 +85,7 @@ enum RepetitionFigure {
                 guard norm > floor else { continue }
                 let r = cr[at] / Double(size) / (energy[k] * norm).squareRoot()
                 if r > best.figure { best = Result(figure: r, lag: Double(lag) / rate, at: Double(start) / rate) }
+                each?(Double(lag) / rate, r, Double(start) / rate)
             }
         }
         sr = []

@@ -31,24 +31,35 @@ struct SessionBuilder {
     /// The gain of a loop under its variation (`addVariation`).
     static let variationLoopGain = -6.0
 
+    /// A varied bed at its level from its first second: the variation's pieces are as long
+    /// as the loop, so for about that long after the start fewer of them overlap and the bed
+    /// swelled for half a minute (6 dB under its level at first: the loop alone). Here the
+    /// loop starts `−variationLoopGain` up and falls to its own level over `over` seconds,
+    /// linearly in dB, while the pieces arrive. Call it with the bed's start cue.
+    mutating func settleVariation(of loop: String, startedAt t: Double, over: Double = 30) {
+        fade(t, loop, to: -Self.variationLoopGain, over: 0.01)
+        fade(t + 0.01, loop, to: 0, over: over)
+    }
+
     /// A slow pitch drift of `layer` (a loop) from `start` to `end`: ±2 % (a third of a
     /// semitone, heard as nothing but a bed that breathes), ramps of 10–30 s back to back,
     /// each swinging from one side to the other, so the loop's rate is always moving and it
     /// never lines up with itself again — no stretch of it comes back the same. The ramps
-    /// are on a `drift` parameter (made here) seeded by `seed`.
-    mutating func addDrift(to layer: String, from start: Double, to end: Double, seed: UInt64) {
-        if !document.parameters.contains(where: { $0.name == "drift" }) {
-            document.parameters.append(Parameter(name: "drift", value: 0.5, min: 0, max: 1))
+    /// are on the `parameter` (made here; `drift` unless a second layer drifts on its own)
+    /// seeded by `seed`.
+    mutating func addDrift(to layer: String, from start: Double, to end: Double, seed: UInt64, parameter: String = "drift") {
+        if !document.parameters.contains(where: { $0.name == parameter }) {
+            document.parameters.append(Parameter(name: parameter, value: 0.5, min: 0, max: 1))
         }
         guard let i = document.layers.firstIndex(where: { $0.name == layer }) else { return }
-        document.layers[i].pitch = LayerMap(parameter: "drift", points: [(0, 1 - Self.driftDepth), (1, 1 + Self.driftDepth)])
+        document.layers[i].pitch = LayerMap(parameter: parameter, points: [(0, 1 - Self.driftDepth), (1, 1 + Self.driftDepth)])
         var random = SeededRandom(seed: seed)
         var t = start, high = random.chance(0.5)
         while t < end {
             let over = (random.uniform(10...30) * 10).rounded() / 10
             let value = high ? random.uniform(0.65...1) : random.uniform(0...0.35)
             high.toggle()
-            cue(t) { $0.set = Cue.ParameterChange(parameter: "drift", to: (value * 1000).rounded() / 1000, over: over) }
+            cue(t) { $0.set = Cue.ParameterChange(parameter: parameter, to: (value * 1000).rounded() / 1000, over: over) }
             t += over
         }
     }
@@ -81,8 +92,8 @@ struct SessionBuilder {
         }
     }
 
-    mutating func say(_ time: Double, _ text: String, fallback: String?) {
-        cue(time) { $0.say = Cue.Speech(text: text, fallback: fallback.map { .library($0) }) }
+    mutating func say(_ time: Double, _ text: String, fallback: String?, gain: Double = 0) {
+        cue(time) { $0.say = Cue.Speech(text: text, gain: gain, fallback: fallback.map { .library($0) }) }
     }
 
     /// A mark `name` (what hooks see) with the segment's `title` for people (nil: the name).
