@@ -156,25 +156,29 @@ import Testing
         #expect(abs(cruise / 115 - 1) < 0.04, "\(cruise) Hz at cruise")
     }
 
-    /// At cruise the pedal wanders: the firing rate swings 2–3 % above and below the held
-    /// speed's, and the wander is not load (no fade or low-pass move on the engine while it
-    /// lasts). Measured on the render: the firing rate every second until the first change
-    /// of pace.
+    /// At cruise the pedal wanders but the engine holds (issue 27): over every minute of
+    /// steady cruise the firing rate stays within ±25 cents of its middle and moves no
+    /// faster than 10 cents a second, yet it is never one held tone (it moves by at least
+    /// 5 cents); and the wander is not load (no fade or low-pass move on the engine while it
+    /// lasts). Measured on the render: the firing rate every second (over 1 s) from the end
+    /// of the first climb to cruise until the first change of pace (the first load cue),
+    /// heard over 5 s.
     @Test(arguments: ["loops", "live"])
-    func cruiseWandersTwoToThreePercentWithoutLoad(_ engine: String) throws {
+    func cruiseHoldsItsRpmWithinTwentyFiveCentsAndTenCentsASecond(_ engine: String) throws {
         let (doc, compiled) = try Self.engineOnly(["vehicle": "v6", "engine": engine])
         let (start, _, over) = try Self.firstRamp(doc)
-        let sets = doc.cues.filter { $0.set?.parameter == "speed" && $0.time >= start + over }
-        // The first change of pace: a ramp of 15 s or more (the wander's take 6–14 s).
-        let change = try #require(sets.first { ($0.set?.over ?? 0) >= 15 }).time
-        let fades = doc.cues.filter { ($0.fade != nil || $0.effect?.bus == "engine") && $0.time > start + over + 1 && $0.time < change }
-        #expect(fades.isEmpty, "load cues during the wander: \(fades.map(\.time))")
-        let from = start + over + 2, to = min(change, from + 90)
-        let x = Self.render(compiled, from: from - 0.2, to: to + 0.2)
+        // The first change of pace is the first load cue: the wander moves no fade or filter
+        // (on the highway a change of pace is at least 4.5 mph, so there may be none).
+        let change = doc.cues.first { ($0.fade != nil || $0.effect?.bus == "engine") && $0.time > start + over + 1 }?.time ?? .infinity
+        let from = start + over + 2, to = min(change, from + 150)
+        #expect(to - from >= 90, "steady cruise from \(from) s to \(to) s")
+        let x = Self.render(compiled, from: from - 0.6, to: to + 0.6)
         // The firing rate near the V6's 115 Hz at 2300 rpm: the strongest autocorrelation lag
-        // for 95–135 Hz over 0.3 s (a 40–300 Hz search can land on the engine cycle's lope).
+        // for 95–135 Hz over 1 s (a 40–300 Hz search can land on the engine cycle's lope; a
+        // second holds ~115 firings, so the live engine's jittered intervals average out as
+        // the ear hears its pitch, while a drift of the rpm does not).
         func firing(at t: Double) -> Double {
-            let a = Int((t - 0.15) * Self.sampleRate), n = Int(0.3 * Self.sampleRate)
+            let a = Int((t - 0.5) * Self.sampleRate), n = Int(1.0 * Self.sampleRate)
             let seg = x[a..<(a + n)].map(Double.init)
             let lags = Int(Self.sampleRate / 135)...Int(Self.sampleRate / 95)
             let r = lags.map { l in (0..<(n - lags.upperBound)).reduce(0.0) { $0 + seg[$1] * seg[$1 + l] } }
@@ -183,12 +187,24 @@ import Testing
             let offset = 0.5 * (r[k - 1] - r[k + 1]) / (r[k - 1] - 2 * r[k] + r[k + 1])
             return Self.sampleRate / (Double(lags.lowerBound + k) + offset)
         }
-        let track = stride(from: 0.2, to: to - from + 0.2, by: 1.0).map(firing)
+        let track = stride(from: 0.6, to: to - from + 0.6, by: 1.0).map(firing)
         let mean = track.reduce(0, +) / Double(track.count)
-        let up = track.max()! / mean - 1, down = 1 - track.min()! / mean
-        print("\(engine): cruise firing rate \(mean) Hz, wander +\(100 * up) % / −\(100 * down) % over \(to - from) s")
-        #expect(up >= 0.017 && up <= 0.036, "up \(up)")
-        #expect(down >= 0.017 && down <= 0.036, "down \(down)")
+        // The drift, not the firings' jitter: the pitch heard over 5 s (the mean of five
+        // seconds' estimates; the live engine's jittered firings move single seconds by ±10
+        // cents at random, heard as roughness, not as a siren).
+        let raw = track.map { 1200 * log2($0 / mean) }
+        let cents = (2..<(raw.count - 2)).map { i in raw[(i - 2)...(i + 2)].reduce(0, +) / 5 }
+        var swing = 0.0, rate = 0.0
+        for i in 0..<max(1, cents.count - 60) {
+            let minute = cents[i..<min(cents.count, i + 61)]
+            swing = max(swing, (minute.max()! - minute.min()!) / 2)
+        }
+        for i in 5..<cents.count { rate = max(rate, abs(cents[i] - cents[i - 5]) / 5) }
+        print("\(engine): cruise firing rate \(mean) Hz, ±\(swing) cents over a minute, at most \(rate) cents/s over \(to - from) s")
+        #expect(abs(mean / 115 - 1) < 0.06, "\(mean) Hz: the cruise speeds are 62–68 mph")
+        #expect(swing <= 25, "±\(swing) cents over a minute")
+        #expect(swing >= 5, "±\(swing) cents: one held tone")
+        #expect(rate <= 10, "\(rate) cents/s")
     }
 
     /// Slowing to the arrival, the engine bus only falls (within 1 dB, half-second steps).
