@@ -7,7 +7,8 @@ import Foundation
 import Testing
 
 /// Every preset at its loudness target (rendered with the committed library and measured
-/// with libebur128), true peak under −1 dBTP, and its cues a designed margin above the bed.
+/// with libebur128) and true peak under −1 dBTP; its cues' margins over the bed they land
+/// on are `CueLevelsTests`'.
 @Suite struct PresetLoudnessTests {
     static let library: SoundLibrary? = try? SoundLibrary(root: TestEnvironment.packageRoot.appendingPathComponent("Sounds"))
     static let patterns = HapticPatternLibrary(root: TestEnvironment.packageRoot.appendingPathComponent("Patterns/haptics"))
@@ -81,50 +82,6 @@ import Testing
         #expect(off.compiled.loudness == nil && off.compiled.config.masterGain == 0)
     }
 
-    /// Cue margins: each cue rendered alone (at the whole session's master gain) reaches a
-    /// momentary loudness at most 8 LU above the bed's integrated loudness; speech at least
-    /// 4 LU above it, chimes (and the ignition, the unlock) at least 2. Clicks and ticks
-    /// (seatbelt, turn signal, toggle) only have the upper bound: their 400 ms momentary
-    /// loudness says little of how clearly a transient is heard, and the limiter holds
-    /// their peaks.
-    @Test(arguments: [("pomodoro", ["focus": "5m", "short": "1m", "long": "2m", "cycles": "2"]), ("drive", [:]),
-                      ("drive", ["radio": "off"]), ("quest", [:])])
-    func cuesStandOutByTheDesignedMargin(_ name: String, _ options: [String: String]) throws {
-        let document = try SessionPresets.make(name, options: options)
-        let gain = try #require(try Self.compile(document).compiled.loudness?.masterGain)
-        let fixed = SessionCompileOptions(masterGain: gain)
-        var bed = document
-        bed.cues = document.cues.filter { $0.play == nil && $0.say == nil }
-        let bedLoudness = try #require(try Self.measure(Self.compile(bed, options: fixed), seconds: 600).loudness.integrated)
-        var seen = Set<String>()
-        var report: [String] = []
-        for cue in document.cues where cue.play != nil || cue.say != nil {
-            let key = cue.play.map { "\($0.sound)|\($0.bus)|\($0.gain)" } ?? "say:\(cue.say!.text)"
-            guard seen.insert(key).inserted else { continue }
-            var alone = document
-            alone.layers = []
-            var only = cue
-            only.time = 0
-            only.index = 0
-            only.haptic = nil
-            only.start = []
-            only.stop = []
-            only.fade = nil
-            only.crossfade = nil
-            only.set = nil
-            only.mark = nil
-            alone.cues = [only]
-            alone.duration = 12
-            let momentary = try #require(try Self.measure(Self.compile(alone, options: fixed)).maximumMomentary, "\(key)")
-            let margin = momentary - bedLoudness
-            report.append("\(key): +\(String(format: "%.1f", margin)) LU")
-            #expect(margin <= 8, "\(name) \(key): \(margin) LU over the bed")
-            if cue.say != nil {
-                #expect(margin >= 4, "\(name) \(key): \(margin) LU over the bed")
-            } else if let sound = cue.play?.sound.description, Self.chimes.contains(sound) {
-                #expect(margin >= 2, "\(name) \(key): \(margin) LU over the bed")
-            }
-        }
-        print("\(name): bed \(bedLoudness) LUFS; " + report.joined(separator: ", "))
-    }
+    // The cues' margins over the bed they land on (the rest stops', the arrival's and the
+    // breaks' included) are `CueLevelsTests`'.
 }

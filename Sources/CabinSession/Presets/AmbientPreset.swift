@@ -36,6 +36,7 @@ enum AmbientPreset {
             b.addDrift(to: "ambient", from: 0, to: total, seed: 0xA3B1)
         }
         b.start(0, layers, fadeIn: min(10, total / 4))
+        if layers.count > 1 { b.settleVariation(of: "ambient", startedAt: 0) }
         b.stop(total - fadeOut, layers, fadeOut: fadeOut)
         b.mark(total - fadeOut, "fade-out", title: "fading out")
         return b.build()

@@ -43,9 +43,10 @@ enum BreathingPreset {
             b.cue(t) { $0.haptic = "breath-out" }
             t += exhale
         }
-        b.stop(t, ["tone", "air"], fadeOut: 1.5)
+        // The unlock lands on the breath's bed, which fades out under it.
         b.mark(t, "unlock")
-        b.play(t + 0.5, "ui/unlock", haptic: "unlock")
+        b.play(t + 0.5, "ui/unlock", gain: -3, haptic: "unlock")
+        b.stop(t + 0.8, ["tone", "air"], fadeOut: 1.7)
         return b.build()
     }
 
@@ -55,18 +56,22 @@ enum BreathingPreset {
         // The pad against its cues: the chimes about +5 LU over it, the ticks soft.
         b.setBus("ambient", gain: -6)
         b.setBus("ui", gain: -3)
-        b.document.layers = [Layer(name: "pad", bus: "ambient", sound: .library("radio/pad"), isLooping: true)]
+        // The pad composed as it plays (gen:pad): a quest of ten minutes hears no chord twice
+        // in a row and no stretch again (the library's 32 s loop came back sample for sample).
+        b.document.layers = [Layer(name: "pad", bus: "ambient", sound: .generated("pad"), isLooping: true)]
+        // The pad is there before the first chime and still there under the unlock (a chime
+        // over silence has no bed to land on).
         b.mark(0, "quest")
-        b.play(0, "ui/chime-focus", haptic: "focus-start")
-        b.start(0.5, ["pad"], fadeIn: 3)
+        b.start(0, ["pad"], fadeIn: 0.5)
+        b.play(2, "ui/chime-focus", haptic: "focus-start")
         var t = 15.0
         while t < seconds - 1 {
             b.play(t, "ui/toggle", gain: -1)
             t += 15
         }
-        b.stop(seconds - 2, ["pad"], fadeOut: 2)
         b.mark(seconds, "done")
         b.play(seconds, "ui/unlock", haptic: "unlock")
+        b.stop(seconds + 0.5, ["pad"], fadeOut: 2.5)
         return b.build()
     }
 }

@@ -17,12 +17,12 @@ extension DriveTimeline {
         }
         if totalMiles >= 4, let t = track.time(atMiles: totalMiles / 2, limit: total), isMoving(t), isClear(t) {
             say(t, "Halfway to \(s.destination)", fallback: s.destination == "your destination" ? "voice/halfway" : nil)
-            b.play(t - 1.5, "ui/chime-milestone", haptic: "milestone")
+            b.play(t - 1.5, "ui/chime-milestone", gain: Self.milestoneGain, haptic: "milestone")
         }
         var mile = 10.0
         while mile < totalMiles - 2 {
             if let t = track.time(atMiles: mile, limit: arrivalStart), isMoving(t), isClear(t) {
-                b.play(t - 1.5, "ui/chime-milestone", haptic: "milestone")
+                b.play(t - 1.5, "ui/chime-milestone", gain: Self.milestoneGain, haptic: "milestone")
                 say(t, "\(Int(mile)) miles driven — great progress!", fallback: mile == 10 ? "voice/10-miles-driven" : nil)
             }
             mile += 10
@@ -30,8 +30,8 @@ extension DriveTimeline {
     }
 
     /// Speech with a stored fallback, remembered so announcements keep apart.
-    mutating func say(_ t: Double, _ text: String, fallback: String?) {
-        b.say(t, text, fallback: fallback)
+    mutating func say(_ t: Double, _ text: String, fallback: String?, gain: Double = 0) {
+        b.say(t, text, fallback: fallback, gain: gain)
         spoken.append(t)
     }
 

@@ -1,4 +1,5 @@
 import CabinAudio
+import Glibc
 
 /// Lays out a drive: layers, the ritual, driving stretches with a speed profile, rest
 /// stops, announcements and the arrival. Times in seconds.
@@ -87,7 +88,7 @@ struct DriveTimeline {
         // over it: UI sounds +2…+7 LU momentary, the voice +5…+8 LU. Without the radio the
         // bed is about 6 dB quieter, and so are the cues.
         b.setBus("ui", gain: s.radio == nil ? -8 : -2)
-        b.setBus("voice", gain: s.radio == nil ? -7 : -1)
+        b.setBus("voice", gain: s.radio == nil ? -9 : -1)
         if s.radio != nil {
             // The radio leaves the ambience room: the ambient bus 5 dB up and the radio 2 dB
             // down from the spec's mix, so the route is heard within about 6 dB of the radio
@@ -100,7 +101,7 @@ struct DriveTimeline {
         let onSpeed = { (points: [(Double, Double)]) in LayerMap(parameter: "speed", points: points) }
         b.document.layers.append(Layer(name: "ambient", bus: "ambient", sound: ambientSound, isLooping: true,
                                        gain: hasAmbientVariation ? SessionBuilder.variationLoopGain : 0,
-                                       gainMap: onSpeed([(0, -6), (60, 0)])))
+                                       gainMap: onSpeed([(0, -3), (60, 0)])))
         if hasAmbientVariation {
             _ = b.addVariation(of: ambientSound, on: "ambient", named: "ambient")
             b.document.layers[b.document.layers.count - 1].gainMap = onSpeed([(0, -40), (30, 0)])
@@ -126,33 +127,60 @@ struct DriveTimeline {
                                            playlist: PlaylistOptions(shuffle: true, crossfadeSeconds: 3)))
         } else if let radio = s.radio {
             let isNoise = radio.hasSuffix("-noise")
-            // The lo-fi is composed as it plays (gen:lofi), never the same stretch twice; the
-            // other beds are the library's loops.
-            let sound: SoundReference = isNoise ? .synth(Synth(named: radio)!) : radio == "lofi" ? .generated("lofi") : .library("radio/\(radio)")
-            b.document.layers.append(Layer(name: "radio", bus: "radio", sound: sound, isLooping: true, gain: isNoise ? -12 : -2))
+            // The lo-fi and the pad are composed as they play (gen:lofi, gen:pad), never the
+            // same stretch twice; the nature bed is the library's loop under pieces of itself
+            // scattered over it, its rate drifting, so no stretch of it comes back either.
+            let sound: SoundReference = isNoise ? .synth(Synth(named: radio)!)
+                : Self.generatedRadios.contains(radio) ? .generated(radio) : .library("radio/\(radio)")
+            let isLoop = if case .library = sound { true } else { false }
+            b.document.layers.append(Layer(name: "radio", bus: "radio", sound: sound, isLooping: true,
+                                           gain: isNoise ? -12 : isLoop ? -2 + SessionBuilder.variationLoopGain : -2))
+            if isLoop {
+                _ = b.addVariation(of: sound, on: "radio", named: "radio")
+                b.addDrift(to: "radio", from: 0, to: total, seed: 0xA3B4, parameter: "radio-drift")
+            }
         }
+    }
+
+    /// The radio beds composed as they play (`gen:NAME`) rather than looped.
+    static let generatedRadios: Set<String> = ["lofi", "pad"]
+
+    /// The radio's layers: the bed, and the pieces scattered over a looped one.
+    var radioLayers: [String] {
+        guard let radio = s.radio else { return [] }
+        let looped = !radio.hasSuffix("-noise") && !Self.generatedRadios.contains(radio)
+            && !SoundReferenceParser.isPlaylist(radio) && !radio.lowercased().hasPrefix("http")
+        return looped ? ["radio", "radio-variation"] : ["radio"]
     }
 
     var ambientSound: SoundReference {
         (try? SoundReferenceParser.parse(s.ambient).get()) ?? .library(s.ambient)
     }
 
-    /// Seatbelt, ignition, P → D; the drive begins at 8 s.
+    /// Seatbelt, ignition, P → D; the drive begins at 8 s. The route's ambience is there
+    /// from the first moment, heard from a parked car (the speed's gain map holds it 6 dB
+    /// down at a standstill), so the ritual's clicks land on a bed and not on silence; the
+    /// road's texture starts with the drive.
     mutating func ritual() {
         b.mark(0, "ritual", title: "setting off")
-        b.play(0.5, "ui/seatbelt", haptic: "seatbelt")
-        startEngine(at: 2.5)
-        b.start(5, ambientLayers + ["road"], fadeIn: 6)
-        b.play(7.5, "ui/gear-shift", haptic: "gear-shift")
+        b.start(0, ambientLayers, fadeIn: 0.4)
+        if hasAmbientVariation { b.settleVariation(of: "ambient", startedAt: 0) }
+        b.play(1.2, "ui/seatbelt", gain: Self.ritualGain, haptic: "seatbelt")
+        startEngine(at: 2.5, gain: ignitionGain)
+        b.start(5, ["road"], fadeIn: 6)
+        b.play(7.5, "ui/gear-shift", gain: Self.ritualGain, haptic: "gear-shift")
         b.mark(8, "drive", title: "on the road")
-        if s.radio != nil { b.start(10, ["radio"], fadeIn: 8) }
+        if s.radio != nil { b.start(10, radioLayers, fadeIn: 8) }
     }
 
     /// A stretch of road: up to cruising speed, then gentle changes of pace, and between
-    /// them the slow wander of a foot on the pedal (2–3 % above and below the target in
-    /// turn, ramps of 6–14 s back to back), so the rpm is never one steady tone — and never
-    /// steady at all: a held rpm would repeat the engine's 6 s loop exactly. The wander is
-    /// not load: a held speed, however it wanders, neither brightens nor dulls the engine.
+    /// them the slow wander of a foot on the pedal (0.5–0.9 % above and below the target in
+    /// turn, ramps of 15–30 s back to back): the rpm is never quite one steady tone, but it
+    /// holds as a driver holds a speed — within ±25 cents over a minute, moving no faster
+    /// than 10 cents a second (a wander of 2–3 % made the engine a slow siren, ±50 cents at
+    /// up to 37 cents a second). A change of pace moves the rpm no faster than 8 cents a
+    /// second either. The wander is not load: a held speed, however it wanders, neither
+    /// brightens nor dulls the engine.
     mutating func drive(from start: Double, to end: Double) {
         var target = cruiseSpeed(random.uniform(cruise))
         speed.ramp(at: start, to: target, over: 20)
@@ -160,16 +188,25 @@ struct DriveTimeline {
         var next = t + random.uniform(variationGap)
         while t < end - 60 {
             if t >= next {
+                let from = target
                 target = cruiseSpeed(random.uniform(cruise))
                 if s.route != "highway" && random.uniform(0...1) < 0.25 { target = cruiseSpeed(max(15, cruise.lowerBound - 12)) }
-                let over = random.uniform(15...40)
+                // A change of pace is a new speed, at least `paceStep` from the old (its load
+                // cues make it heard as pressing on or lifting off); a smaller one would be a
+                // drift of the held speed that no load explains.
+                if abs(target - from) < Self.paceStep {
+                    let options = [from + Self.paceStep, from - Self.paceStep].filter { cruise.contains($0) }.map(cruiseSpeed)
+                    target = options.first { abs($0 - from) >= Self.paceStep } ?? from
+                }
+                // In one gear the rpm moves as the speed does: cents = 1200 · log2(to / from).
+                let cents = abs(1200 * log2(target / from))
+                let over = max(random.uniform(15...40), cents / Self.paceRate)
                 speed.ramp(at: t, to: target, over: over)
                 t += over
                 next = t + random.uniform(variationGap)
             } else {
-                // Back to back, each to the other side of the target by 2–3 %: the rpm is
-                // always moving, so the engine's loop never lines up with itself for long.
-                let over = random.uniform(6...14)
+                // Back to back, each to the other side of the target by 0.5–0.9 %.
+                let over = random.uniform(Self.wanderRamp)
                 wanderUp.toggle()
                 speed.ramp(at: t, to: target * (1 + (wanderUp ? 1 : -1) * random.uniform(Self.wander)), over: over)
                 wanderRamps.insert(t)
@@ -205,12 +242,32 @@ struct DriveTimeline {
         }
     }
 
+    /// Cue gains (dB) where the bed is quieter than on the road, so no cue jumps more than
+    /// +10 LU over the bed it lands on (`cabin session levels`): the ritual's clicks over a
+    /// parked car's ambience, the ignition, the rest stop's cues over the rest area (and the
+    /// arrival's clicks), the arrival's chime and welcome over the ambience alone.
+    static let ritualGain = -9.5, restGain = -4.0, restSpeechGain = -5.5, arrivalGain = -9.0,
+               arrivalSpeechGain = -7.5, milestoneGain = -2.0
+    /// The ignition's gain (dB): the starts differ in their loudest moment (the V8's crank is
+    /// the softest, the electric car's power-on a soft chime and a whir).
+    var ignitionGain: Double { engine.isElectric ? -9 : s.vehicle == "v8" ? -12 : -14 }
+    /// The radio's level at a rest stop, and the ambience's at the arrival from the moment
+    /// the car slows (the destination heard as the radio and the engine fade), dB.
+    static let restRadio = -4.0, arrivalAmbient = 10.0
+
     /// The ambient and radio buses' gains when the radio plays (dB).
     static let ambientWithRadio = -13.0
     static let radioBus = -5.0
 
-    /// The pedal's wander at cruise: each swing this far above or below the target.
-    static let wander = 0.02...0.03
+    /// The pedal's wander at cruise: each swing this far above or below the target
+    /// (0.9 % is 15.5 cents), and how long each takes, seconds.
+    static let wander = 0.005...0.009
+    static let wanderRamp = 15.0...30.0
+    /// The fastest a change of pace moves the rpm, cents a second.
+    static let paceRate = 8.0
+    /// The least a change of pace moves the target, mph: with the wander's 0.9 % on either
+    /// side, the speed still moves more than the 3 mph that make load.
+    static let paceStep = 4.5
 
     /// The engine bus's low-pass while holding a speed, Hz.
     static let cruiseBrightness = 2500.0
@@ -227,17 +284,19 @@ struct DriveTimeline {
         speed.ramp(at: t, to: 0, over: 25)
         b.cue(t + 22) { $0.haptic = "rest-stop" }
         b.crossfade(t + 22, "ambient", to: .library("ambient/rest-area"), over: 5)
-        if s.radio != nil { b.fade(t + 22, "radio", to: -8, over: 5) }
-        b.play(t + 27, "ui/gear-shift", haptic: "gear-shift")
+        // The rest area without the engine is a quieter bed: the radio dips only a little,
+        // and the rest stop's cues are set for it (`restGain`).
+        if s.radio != nil { for layer in radioLayers { b.fade(t + 22, layer, to: Self.restRadio, over: 5) } }
+        b.play(t + 27, "ui/gear-shift", gain: Self.restGain, haptic: "gear-shift")
         b.stop(t + 29, engineLayers, fadeOut: 2.5)
         engineOff(t + 29)
-        b.play(t + 33, "ui/chime-break", haptic: "break-start")
-        say(t + 35, "Take a \(s.rest) minute break", fallback: s.rest == 5 ? "voice/take-a-break" : nil)
-        say(back - 40, "Ready to hit the road again?", fallback: "voice/ready-to-go")
-        startEngine(at: back - 30)
+        b.play(t + 33, "ui/chime-break", gain: Self.restGain, haptic: "break-start")
+        say(t + 35, "Take a \(s.rest) minute break", fallback: s.rest == 5 ? "voice/take-a-break" : nil, gain: Self.restSpeechGain)
+        say(back - 40, "Ready to hit the road again?", fallback: "voice/ready-to-go", gain: Self.restSpeechGain)
+        startEngine(at: back - 30, gain: ignitionGain)
         b.crossfade(back - 26, "ambient", to: ambientSound, over: 5)
-        if s.radio != nil { b.fade(back - 26, "radio", to: 0, over: 5) }
-        b.play(back - 22, "ui/gear-shift", haptic: "gear-shift")
+        if s.radio != nil { for layer in radioLayers { b.fade(back - 26, layer, to: 0, over: 5) } }
+        b.play(back - 22, "ui/gear-shift", gain: Self.ritualGain, haptic: "gear-shift")
         b.mark(back - 20, "drive", title: "back on the road")
     }
 
@@ -245,14 +304,14 @@ struct DriveTimeline {
     /// power-on; a diesel's glow-plug wait first), and the engine layers from the moment the
     /// engine catches (0.76 s into every ignition), fading in while the ignition's rev
     /// settles to idle (2.1 s) — one engine heard throughout, never two.
-    mutating func startEngine(at t: Double) {
+    mutating func startEngine(at t: Double, gain: Double) {
         if engine.isElectric {
-            b.play(t, "ui/power-on", haptic: engineStartHaptic)
+            b.play(t, "ui/power-on", gain: gain, haptic: engineStartHaptic)
             b.start(t + 0.5, engineLayers, fadeIn: 0.8)
             return
         }
-        if s.vehicle == "diesel" { b.play(t - 1.6, "ui/glow-plug") }
-        b.play(t, s.vehicle == "v8" ? "ui/ignition" : "ui/ignition-\(s.vehicle)", haptic: engineStartHaptic)
+        if s.vehicle == "diesel" { b.play(t - 1.6, "ui/glow-plug", gain: gain) }
+        b.play(t, s.vehicle == "v8" ? "ui/ignition" : "ui/ignition-\(s.vehicle)", gain: gain, haptic: engineStartHaptic)
         b.start(t + 0.76, engineLayers, fadeIn: 1.4)
     }
 
@@ -263,17 +322,23 @@ struct DriveTimeline {
     }
 
     /// Slowing down, the radio fades, engine off, the arrival chime and celebration.
+    /// The ambience holds under the arrival's cues and fades only after the welcome (a bed
+    /// that had faded to nothing made the turn signal, the chime and the voice jump +21 to
+    /// +41 LU over it), and rises as the radio and the engine fade: the destination is heard,
+    /// and the bed the cues land on stays.
     mutating func arrival() {
         b.mark(arrivalStart, "arrival")
         speed.ramp(at: arrivalStart + 5, to: 0, over: 50)
-        if s.radio != nil { b.stop(arrivalStart, ["radio"], fadeOut: 40) }
-        b.play(total - 30, "ui/turn-signal", haptic: "turn-signal")
-        b.play(total - 28, "ui/gear-shift", haptic: "gear-shift")
+        if s.radio != nil { b.stop(arrivalStart, radioLayers, fadeOut: 40) }
+        for layer in ambientLayers { b.fade(arrivalStart, layer, to: Self.arrivalAmbient, over: 40) }
+        b.play(total - 30, "ui/turn-signal", gain: Self.restGain, haptic: "turn-signal")
+        b.play(total - 28, "ui/gear-shift", gain: Self.restGain, haptic: "gear-shift")
         b.stop(total - 26, engineLayers, fadeOut: 3)
         engineOff(total - 26)
-        b.stop(total - 24, ambientLayers + ["road"], fadeOut: 20)
-        b.play(total - 22, "ui/session-end", haptic: "arrival")
+        b.stop(total - 24, ["road"], fadeOut: 20)
+        b.play(total - 22, "ui/session-end", gain: Self.arrivalGain, haptic: "arrival")
         let welcome = s.destination == "your destination" ? "Journey complete" : "Journey complete. Welcome to \(s.destination)"
-        say(total - 18, welcome, fallback: "voice/journey-complete")
+        say(total - 18, welcome, fallback: "voice/journey-complete", gain: Self.arrivalSpeechGain)
+        b.stop(total - 13, ambientLayers, fadeOut: 12)
     }
 }

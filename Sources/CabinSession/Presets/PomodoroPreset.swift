@@ -46,29 +46,42 @@ enum PomodoroPreset {
                 bed.append(b.addVariation(of: sound, on: "ambient", named: "ambient"))
                 b.addDrift(to: "ambient", from: 0, to: total, seed: 0xA3B2)
             }
-            b.start(0, bed, fadeIn: 5)
+            b.start(0, bed, fadeIn: Self.openingFade)
+            if bed.count > 1 { b.settleVariation(of: "ambient", startedAt: 0) }
         }
+        // The bed is at its focus level whenever a transition's chime lands: it fades down
+        // for a break only after the break's prompt, and back up in the 4 s before the next
+        // focus (a bed 10 dB down made the focus chime and prompt jump +14 to +20 LU over
+        // it); the first chime waits for the opening fade-in.
         var t = 0.0
         for cycle in 1...cycles {
             transition(&b, at: t, mark: "focus", title: cycles > 1 ? "focus \(cycle) of \(cycles)" : nil,
-                       chime: "ui/chime-focus", haptic: "focus-start", text: "Focus time", fallback: "voice/focus-time")
-            if sound != nil && cycle > 1 { for layer in bed { b.fade(t, layer, to: 0, over: 4) } }
+                       chime: "ui/chime-focus", haptic: "focus-start", text: "Focus time", fallback: "voice/focus-time",
+                       delay: cycle == 1 && sound != nil ? Self.openingWait : 0)
             warnBefore(&b, end: t + focus, length: focus, warn: warn)
             t += focus
             let isLast = cycle == cycles
-            warnBefore(&b, end: t + (isLast ? long : short), length: isLast ? long : short, warn: warn)
+            let length = isLast ? long : short
+            warnBefore(&b, end: t + length, length: length, warn: warn)
             transition(&b, at: t, mark: isLast ? "long-break" : "short-break", title: isLast ? "long break" : "short break",
                        chime: "ui/chime-break", haptic: "break-start", text: isLast ? "Long break" : "Short break",
                        fallback: isLast ? "voice/long-break" : "voice/short-break")
-            if sound != nil { for layer in bed { b.fade(t, layer, to: -10, over: 4) } }
-            t += isLast ? long : short
+            if sound != nil {
+                for layer in bed { b.fade(t + 3.5, layer, to: Self.breakLevel, over: 6) }
+                for layer in bed { b.fade(t + length - 4, layer, to: 0, over: 4) }
+            }
+            t += length
         }
         b.mark(t, "end", title: "done")
         b.play(t, "ui/session-end", haptic: "session-end")
         b.say(t + 2.5, "Session complete", fallback: "voice/session-complete")
-        if sound != nil { b.stop(t, bed, fadeOut: 7) }
+        if sound != nil { b.stop(t + 3.5, bed, fadeOut: 4.5) }
         return b.build()
     }
+
+    /// The bed's level through a break (dB), the opening fade-in and how long the first
+    /// chime waits for the bed (seconds: the bed it lands on is what was heard before it).
+    static let breakLevel = -6.0, openingFade = 1.5, openingWait = 3.0
 
     /// The gain of the warning chime against the transition chimes: soft, a reminder.
     static let warningGain = -8.0
@@ -92,9 +105,9 @@ enum PomodoroPreset {
     /// A transition's haptic is timed to its chime: `focus-start` to `ui/chime-focus`,
     /// `break-start` to `ui/chime-break` (and `session-end` to `ui/session-end`).
     static func transition(_ b: inout SessionBuilder, at t: Double, mark: String, title: String?, chime: String, haptic: String,
-                           text: String, fallback: String) {
+                           text: String, fallback: String, delay: Double = 0) {
         b.mark(t, mark, title: title)
-        b.play(t + 0.2, chime, haptic: haptic)
-        b.say(t + 1.8, text, fallback: fallback)
+        b.play(t + delay + 0.2, chime, haptic: haptic)
+        b.say(t + delay + 1.8, text, fallback: fallback)
     }
 }
