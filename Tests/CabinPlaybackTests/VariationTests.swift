@@ -38,16 +38,24 @@ import Testing
 
     // MARK: the generated lo-fi
 
-    @Test func theLofiIsTheSameForASeedWhateverTheSizesAskedAndOtherForAnother() {
-        var whole = LofiGenerator(sampleRate: Self.rate, seed: 11)
-        let a = whole.produce(Int(30 * Self.rate))
-        var pieces = LofiGenerator(sampleRate: Self.rate, seed: 11)
+    /// `seconds` of a generator made by `make`, asked for at once and again in pieces of
+    /// random sizes (1…`largest` frames, drawn from `seed`).
+    static func wholeAndInPieces(_ make: () -> any SoundGenerator, seconds: Double, largest: Int,
+                                 seed: UInt64) -> (whole: [Float], pieces: [Float]) {
+        var whole = make()
+        let a = whole.produce(Int(seconds * rate))
+        var pieces = make()
         var b: [Float] = []
-        var random = SeededRandom(seed: 3)
+        var random = SeededRandom(seed: seed)
         while b.count < a.count {
-            let n = min(random.int(1...20000), (a.count - b.count) / 2)
+            let n = min(random.int(1...largest), (a.count - b.count) / 2)
             b += pieces.produce(n)
         }
+        return (a, b)
+    }
+
+    @Test func theLofiIsTheSameForASeedWhateverTheSizesAskedAndOtherForAnother() {
+        let (a, b) = Self.wholeAndInPieces({ LofiGenerator(sampleRate: Self.rate, seed: 11) }, seconds: 30, largest: 20000, seed: 3)
         #expect(a == b)
         var other = LofiGenerator(sampleRate: Self.rate, seed: 12)
         let c = other.produce(Int(30 * Self.rate))
@@ -120,15 +128,7 @@ import Testing
     /// same seed gives the same frames whatever the sizes asked, another seed another pad;
     /// it plays near the library's reference loudness and sounds from its first frame.
     @Test func thePadIsTheSameForASeedWhateverTheSizesAskedAndPlaysAtTheReference() throws {
-        var whole = PadGenerator(sampleRate: Self.rate, seed: 4)
-        let a = whole.produce(Int(40 * Self.rate))
-        var pieces = PadGenerator(sampleRate: Self.rate, seed: 4)
-        var b: [Float] = []
-        var random = SeededRandom(seed: 8)
-        while b.count < a.count {
-            let n = min(random.int(1...30000), (a.count - b.count) / 2)
-            b += pieces.produce(n)
-        }
+        let (a, b) = Self.wholeAndInPieces({ PadGenerator(sampleRate: Self.rate, seed: 4) }, seconds: 40, largest: 30000, seed: 8)
         #expect(a == b)
         var other = PadGenerator(sampleRate: Self.rate, seed: 5)
         #expect(zip(a, other.produce(Int(40 * Self.rate))).filter { $0 != $1 }.count > a.count / 2)
