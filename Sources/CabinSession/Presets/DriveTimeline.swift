@@ -158,7 +158,7 @@ struct DriveTimeline {
     }
 
     /// Seatbelt, ignition, P → D; the drive begins at 8 s. The route's ambience is there
-    /// from the first moment, heard from a parked car (the speed's gain map holds it 6 dB
+    /// from the first moment, heard from a parked car (the speed's gain map holds it 3 dB
     /// down at a standstill), so the ritual's clicks land on a bed and not on silence; the
     /// road's texture starts with the drive.
     mutating func ritual() {
@@ -177,8 +177,8 @@ struct DriveTimeline {
     /// them the slow wander of a foot on the pedal (0.5–0.9 % above and below the target in
     /// turn, ramps of 15–30 s back to back): the rpm is never quite one steady tone, but it
     /// holds as a driver holds a speed — within ±25 cents over a minute, moving no faster
-    /// than 10 cents a second (a wander of 2–3 % made the engine a slow siren, ±50 cents at
-    /// up to 37 cents a second). A change of pace moves the rpm no faster than 8 cents a
+    /// than 10 cents a second (a wander of 2–3 % made the engine a slow siren: ±39 to ±117
+    /// cents over a minute, up to 18 cents a second, `scripts/engine-hold`). A change of pace moves the rpm no faster than 8 cents a
     /// second either. The wander is not load: a held speed, however it wanders, neither
     /// brightens nor dulls the engine.
     mutating func drive(from start: Double, to end: Double) {
