@@ -85,8 +85,9 @@ struct DriveTimeline {
         b.document.ducking = [Ducking(when: "voice", duck: ["radio", "ambient", "engine"])]
         // The spec's mix (engine −12, ambient −18, radio −3; with the radio, ambient −13 and
         // radio −5, below) with the cues a designed margin
-        // over it: UI sounds +2…+7 LU momentary, the voice +5…+8 LU. Without the radio the
-        // bed is about 6 dB quieter, and so are the cues.
+        // over it (`cabin session levels`: on the road chimes about +4…+9 LU and the voice
+        // +5…+9 LU over the bed before them). Without the radio the bed is about 6 dB
+        // quieter, and so are the cues.
         b.setBus("ui", gain: s.radio == nil ? -8 : -2)
         b.setBus("voice", gain: s.radio == nil ? -9 : -1)
         if s.radio != nil {
@@ -145,13 +146,9 @@ struct DriveTimeline {
     /// The radio beds composed as they play (`gen:NAME`) rather than looped.
     static let generatedRadios: Set<String> = ["lofi", "pad"]
 
-    /// The radio's layers: the bed, and the pieces scattered over a looped one.
-    var radioLayers: [String] {
-        guard let radio = s.radio else { return [] }
-        let looped = !radio.hasSuffix("-noise") && !Self.generatedRadios.contains(radio)
-            && !SoundReferenceParser.isPlaylist(radio) && !radio.lowercased().hasPrefix("http")
-        return looped ? ["radio", "radio-variation"] : ["radio"]
-    }
+    /// The radio's layers, as `setUpMix` made them: the bed, and the pieces scattered over a
+    /// looped one.
+    var radioLayers: [String] { b.document.layers.filter { $0.bus == "radio" }.map(\.name) }
 
     var ambientSound: SoundReference {
         (try? SoundReferenceParser.parse(s.ambient).get()) ?? .library(s.ambient)
