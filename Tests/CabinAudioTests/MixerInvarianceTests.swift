@@ -14,7 +14,9 @@ import CabinTestSupport
         let engineBus = config.bus(named: "engine")!, ambientBus = config.bus(named: "ambient")!
         let radioBus = config.bus(named: "radio")!, uiBus = config.bus(named: "ui")!, voiceBus = config.bus(named: "voice")!
         config.ducking = [DuckingRule(when: voiceBus, duck: [radioBus, ambientBus, engineBus], depth: -12,
-                                      attackDuration: 0.04, releaseDuration: 0.1)]
+                                      attackDuration: 0.04, releaseDuration: 0.1),
+                          DuckingRule(when: voiceBus, duck: [ambientBus, engineBus], depth: -8,
+                                      attackDuration: 0.04, releaseDuration: 0.1, band: 150...4000)]
         let hum = config.addAsset(Render.sine(frequency: 110, sampleRate: 48_000, frameCount: 9_000, amplitude: 0.9),
                                   trim: -1, loop: LoopPoints(start: 1_000, end: 8_123), seamCrossfadeFrames: 300)
         var clickSamples: [Float] = []

@@ -34,6 +34,15 @@ public struct BusConfig: Sendable, Equatable {
 /// `attackDuration` seconds and returning in `releaseDuration` (ramps linear in dB).
 /// Several rules on one bus multiply (their dB add). Depth is floored at −120 dB.
 ///
+/// With a `band` the rule lowers only that band of the ducked buses: a bell cut whose
+/// depth at the band's geometric centre follows the duck's ramp and whose edges (`band`'s
+/// bounds) are at half that depth in dB; far outside the band the bus is untouched. It
+/// is the parallel (Regalia–Mitra) form of a peaking filter, `x + (g − 1)·(x − A(x))/2`
+/// with `A` a second-order all-pass, so the depth moves sample by sample with no
+/// recomputed coefficients, and at 0 dB the bus passes bit for bit. A voice's own band
+/// cleared this way (the engine's second harmonic, the radio's low mids) keeps the bed's
+/// lows and air where they were.
+///
 /// Thread: a plain value; build it on the control thread, before `MixerConfig.make()`.
 public struct DuckingRule: Sendable, Equatable {
     public var when: BusID
@@ -41,13 +50,16 @@ public struct DuckingRule: Sendable, Equatable {
     public var depth: Decibels
     public var attackDuration: Double
     public var releaseDuration: Double
+    /// The band lowered, in Hz (nil: the whole bus). Clamped to 10 Hz … 0.45 × the rate.
+    public var band: ClosedRange<Double>?
 
     public init(when: BusID, duck: [BusID], depth: Decibels,
-                attackDuration: Double = 0.04, releaseDuration: Double = 0.6) {
+                attackDuration: Double = 0.04, releaseDuration: Double = 0.6, band: ClosedRange<Double>? = nil) {
         self.when = when
         self.duck = duck
         self.depth = depth
         self.attackDuration = attackDuration
         self.releaseDuration = releaseDuration
+        self.band = band
     }
 }

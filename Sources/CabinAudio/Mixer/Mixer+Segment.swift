@@ -3,7 +3,7 @@ extension Mixer {
     /// Renders `n` frames (≤ `maxBlockFrames`) of interleaved stereo into `out`.
     ///
     /// Order per segment: parameter rows, stream snapshots, voices into bus buffers, streams
-    /// moved on, bus effects, duck gains, buses into the mix with their gains and volumes, master gain and volume and
+    /// moved on, bus effects, duck gains, band ducks' cuts on their buses, buses into the mix with their gains and volumes, master gain and volume and
     /// limiter into `out`. Every stage evolves
     /// per sample, so where the segment starts and ends does not change any sample.
     ///
@@ -18,6 +18,7 @@ extension Mixer {
         renderStreamAdvance()
         renderEffects(frameCount: n)
         renderDucking(frameCount: n)
+        renderBandDucks(frameCount: n)
         renderBuses(frameCount: n)
         renderMaster(into: out, frameCount: n)
     }
@@ -98,6 +99,48 @@ extension Mixer {
                 row[i] = Float(d.gain)
             }
             ducks[r] = d
+        }
+    }
+
+    /// Runs each band rule's bell cut on its bus, in place: `y = x + (g − 1)·(x − A(x))/2`
+    /// per sample, `g` the rule's duck gain for that frame, `A` the all-pass. It runs while
+    /// the bus sounds (or its effects ran) or the all-pass still rings — at rest too (`g` = 1
+    /// passes `x` bit for bit), so the state is the same whatever the segments — and each
+    /// channel's state below 1e-15 is set to zero on the sample, so a silent bus goes idle.
+    private func renderBandDucks(frameCount n: Int) {
+        for k in 0..<bandDuckCount {
+            let b = bandDucks[k].bus, r = bandDucks[k].rule
+            var due = buses[b].soundingFrames > 0
+            if !due { due = buses[b].isEffectRendered }
+            if !due { due = bandDucks[k].hasState }
+            guard due else { continue }
+            let buffer = busBuffers + b * 2 * maxBlockFrames
+            if !buses[b].isBufferCleared {
+                buffer.update(repeating: 0, count: 2 * n)
+                buses[b].isBufferCleared = true
+            }
+            var cut = bandDucks[k]
+            let row = duckGains + r * maxBlockFrames
+            let moving = duckMoving[r]
+            let c = cut.c, d = cut.d
+            for i in 0..<n {
+                let half = 0.5 * (Double(row[moving ? i : 0]) - 1)
+                let xl = Double(buffer[2 * i]), xr = Double(buffer[2 * i + 1])
+                let al = -c * xl + cut.left1
+                cut.left1 = d * xl - d * al + cut.left2
+                cut.left2 = xl + c * al
+                let ar = -c * xr + cut.right1
+                cut.right1 = d * xr - d * ar + cut.right2
+                cut.right2 = xr + c * ar
+                if abs(cut.left1) < 1e-15 && abs(cut.left2) < 1e-15 { (cut.left1, cut.left2) = (0, 0) }
+                if abs(cut.right1) < 1e-15 && abs(cut.right2) < 1e-15 { (cut.right1, cut.right2) = (0, 0) }
+                if half != 0 {
+                    buffer[2 * i] = Float(xl + half * (xl - al))
+                    buffer[2 * i + 1] = Float(xr + half * (xr - ar))
+                }
+            }
+            bandDucks[k] = cut
+            buses[b].isEffectRendered = true
         }
     }
 

@@ -60,6 +60,9 @@ public final class Mixer: @unchecked Sendable {
     let duckAffects: UnsafeMutablePointer<Bool>
     /// Per-rule duck gain for each frame of the segment: row `r` at `r * maxBlockFrames`.
     let duckGains: UnsafeMutablePointer<Float>
+    /// The band rules' cuts, one per (rule, ducked bus), in rule order.
+    let bandDucks: UnsafeMutablePointer<BandDuck>
+    let bandDuckCount: Int
     /// Whether rule `r` moves during the segment (if not, only `duckGains` row entry 0 is
     /// valid).
     let duckMoving: UnsafeMutablePointer<Bool>
@@ -120,6 +123,8 @@ public final class Mixer: @unchecked Sendable {
         parameters = setup.parameters
         ducks = setup.ducks
         duckAffects = setup.duckAffects
+        bandDucks = setup.bandDucks
+        bandDuckCount = setup.bandDuckCount
 
         let block = maxBlockFrames
         parameterValues = .zeroed(max(1, parameterCount * block))
@@ -160,7 +165,7 @@ public final class Mixer: @unchecked Sendable {
         mapPoints.deallocate(); parameters.deallocate(); parameterMoving.deallocate(); context.gainScratch.deallocate()
         context.pitchScratch.deallocate()
         context.scatterSums.deallocate()
-        ducks.deallocate(); duckAffects.deallocate()
+        ducks.deallocate(); duckAffects.deallocate(); bandDucks.deallocate()
         pending.deallocate()
         limiter.deallocate()
     }

@@ -1,3 +1,5 @@
+import Glibc
+
 /// The mixer's per-bus, per-layer, per-parameter and per-rule state, and the one-time
 /// setup that lays it out in preallocated memory.
 ///
@@ -56,6 +58,31 @@ struct DuckState: BitwiseCopyable {
     var gain: Double = 1
 }
 
+/// A band ducking rule on one bus: the all-pass of its bell cut (coefficients `c` and
+/// `d`, `DuckingRule`'s parallel form) and each channel's state.
+struct BandDuck: BitwiseCopyable {
+    var rule: Int
+    var bus: Int
+    /// The all-pass `(−c + d z⁻¹ + z⁻²) / (1 + d z⁻¹ − c z⁻²)`.
+    var c: Double
+    var d: Double
+    var left1 = 0.0, left2 = 0.0, right1 = 0.0, right2 = 0.0
+
+    init(rule: Int, bus: Int, band: ClosedRange<Double>, sampleRate: Double) {
+        self.rule = rule
+        self.bus = bus
+        let top = 0.45 * sampleRate
+        let low = min(max(band.lowerBound, 10), top / 2), high = min(max(band.upperBound, low * 1.01), top)
+        let width = 2 * Double.pi * (high - low) / sampleRate
+        let t = Glibc.tan(width / 2)
+        c = (t - 1) / (t + 1)
+        d = -Glibc.cos(2 * Double.pi * (low * high).squareRoot() / sampleRate) * (1 - c)
+    }
+
+    /// Whether either channel's state holds anything (the cut still rings out of silence).
+    var hasState: Bool { left1 != 0 || left2 != 0 || right1 != 0 || right2 != 0 }
+}
+
 /// Allocates and fills the layer, map, parameter and ducking tables from a config.
 struct MixerSetup {
     let layers: UnsafeMutablePointer<LayerState>
@@ -64,6 +91,8 @@ struct MixerSetup {
     let parameters: UnsafeMutablePointer<ParameterState>
     let ducks: UnsafeMutablePointer<DuckState>
     let duckAffects: UnsafeMutablePointer<Bool>
+    let bandDucks: UnsafeMutablePointer<BandDuck>
+    let bandDuckCount: Int
 
     init(config: MixerConfig) {
         let layerCount = max(1, config.layers.count)
@@ -102,6 +131,7 @@ struct MixerSetup {
         ducks = .allocate(capacity: max(1, config.ducking.count))
         duckAffects = .allocate(capacity: max(1, config.ducking.count * busCount))
         duckAffects.initialize(repeating: false, count: max(1, config.ducking.count * busCount))
+        var bands: [BandDuck] = []
         for (r, rule) in config.ducking.enumerated() {
             let depth = max(DecibelRamp.floor, min(0, rule.depth.value))
             let attack = max(1, (rule.attackDuration * config.sampleRate).rounded())
@@ -110,8 +140,15 @@ struct MixerSetup {
                 when: Int(rule.when.index), depth: depth, depthGain: DecibelRamp.linear(depth),
                 attackStep: -depth / attack, releaseStep: -depth / release))
             for b in rule.duck where b.index >= 0 && Int(b.index) < busCount {
-                duckAffects[r * busCount + Int(b.index)] = true
+                if let band = rule.band {
+                    bands.append(BandDuck(rule: r, bus: Int(b.index), band: band, sampleRate: config.sampleRate))
+                } else {
+                    duckAffects[r * busCount + Int(b.index)] = true
+                }
             }
         }
+        bandDuckCount = bands.count
+        bandDucks = .allocate(capacity: max(1, bands.count))
+        bandDucks.initialize(from: bands, count: bands.count)
     }
 }
