@@ -263,7 +263,7 @@ extension DocumentReader {
         for (i, row) in rows.enumerated() {
             let p = path.index(i)
             guard let rule = row.object(at: p, in: &diagnostics) else { continue }
-            rule.warnUnknownKeysAsErrors(known: ["when", "duck", "by", "attack", "release"], at: p, in: &diagnostics)
+            rule.warnUnknownKeysAsErrors(known: ["when", "duck", "by", "attack", "release", "band"], at: p, in: &diagnostics)
             var when: String?
             if let w = rule.required("when", at: p.key("when"), objectLocation: row.location, in: &diagnostics),
                let name = w.string(at: p.key("when"), in: &diagnostics),
@@ -280,8 +280,9 @@ extension DocumentReader {
             }
             let attack = rule["attack"].flatMap { time($0, at: p.key("attack")) } ?? 0.04
             let release = rule["release"].flatMap { time($0, at: p.key("release")) } ?? 0.6
+            let band = rule["band"].flatMap { readDuckingBand($0, at: p.key("band")) }
             if let when, when != "" {
-                out.append(Ducking(when: when, duck: ducked, by: by, attack: attack, release: release))
+                out.append(Ducking(when: when, duck: ducked, by: by, attack: attack, release: release, band: band))
             }
         }
         return out
@@ -289,6 +290,26 @@ extension DocumentReader {
 }
 
 extension DocumentReader {
+    /// A ducking rule's `"band": [150, 4000]`: two frequencies in Hz, 20…20,000, the lower
+    /// first and at least a tenth apart.
+    mutating func readDuckingBand(_ value: JSONValue, at path: JSONPath) -> ClosedRange<Double>? {
+        guard let pair = value.array(at: path, in: &diagnostics) else { return nil }
+        guard pair.count == 2 else {
+            diagnostics.error("a band is two frequencies in Hz, [low, high] (e.g. [150, 4000]), found \(value.excerpt)",
+                              at: value.location, path: path, value: value.excerpt, rule: "session.ducking")
+            return nil
+        }
+        guard let low = number(pair[0], at: path.index(0), in: Ducking.bandRange, what: "a band's frequency (Hz)", rule: "session.ducking"),
+              let high = number(pair[1], at: path.index(1), in: Ducking.bandRange, what: "a band's frequency (Hz)", rule: "session.ducking")
+        else { return nil }
+        guard high >= low * 1.1 else {
+            diagnostics.error("a band's high frequency must be at least 1.1 × its low one (\(NumberText.plain(low)) Hz), found \(pair[1].excerpt)",
+                              at: pair[1].location, path: path.index(1), value: pair[1].excerpt, rule: "session.ducking")
+            return nil
+        }
+        return low...high
+    }
+
     /// A layer's `"playlist": { "shuffle": true, "crossfade": "4s", "replayGain": "album" }`.
     mutating func readPlaylistOptions(_ value: JSONValue, at path: JSONPath) -> PlaylistOptions? {
         guard let object = value.object(at: path, in: &diagnostics) else { return nil }

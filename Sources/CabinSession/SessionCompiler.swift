@@ -95,7 +95,7 @@ public enum SessionCompiler {
                 guard let when = config.bus(named: rule.when) else { continue }
                 config.ducking.append(DuckingRule(when: when, duck: rule.duck.compactMap { config.bus(named: $0) },
                                                   depth: Decibels(rule.by), attackDuration: rule.attack,
-                                                  releaseDuration: rule.release))
+                                                  releaseDuration: rule.release, band: rule.band))
             }
             for (index, layer) in document.layers.enumerated() {
                 let user = "layer \"\(layer.name)\""

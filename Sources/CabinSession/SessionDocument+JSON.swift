@@ -18,9 +18,11 @@ extension SessionDocument {
         if !changed.isEmpty { members.append(("buses", .object(changed.map { ($0.name, Self.busJSON($0)) }))) }
         if !ducking.isEmpty {
             members.append(("ducking", .array(ducking.map { rule in
-                .object([("when", .string(rule.when)), ("duck", .array(rule.duck.map { .string($0) })),
-                         ("by", num(rule.by)), ("attack", .string(SessionTime.format(rule.attack))),
-                         ("release", .string(SessionTime.format(rule.release)))])
+                var row: [(String, JSONValue)] = [("when", .string(rule.when)), ("duck", .array(rule.duck.map { .string($0) })),
+                                                  ("by", num(rule.by)), ("attack", .string(SessionTime.format(rule.attack))),
+                                                  ("release", .string(SessionTime.format(rule.release)))]
+                if let band = rule.band { row.append(("band", .array([num(band.lowerBound), num(band.upperBound)]))) }
+                return .object(row)
             })))
         }
         if !parameters.isEmpty {

@@ -100,7 +100,8 @@ public struct Bus: Sendable, Equatable {
 }
 
 /// While any voice sounds on `when`, the `duck` buses move to `by` dB, reaching it in
-/// `attack` seconds and returning in `release` seconds (ramps linear in dB).
+/// `attack` seconds and returning in `release` seconds (ramps linear in dB). With a `band`
+/// (Hz) only that band of the ducked buses is lowered (a bell cut; `DuckingRule.band`).
 public struct Ducking: Sendable, Equatable {
     /// The depth when a rule gives no `by`: −8 dB, enough to clear the way for a voice
     /// without the bed dropping out (a focus bed wants −6 to −9 dB; AUDIO.md).
@@ -110,12 +111,21 @@ public struct Ducking: Sendable, Equatable {
     public var by: Double
     public var attack: Double
     public var release: Double
-    public init(when: String, duck: [String], by: Double = Ducking.defaultDepth, attack: Double = 0.04, release: Double = 0.6) {
+    /// The band lowered, Hz (nil: the whole bus).
+    public var band: ClosedRange<Double>?
+    /// The band the presets clear for speech under their broadband duck: 150 Hz–4 kHz,
+    /// the bands STOI weighs (its third octaves run 150 Hz–3.8 kHz).
+    public static let speechBand = 150.0...4000.0
+    /// Where a band's bounds may lie, Hz.
+    public static let bandRange = 20.0...20_000.0
+    public init(when: String, duck: [String], by: Double = Ducking.defaultDepth, attack: Double = 0.04, release: Double = 0.6,
+                band: ClosedRange<Double>? = nil) {
         self.when = when
         self.duck = duck
         self.by = by
         self.attack = attack
         self.release = release
+        self.band = band
     }
 }
 

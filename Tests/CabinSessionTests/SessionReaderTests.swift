@@ -116,6 +116,29 @@ import Testing
         ])
     }
 
+    @Test func aDuckingBandIsReadWrittenAndRangeChecked() throws {
+        let good = """
+            { "cabin": 1, "ducking": [ { "when": "voice", "duck": ["engine"], "by": -8, "band": [150, 4000] } ] }
+            """
+        let doc = try #require(SessionReader.read(good, file: "b.json").document)
+        #expect(doc.ducking.first?.band == 150...4000)
+        let again = try #require(SessionReader.read(doc.json(), file: "again.json").document)
+        #expect(again.ducking == doc.ducking)
+        let bad = """
+            { "cabin": 1, "ducking": [
+              { "when": "voice", "duck": ["engine"], "band": [150] },
+              { "when": "voice", "duck": ["engine"], "band": [10, 4000] },
+              { "when": "voice", "duck": ["engine"], "band": [400, 400] },
+              { "when": "voice", "duck": ["engine"], "band": "speech" } ] }
+            """
+        #expect(SessionReader.read(bad, file: "b.json").diagnostics.map(\.description) == [
+            "b.json:2:50: error: ducking[0].band: a band is two frequencies in Hz, [low, high] (e.g. [150, 4000]), found […] (1 items)",
+            "b.json:3:51: error: ducking[1].band[0]: a band's frequency (Hz) 10 is outside 20…20000",
+            "b.json:4:56: error: ducking[2].band[1]: a band's high frequency must be at least 1.1 × its low one (400 Hz), found 400",
+            "b.json:5:50: error: ducking[3].band: expected an array, found a string \"speech\"",
+        ])
+    }
+
     @Test func defaultDurationIsLastCuePlusTail() throws {
         let text = """
             { "cabin": 1, "layers": { "a": { "bus": "ambient", "sound": "synth:pink-noise", "loop": true } },
