@@ -2,8 +2,10 @@ import CabinAudio
 
 /// GPS-style and Pomodoro voice prompts: spoken by the context's `SpeechSource`
 /// (CMU Flite's `slt` voice through `CabinIO.FliteSynthesizer`), then polished: band-limited to a
-/// phone-friendly 110 Hz–7.5 kHz, a little low-mid warmth, the sibilance region eased, a
-/// touch of soft saturation, short fades and breathing room before and after. Mono, Opus.
+/// phone-friendly 110 Hz–7.5 kHz, the fundamental's region under 300 Hz 9 dB down and a
+/// presence lift of 3 dB at 2.5 kHz (at one loudness, the bands that carry the words get the
+/// level the voice's low fundamental took: `scripts/voice-clarity`), the sibilance region
+/// eased, a touch of soft saturation, short fades and breathing room before and after. Mono, Opus.
 public enum VoiceRecipes {
     /// Library name → what is said (the text as shown, and as spoken).
     public static let prompts: [(name: String, text: String, spoken: String)] = [
@@ -36,7 +38,8 @@ public enum VoiceRecipes {
         let lead = Int(0.08 * sr), tail = Int(0.25 * sr)
         var x = [Double](repeating: 0, count: lead) + trimmedSilence(speech) + [Double](repeating: 0, count: tail)
         var chain = [Biquad(.highpass, frequency: 110, q: 0.7, sampleRate: sr),
-                     Biquad(.peak(gainDB: 2.5), frequency: 230, q: 0.8, sampleRate: sr),
+                     Biquad(.lowShelf(gainDB: -9), frequency: 300, q: 0.7, sampleRate: sr),
+                     Biquad(.peak(gainDB: 3), frequency: 2500, q: 0.9, sampleRate: sr),
                      Biquad(.highShelf(gainDB: -2.5), frequency: 5000, q: 0.7, sampleRate: sr),
                      Biquad(.lowpass, frequency: 7500, q: 0.7, sampleRate: sr)]
         let peak = max(1e-9, x.peakMagnitude)
