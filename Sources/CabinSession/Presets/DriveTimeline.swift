@@ -82,7 +82,8 @@ struct DriveTimeline {
             b.document.buses[i].effects = [.init(key: "lowpass", value: Self.cruiseBrightness)]
         }
         b.document.parameters = [Parameter(name: "speed", value: 0, min: 0, max: 80)]
-        b.document.ducking = [Ducking(when: "voice", duck: ["radio", "ambient", "engine"])]
+        b.document.ducking = [Ducking(when: "voice", duck: ["radio", "ambient", "engine"]),
+                              Ducking(when: "voice", duck: ["radio", "ambient", "engine"], band: Ducking.speechBand)]
         // The spec's mix (engine −12, ambient −18, radio −3; with the radio, ambient −13 and
         // radio −5, below) with the cues a designed margin
         // over it (`cabin session levels`: on the road chimes about +4…+9 LU and the voice
@@ -244,7 +245,7 @@ struct DriveTimeline {
     /// parked car's ambience, the ignition, the rest stop's cues over the rest area (and the
     /// arrival's clicks), the arrival's chime and welcome over the ambience alone.
     static let ritualGain = -9.5, restGain = -4.0, restSpeechGain = -5.5, arrivalGain = -9.0,
-               arrivalSpeechGain = -7.5, milestoneGain = -2.0
+               arrivalSpeechGain = -6.8, milestoneGain = -2.0
     /// The ignition's gain (dB): the starts differ in their loudest moment (the V8's crank is
     /// the softest, the electric car's power-on a soft chime and a whir).
     var ignitionGain: Double { engine.isElectric ? -9 : s.vehicle == "v8" ? -12 : -14 }

@@ -35,8 +35,9 @@ enum PomodoroPreset {
         // about +5 LU and the voice about +6 LU momentary over the bed's integrated loudness.
         b.setBus("ambient", gain: -9)
         b.setBus("ui", gain: -8)
-        b.setBus("voice", gain: -4)
-        b.document.ducking = [Ducking(when: "voice", duck: ["ambient"])]
+        b.setBus("voice", gain: -3.5)
+        b.document.ducking = [Ducking(when: "voice", duck: ["ambient"]),
+                              Ducking(when: "voice", duck: ["ambient"], band: Ducking.speechBand)]
         var bed = ["ambient"]
         if let sound {
             b.document.layers = [Layer(name: "ambient", bus: "ambient", sound: sound, isLooping: true)]
