@@ -21,6 +21,25 @@ public enum AmbientRecipes {
                 lowpass: nil, peakDB: -6.5) { bed, r in
             RainTexture.add(&bed, level: 0.25, random: &r)
         },
+        // Rain heard from inside the car (the old ambient/rain, with a roof): the drops on the
+        // windscreen, the wipers, the road hushed beneath, and the rain outside as the car's
+        // body passes it: RainTexture through the cabin's low-pass (two 1.6 kHz biquads, 24 dB
+        // an octave) with the roof panel's drumming (a +6 dB resonance at 220 Hz, Q 1.4).
+        // 2^20 frames (21.8 s) for the texture's FFT.
+        ambient("ambient/rain-car", frames: 1 << 20, seed: 0xA202,
+                "Rain from inside the car: drops on the windscreen and drumming on the roof, the wipers now and then, the road hushed beneath",
+                lowpass: 12000) { bed, r in
+            var outside = StereoBed(frames: bed.frames, sampleRate: bed.sampleRate)
+            RainTexture.add(&outside, level: 0.5, random: &r)
+            outside.filter(.lowpass, 1600)
+            outside.filter(.lowpass, 1600)
+            outside.filter(.peak(gainDB: 6), 220, q: 1.4)
+            bed.add(left: outside.left, right: outside.right)
+            AmbientTextures.rain(&bed, perSecond: 160, level: 0.25, random: &r)
+            AmbientTextures.road(&bed, level: 0.22, brightness: 350, random: &r)
+            AmbientTextures.wiper(&bed, at: Int(5.3 * bed.sampleRate), level: 0.12, random: &r)
+            AmbientTextures.wiper(&bed, at: Int(16.1 * bed.sampleRate), level: 0.12, random: &r)
+        },
         ambient("ambient/night", seconds: 28, seed: 0xA301, "Night drive: crickets, distant traffic") { bed, r in
             AmbientTextures.road(&bed, level: 0.3, brightness: 300, random: &r)
             AmbientTextures.crickets(&bed, count: 4, level: 0.05, random: &r)
