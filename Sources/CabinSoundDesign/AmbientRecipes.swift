@@ -1,6 +1,6 @@
 import CabinAudio
 
-/// Ambient loops (stereo, 24–32 s so the repeat is not obvious, seamless by construction:
+/// Ambient loops (stereo, 21.8–32 s so the repeat is not obvious, seamless by construction:
 /// every layer is periodic in the loop and events wrap around its end).
 public enum AmbientRecipes {
     public static let all: [SoundRecipe] = [
@@ -10,8 +10,31 @@ public enum AmbientRecipes {
                 road: 0.6, brightness: 420, perMinute: 18, truckShare: 0.12, gain: 0.75, wind: 0.06, windHigh: 750),
         highway("heavy", seconds: 32, seed: 0xA103, "Heavy highway traffic: dense, with trucks",
                 road: 0.7, brightness: 450, perMinute: 40, truckShare: 0.25, gain: 0.8, wind: 0.07, windHigh: 800).at(level: 3),
-        ambient("ambient/rain", seconds: 24, seed: 0xA201, "Rain on the windscreen, the wipers now and then, the road hushed beneath",
+        // Rain out of doors, a texture with real rain's statistics (RainTexture): 2^20 frames
+        // (21.8 s at 48 kHz), a power of two for the FFT the texture is made with (not 2^21:
+        // the presets' variation scatters whole copies of the bed, at most 8 at once, and
+        // 43.7 s ones overlap more than that); its own colour to 11 kHz, so not the beds'
+        // 9 kHz low-pass; its peak at -6.5 dBFS, since its bright drops' true peaks stand
+        // some 3.5 dB over their samples once Opus has them.
+        ambient("ambient/rain", frames: 1 << 20, seed: 0xA201,
+                "Steady rain out of doors: a dense hiss of drops, brightest on top, swelling and easing now and then",
+                lowpass: nil, peakDB: -6.5) { bed, r in
+            RainTexture.add(&bed, level: 0.25, random: &r)
+        },
+        // Rain heard from inside the car (the old ambient/rain, with a roof): the drops on the
+        // windscreen, the wipers, the road hushed beneath, and the rain outside as the car's
+        // body passes it: RainTexture through the cabin's low-pass (two 1.6 kHz biquads, 24 dB
+        // an octave) with the roof panel's drumming (a +6 dB resonance at 220 Hz, Q 1.4).
+        // 2^20 frames (21.8 s) for the texture's FFT.
+        ambient("ambient/rain-car", frames: 1 << 20, seed: 0xA202,
+                "Rain from inside the car: drops on the windscreen and drumming on the roof, the wipers now and then, the road hushed beneath",
                 lowpass: 12000) { bed, r in
+            var outside = StereoBed(frames: bed.frames, sampleRate: bed.sampleRate)
+            RainTexture.add(&outside, level: 0.5, random: &r)
+            outside.filter(.lowpass, 1600)
+            outside.filter(.lowpass, 1600)
+            outside.filter(.peak(gainDB: 6), 220, q: 1.4)
+            bed.add(left: outside.left, right: outside.right)
             AmbientTextures.rain(&bed, perSecond: 160, level: 0.25, random: &r)
             AmbientTextures.road(&bed, level: 0.22, brightness: 350, random: &r)
             AmbientTextures.wiper(&bed, at: Int(5.3 * bed.sampleRate), level: 0.12, random: &r)
@@ -82,15 +105,19 @@ public enum AmbientRecipes {
         }
     }
 
-    static func ambient(_ name: String, seconds: Double, seed: UInt64, _ description: String, lowpass: Double = 9000,
+    /// A bed of `seconds`, or of exactly `frames` at any rate.
+    /// `lowpass` nil: the bed is band-limited already (below 30 Hz and above 11 kHz it is silent).
+    static func ambient(_ name: String, seconds: Double = 0, frames: Int? = nil, seed: UInt64, _ description: String,
+                        lowpass: Double? = 9000, peakDB: Double = -4,
                         _ build: @escaping @Sendable (inout StereoBed, inout SeededRandom) -> Void) -> SoundRecipe {
         SoundRecipe(name, .ambient, loop: true, storage: .opus, seed: seed, description: description) { context in
-            var bed = StereoBed(frames: Int(seconds * context.sampleRate), sampleRate: context.sampleRate)
+            var bed = StereoBed(frames: frames ?? Int(seconds * context.sampleRate), sampleRate: context.sampleRate)
             build(&bed, &context.random)
-            // Subtle, never harsh: nothing much above 9 kHz (rain: 12 kHz), no sub-bass pressure below 45 Hz.
+            // Subtle, never harsh: nothing much above 9 kHz, no sub-bass pressure below 45 Hz.
+            guard let lowpass else { return SoundFinish.buffer(bed.channels, sampleRate: context.sampleRate, peakDB: peakDB) }
             bed.filter(.lowpass, lowpass)
             bed.filter(.highpass, 45)
-            return SoundFinish.buffer(bed.channels, sampleRate: context.sampleRate, peakDB: -4)
+            return SoundFinish.buffer(bed.channels, sampleRate: context.sampleRate, peakDB: peakDB)
         }
     }
 }
