@@ -48,7 +48,7 @@ enum CLIConfig {
         let file = readFile()
         let (environmentLayer, environmentProblems) = ConfigEnvironment.layer(environment)
         let problems = file.problems + environmentProblems
-        for problem in problems { StandardStreams.writeError("\(problem)\n") }
+        for problem in problems { StandardStreams.writeError("\(problem)".terminalSafe + "\n") }
         if problems.contains(where: { $0.severity == .error }) { throw ExitCode.failure }
         return (CabinSettings.merge([file.layer, environmentLayer, options]), file)
     }

@@ -215,7 +215,7 @@ struct Play: ParsableCommand {
                             title: player.session.title ?? source.name)
         if let line = Play.volumeLine(volumes, player: player), view.mode == .lines || view.mode == .terminal { print(line) }
         if resume, view.mode == .lines || view.mode == .terminal {
-            print("resuming \"\(view.title)\" at \(CLIOutput.clock(startTime).dropLast(4))")
+            print("resuming \"\(view.title.terminalSafe)\" at \(CLIOutput.clock(startTime).dropLast(4))")
         }
         var sessionRumble: SessionRumble?
         if let rumble = settings.rumble.value, rumble != "off" {

@@ -339,12 +339,12 @@ enum CLISession {
         }
         do {
             let loaded = try body(library)
-            for diagnostic in loaded.diagnostics { StandardStreams.writeError("\(diagnostic)\n") }
+            for diagnostic in loaded.diagnostics { StandardStreams.writeError("\(diagnostic)".terminalSafe + "\n") }
             for warning in loaded.warnings { CLIOutput.warning(warning) }
             return loaded
         } catch {
             for line in error.lines {
-                StandardStreams.writeError((line.contains(": error: ") ? line : "cabin: error: \(line)") + "\n")
+                StandardStreams.writeError((line.contains(": error: ") ? line : "cabin: error: \(line)").terminalSafe + "\n")
             }
             throw ExitCode.failure
         }
