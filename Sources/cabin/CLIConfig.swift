@@ -63,19 +63,24 @@ enum CLIConfig {
         return try settings(options: layer).settings
     }
 
-    /// The state file, or nil (with a warning when one is there but cannot be used).
-    static func readState() -> PlayState? {
+    /// The state file, or nil with why when one is there but cannot be used (warned about
+    /// unless `warn` is false: `--resume` says it in its own error). A bad volume in it is
+    /// left out with a warning, the rest used.
+    static func readState(warn: Bool = true) -> (state: PlayState?, problem: String?) {
         let path = statePath
-        guard access(path, F_OK) == 0 else { return nil }
+        guard access(path, F_OK) == 0 else { return (nil, nil) }
         guard let data = FileManager.default.contents(atPath: path) else {
-            CLIOutput.warning("\(path): cannot be read (\(String(cString: strerror(errno)))); starting afresh")
-            return nil
+            let problem = "\(path): cannot be read (\(String(cString: strerror(errno))))"
+            if warn { CLIOutput.warning("\(problem); starting afresh") }
+            return (nil, problem)
         }
         switch PlayState.decode(Array(data)) {
-        case .success(let state): return state
+        case .success(let state):
+            for dropped in state.dropped { CLIOutput.warning("\(path): \(dropped); that volume is not restored") }
+            return (state, nil)
         case .failure(let problem):
-            CLIOutput.warning("\(path): \(problem); starting afresh")
-            return nil
+            if warn { CLIOutput.warning("\(path): \(problem); starting afresh") }
+            return (nil, "\(path): \(problem)")
         }
     }
 

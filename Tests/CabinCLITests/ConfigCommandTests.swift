@@ -102,7 +102,7 @@ import Testing
         #expect(result.stderr == """
             \(path):2:1: error: play.period: must be a power of two from 16 to 8192 frames, not 100
             \(path):3:1: warning: play.devcie: unknown key (did you mean 'device'?); ignored
-            \(path):5:1: error: volume.master: a volume is a percentage 0–130 (80 or 80%) or decibels up to +6.8 (-6dB), not 'loud'
+            \(path):5:1: error: volume.master: a volume is a percentage 0–130 (80 or 80%) or decibels from -200 to +6.8 (-6dB; -inf dB mutes), not 'loud'
 
             """)
         // `cabin play` stops on the same lines before it plays.
