@@ -21,8 +21,30 @@ enum CLIConfig {
     private static func xdg(_ variable: String, fallback: String) -> String {
         // The XDG spec: a relative path in the variable is invalid and ignored.
         if let value = environment[variable], value.hasPrefix("/") { return value }
-        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? "/"
+        // $HOME, else the password database's home (never "/" because HOME is unset).
+        let home = HomeDirectory.path ?? "/"
         return (home.hasSuffix("/") ? String(home.dropLast()) : home) + "/" + fallback
+    }
+
+    /// True when `variable` (an XDG folder) is not given and the home folder it would fall
+    /// back to does not exist: what would be kept there is not kept (a home is never made).
+    private static func lacksHome(_ variable: String) -> Bool {
+        if let value = environment[variable], value.hasPrefix("/") { return false }
+        return !HomeDirectory.exists
+    }
+
+    /// The state file is neither read nor written: no `XDG_STATE_HOME` and no home folder.
+    static var stateIsOff: Bool { lacksHome("XDG_STATE_HOME") }
+
+    /// Says once, in one line, what goes when the home folder is missing (`keeps`: whether
+    /// this command keeps a state file; every playing command has the speech cache).
+    static func noteMissingHome(keepsState: Bool) {
+        let cacheOff = (environment["CABIN_SPEECH_CACHE"].map { $0.isEmpty } ?? true) && lacksHome("XDG_CACHE_HOME")
+        let stateOff = keepsState && stateIsOff
+        guard cacheOff || stateOff else { return }
+        let home = HomeDirectory.path.map { "the home folder \($0) does not exist" } ?? "there is no home folder (HOME is not set)"
+        let what = [stateOff ? "the state file" : nil, cacheOff ? "the speech cache" : nil].compactMap { $0 }.joined(separator: " or ")
+        CLIOutput.warning("\(home), and Cabin does not make one: going without \(what)")
     }
 
     /// The file's layer (an empty one when there is no file) and its problems.
@@ -68,7 +90,7 @@ enum CLIConfig {
     /// left out with a warning, the rest used.
     static func readState(warn: Bool = true) -> (state: PlayState?, problem: String?) {
         let path = statePath
-        guard access(path, F_OK) == 0 else { return (nil, nil) }
+        guard !stateIsOff, access(path, F_OK) == 0 else { return (nil, nil) }
         guard let data = FileManager.default.contents(atPath: path) else {
             let problem = "\(path): cannot be read (\(String(cString: strerror(errno))))"
             if warn { CLIOutput.warning("\(problem); starting afresh") }
@@ -87,6 +109,7 @@ enum CLIConfig {
     /// Writes the state file atomically (a temporary, synced and renamed), making its
     /// folder (mode 0700) when needed.
     static func writeState(_ state: PlayState) throws {
+        guard !stateIsOff else { return }   // said once at the start (noteMissingHome)
         let path = statePath
         let folder = String(path[..<path.lastIndex(of: "/")!])
         if access(folder, F_OK) != 0 {

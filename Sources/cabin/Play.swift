@@ -158,6 +158,7 @@ struct Play: ParsableCommand {
 
     func run() throws {
         let (settings, _) = try CLIConfig.settings(options: try configLayer())
+        CLIConfig.noteMissingHome(keepsState: true)
         let (state, stateProblem) = CLIConfig.readState(warn: !resume)
         let source: CLISession.Source
         var mix = self.mix

@@ -107,6 +107,7 @@ struct Render: ParsableCommand {
         // A preset's default options come from the config file, and stations by name (a
         // preset's --radio NAME, a document's "station:NAME").
         let settings = try CLIConfig.hapticsSettings(strength: strength)
+        CLIConfig.noteMissingHome(keepsState: false)
         // The outputs are checked (their formats, and their temporaries made) before any work.
         let encoding = SoundFileFormat.SampleEncoding(rawValue: bits)!
         let inputs = session.map { [$0] } ?? []
