@@ -47,14 +47,36 @@ enum CLIConfig {
         CLIOutput.warning("\(home), and Cabin does not make one: going without \(what)")
     }
 
-    /// The file's layer (an empty one when there is no file) and its problems.
+    /// The largest config file read: 1 MiB (a config is a few lines; documents and
+    /// playlists have their limits too).
+    static let configLimit = 1 << 20
+
+    /// The file's layer (an empty one when there is no file) and its problems. Only a missing
+    /// file means the defaults: a folder that cannot be searched, a link to nothing, a
+    /// directory, a FIFO or a file over `configLimit` is one error line (and never a wait).
     static func readFile() -> ConfigFile {
         let path = configPath
-        guard access(path, F_OK) == 0 else { return ConfigFile(path: path) }
-        guard let data = FileManager.default.contents(atPath: path) else {
+        func problem(_ message: String) -> ConfigFile {
             var file = ConfigFile(path: path)
-            file.problems.append(ConfigProblem(.error, source: path, key: nil, message: "cannot be read (\(String(cString: strerror(errno))))"))
+            file.problems.append(ConfigProblem(.error, source: path, key: nil, message: message))
             return file
+        }
+        var link = stat()
+        if lstat(path, &link) != 0 {
+            let code = errno
+            return code == ENOENT ? ConfigFile(path: path) : problem("cannot be read (\(DocumentFile.reason(code)))")
+        }
+        var info = stat()
+        if link.st_mode & S_IFMT == S_IFLNK && stat(path, &info) != 0 && errno == ENOENT {
+            var target = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+            let length = readlink(path, &target, target.count - 1)
+            let shown = length > 0 ? String(decoding: target[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self) : "?"
+            return problem("is a symbolic link to \(shown), which does not exist")
+        }
+        let data: [UInt8]
+        do { data = try DocumentFile.read(path, limit: configLimit, kind: "config file", regularOnly: true) } catch {
+            let line = error.description
+            return problem(line.hasPrefix(path + ": ") ? String(line.dropFirst(path.count + 2)) : line)
         }
         guard let text = String(validating: data, as: UTF8.self) else {
             var file = ConfigFile(path: path)
