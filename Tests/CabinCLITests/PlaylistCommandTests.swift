@@ -156,4 +156,36 @@ struct PlaylistCommandTests {
             if arguments[0] == "play" { #expect(output.contains("radio list.m3u: now \"a\""), "\(output)") }
         }
     }
+
+    /// Issue 31.3, the loop half: a music folder holding ten `ln -s . lN` links spun a core
+    /// for 40 s and never started (links followed 8 deep: ~10^8 listings), and `up -> ..`
+    /// walked out into the parent tree. Now each folder is listed once and no link leads out.
+    @Test func musicFolderSymlinkLoops() throws {
+        let dir = try TestEnvironment.temporaryDirectory("cabin-playlist-loops")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let music = dir.appendingPathComponent("music")
+        try FileManager.default.createDirectory(at: music, withIntermediateDirectories: true)
+        for (name, folder) in [("a.wav", music), ("outside.wav", dir)] {
+            _ = try ExternalTool.check("sox", ["-n", "-r", "48000", "-c", "2", "-b", "16", folder.appendingPathComponent(name).path,
+                                               "synth", "3", "sine", "300", "vol", "0.2"])
+        }
+        for i in 0..<10 { try FileManager.default.createSymbolicLink(atPath: music.appendingPathComponent("l\(i)").path, withDestinationPath: ".") }
+        try FileManager.default.createSymbolicLink(atPath: music.appendingPathComponent("up").path, withDestinationPath: "..")
+        let path = dir.appendingPathComponent("s.json").path
+        try Data("""
+            { "cabin": 1, "duration": "1s", "layers": { "radio": { "bus": "radio", "sound": "music/" } },
+              "cues": [ { "at": 0, "start": "radio" } ] }
+            """.utf8).write(to: URL(fileURLWithPath: path))
+        let result = try Self.runGuarded(["play", path, "-D", "none", "--json"], timeout: 20)
+        try #require(result != nil, "play hung on the folder's links")
+        guard let result else { return }
+        #expect(result.status == 0, "\(result.stderr)")
+        let titles = result.stdout.split(separator: "\n").compactMap { line -> String? in
+            guard let o = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+                  o["event"] as? String == "radio-title" else { return nil }
+            return o["title"] as? String
+        }
+        #expect(titles == ["a"], "\(result.stdout)")
+        #expect(!result.stdout.contains("outside"))
+    }
 }
