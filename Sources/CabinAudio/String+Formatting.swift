@@ -59,6 +59,45 @@ extension String {
         return out
     }
 
+    /// Text from outside (a station's title or name, a tag) as one line for display: each run
+    /// of control characters (newlines, tabs, escapes, C1, DEL) becomes one space, the ends
+    /// are trimmed, and text longer than `limit` characters is cut with "…" — so one event
+    /// stays one line and a 4 KB metadata block cannot fill the screen. Any thread.
+    package func singleLine(limit: Int = 256) -> String {
+        var out = ""
+        var pendingSpace = false
+        for scalar in unicodeScalars {
+            if Self.isControl(scalar) || scalar == " " {
+                pendingSpace = !out.isEmpty
+                continue
+            }
+            if pendingSpace { out.unicodeScalars.append(" ") }
+            pendingSpace = false
+            out.unicodeScalars.append(scalar)
+        }
+        guard out.count > limit else { return out }
+        return String(out.prefix(max(0, limit - 1))) + "…"
+    }
+
+    /// The text for XML 1.0 (an SVG's text and attribute values): `&`, `<`, `>` and `"`
+    /// escaped, and the characters XML 1.0 does not allow (C0 controls other than tab, LF
+    /// and CR; U+FFFE, U+FFFF) left out, so the document stays well-formed. Any thread.
+    package var xmlEscaped: String {
+        var out = ""
+        for scalar in unicodeScalars {
+            switch scalar {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "\t", "\n", "\r": out.unicodeScalars.append(scalar)
+            case _ where scalar.value < 0x20 || scalar.value == 0xFFFE || scalar.value == 0xFFFF: continue
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+
     private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
         scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
     }

@@ -28,6 +28,33 @@ public struct PlayState: Sendable, Equatable, Codable {
     public var session: Session?
     /// The listener's volumes by bus (`master` for the master) in dB; nil is silence.
     public var volumes: [String: Double?] = [:]
+    /// The volumes `decode` left out, each with its reason (a bad entry costs only itself,
+    /// never the resume point). Not written.
+    public var dropped: [PlayStateError] = []
+
+    private enum CodingKeys: String, CodingKey { case cabinState, session, volumes }
+
+    /// A volume as the file holds it: a number, null (silence), or something else.
+    private struct Entry: Decodable {
+        var level: Double??
+        init(from decoder: any Decoder) throws {
+            let c = try decoder.singleValueContainer()
+            level = c.decodeNil() ? .some(nil) : (try? c.decode(Double.self)).map { .some($0) }
+        }
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        cabinState = try c.decode(Int.self, forKey: .cabinState)
+        session = try c.decodeIfPresent(Session.self, forKey: .session)
+        for (bus, entry) in try c.decodeIfPresent([String: Entry].self, forKey: .volumes) ?? [:] {
+            if let level = entry.level {
+                volumes[bus] = level
+            } else {
+                dropped.append(PlayStateError("volumes.\(bus): not a number of dB"))
+            }
+        }
+    }
 
     /// How often a playing session saves its position.
     public static let saveInterval = 10.0
@@ -72,9 +99,10 @@ public struct PlayState: Sendable, Equatable, Codable {
     }
 
     /// Reads a state file's bytes; a file that cannot be used is the reason, one line (the
-    /// CLI warns and goes on without it: a state file is never worth failing over).
+    /// CLI warns and goes on without it: a state file is never worth failing over). A bad
+    /// volume is left out and named in `dropped`; the rest of the file is used.
     public static func decode(_ bytes: [UInt8]) -> Result<PlayState, PlayStateError> {
-        let state: PlayState
+        var state: PlayState
         do { state = try JSONDecoder().decode(PlayState.self, from: Data(bytes)) } catch {
             return .failure(PlayStateError("not a Cabin state file (\(PlayStateError.describe(error)))"))
         }
@@ -87,11 +115,13 @@ public struct PlayState: Sendable, Equatable, Codable {
             if let file = s.file, !file.hasPrefix("/") { return .failure(PlayStateError("session.file '\(file)' is not an absolute path")) }
             if let preset = s.preset, SessionPresets.named(preset) == nil { return .failure(PlayStateError("session.preset: no preset '\(preset)'")) }
         }
-        for (bus, level) in state.volumes {
-            if let level, !(level.isFinite && level <= VolumeLevel.maximum.value + 1e-9 && level >= -200) {
-                return .failure(PlayStateError("volumes.\(bus): \(level) dB is not a volume (−200 … +6.8 dB)"))
+        for (bus, level) in state.volumes.sorted(by: { $0.key < $1.key }) {
+            if let level, !(level.isFinite && VolumeLevel.contains(Decibels(level))) {
+                state.volumes[bus] = nil
+                state.dropped.append(PlayStateError("volumes.\(bus): \(level) dB is not a volume (−200 … +6.8 dB)"))
             }
         }
+        state.dropped.sort { $0.description < $1.description }
         return .success(state)
     }
 }

@@ -99,7 +99,10 @@ public enum HapticPreview {
     }
 
     static func escaped(_ text: String) -> String {
-        text.replacing("&", with: "&amp;").replacing("<", with: "&lt;").replacing(">", with: "&gt;")
+        // XML 1.0 allows no C0 control other than tab, LF and CR, nor U+FFFE/U+FFFF.
+        String(String.UnicodeScalarView(text.unicodeScalars.filter {
+            $0.value >= 0x20 ? $0.value != 0xFFFE && $0.value != 0xFFFF : $0 == "\t" || $0 == "\n" || $0 == "\r"
+        })).replacing("&", with: "&amp;").replacing("<", with: "&lt;").replacing(">", with: "&gt;")
     }
 
     /// A one-line sparkline of intensity over `width` columns (each column the largest

@@ -11,6 +11,7 @@
 //   sockets, processes       LocalSocketListener, LocalSocketConnection, DescriptorPoll (Unix
 //                            sockets, poll), ChildProcess (posix_spawn of the user's commands)
 //   files that ship          ResourceLocator, StandardStreams, SystemError
+//   the user's home          HomeDirectory ($HOME, else getpwuid_r; a missing one is never made)
 //   files written            OutputFile (temporary + fsync + rename; devices, FIFOs, stdout
 //                            streamed to), OutputError, OutputTemporaries
 //

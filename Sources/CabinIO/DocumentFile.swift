@@ -21,17 +21,25 @@ public enum DocumentFile {
     /// missing file or a larger document is an error; reading stops at the limit, so
     /// `/dev/zero` or an endless pipe costs nothing. The corresponding C functions are
     /// `open`, `fstat` and `read`.
-    public static func read(_ path: String, limit: Int = maximumBytes, kind: String = "document") throws(ReadError) -> [UInt8] {
+    ///
+    /// `regularOnly`: anything but a regular file (a FIFO, a device) is refused without
+    /// waiting — it is opened non-blocking and checked before a byte is read (the config
+    /// file: a FIFO there must not hang every command).
+    public static func read(_ path: String, limit: Int = maximumBytes, kind: String = "document",
+                            regularOnly: Bool = false) throws(ReadError) -> [UInt8] {
         let name = path == "-" ? "standard input" : path
         var fd = STDIN_FILENO
         if path != "-" {
-            fd = open(path, O_RDONLY | O_CLOEXEC)
+            fd = open(path, O_RDONLY | O_CLOEXEC | (regularOnly ? O_NONBLOCK : 0))
             guard fd >= 0 else { throw ReadError(description: "\(path): \(reason(errno))") }
         }
         defer { if fd != STDIN_FILENO { close(fd) } }
         var info = stat()
         if fstat(fd, &info) == 0 {
             if info.st_mode & S_IFMT == S_IFDIR { throw ReadError(description: "\(name): is a directory, not a \(kind)") }
+            if regularOnly && info.st_mode & S_IFMT != S_IFREG {
+                throw ReadError(description: "\(name): is not a regular file (a FIFO or a device), not a \(kind)")
+            }
             if info.st_mode & S_IFMT == S_IFREG && Int(info.st_size) > limit {
                 throw ReadError(description: "\(name): is \(Int(info.st_size)) bytes; a \(kind) is at most \(limit) bytes")
             }
@@ -53,11 +61,13 @@ public enum DocumentFile {
     }
 
     /// The cause in words, for the errors a user can act on.
-    static func reason(_ code: Int32) -> String {
+    public static func reason(_ code: Int32) -> String {
         switch code {
         case ENOENT: "no such file"
         case EACCES, EPERM: "permission denied"
         case EISDIR: "is a directory"
+        case ENOTDIR: "a part of the path is not a folder"
+        case ELOOP: "too many levels of symbolic links"
         default: SystemError.describe(errno: code).lowercased()
         }
     }

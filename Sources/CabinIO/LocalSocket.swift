@@ -17,20 +17,34 @@ public final class LocalSocketListener {
     private let identity: (dev_t, ino_t)
 
     /// Binds and listens on `path` (non-blocking), then makes the socket file mode 0600. A
-    /// socket file left by a process that is gone is replaced; a live one (something
-    /// accepts connections there) or a file that is not a socket is an error, never
-    /// removed. The corresponding C functions are `socket`, `bind`, `chmod`, `listen` and `rename`.
+    /// socket file of this user's that refuses connections (ECONNREFUSED: its process is
+    /// gone) is replaced; anything else is an error and never removed — a live one
+    /// (something accepts connections there), one whose listener does not answer in 1 s (a
+    /// hung program with a full backlog), another user's socket (a test connect fails
+    /// with EACCES, which says nothing about staleness), a file that is not a socket. The
+    /// corresponding C functions are `socket`, `bind`, `chmod`, `listen` and `rename`.
     public init(path: String) throws(SystemError) {
         var info = stat()
         if lstat(path, &info) == 0 {
             guard info.st_mode & S_IFMT == S_IFSOCK else {
                 throw SystemError(operation: "bind \(path)", code: EEXIST, reason: "the file exists and is not a socket; not replacing it")
             }
-            if let live = try? LocalSocketConnection(connectingTo: path, timeoutSeconds: 1) {
+            guard info.st_uid == getuid() else {
+                throw SystemError(operation: "bind \(path)", code: EPERM,
+                                  reason: "the socket there belongs to another user (uid \(info.st_uid)); not replacing it")
+            }
+            do throws(SystemError) {
+                let live = try LocalSocketConnection(connectingTo: path, timeoutSeconds: 1)
                 live.close()
                 throw SystemError(operation: "bind \(path)", code: EADDRINUSE, reason: "another program is listening there")
+            } catch where error.code == ECONNREFUSED {
+                unlink(path)   // stale: nothing listens there any more
+            } catch where error.code == EADDRINUSE {
+                throw error
+            } catch {
+                throw SystemError(operation: "bind \(path)", code: error.code,
+                                  reason: "a program holds the socket there but does not answer (\(SystemError.describe(errno: error.code).lowercased())); not replacing it")
             }
-            unlink(path)
         }
         // Bound and listening under a temporary name, then renamed into place: a client
         // that sees the file can connect (between bind and listen it would be refused).

@@ -242,7 +242,7 @@ public final class SoundFileWriter {
                                  reason: "cannot write \(format) with \(channelCount) channels at \(Int(sampleRate)) Hz")
         }
         guard let h = open(&info) else {
-            throw SoundFileError(.writeFailed, path: path, reason: "cannot create: \(String(cString: sf_strerror(nil)))")
+            throw SoundFileError(.writeFailed, path: path, reason: Self.reason(code: 0, handle: nil, after: "cannot create"))
         }
         handle = h
         // libsndfile stamps float WAVs with a PEAK chunk holding the wall-clock time, which
@@ -294,13 +294,28 @@ public final class SoundFileWriter {
         } else {
             written = sf_writef_float(handle, samples.baseAddress, sf_count_t(frames))
         }
-        guard written == frames else {
+        // The MP3 encoder reports every frame written even when its bytes were not (a full
+        // disk): libsndfile keeps the failure as the handle's error, so that is checked too.
+        // (Each write call starts with the handle's error cleared.)
+        guard written == frames, sf_error(handle) == 0 else {
             let code = errno
             let after = framesWritten + Int64(max(0, written))
-            throw SoundFileError(.writeFailed, path: path, reason: code != 0 ? OutputError.reason(code)
-                                 : "write failed after \(after) frames: \(String(cString: sf_strerror(handle)))")
+            throw SoundFileError(.writeFailed, path: path, reason: Self.reason(code: code, handle: handle, after: "write failed after \(after) frames"))
         }
         framesWritten += Int64(frames)
+    }
+
+    /// A write failure in Cabin's words: the errno's (`OutputError.reason`), else
+    /// libsndfile's message — its "System error : No space left on device." as the errno
+    /// it names.
+    static func reason(code: Int32, handle: OpaquePointer?, after context: String) -> String {
+        if code != 0 { return OutputError.reason(code) }
+        let message = String(cString: sf_strerror(handle))
+        for known in [ENOSPC, EDQUOT, EFBIG, EIO, EROFS, EACCES, EPIPE] where message.contains(SystemError.describe(errno: known)) {
+            return OutputError.reason(known)
+        }
+        let plain = message.hasPrefix("System error : ") ? String(message.dropFirst("System error : ".count)) : message
+        return "\(context): \(plain.hasSuffix(".") ? String(plain.dropLast()) : plain)"
     }
 
     /// A sample as an integer code of `scale` steps a unit (2¹⁵ for 16-bit, 2²³ for 24-bit):
@@ -328,9 +343,12 @@ public final class SoundFileWriter {
         handle = nil
         errno = 0
         let status = sf_close(h)
-        if status != 0 {
-            if errno != 0 { throw SoundFileError(.writeFailed, path: path, reason: OutputError.reason(errno)) }
-            throw SoundFileError(.writeFailed, path: path, reason: "closing failed: \(String(cString: sf_strerror(nil)))")
+        // sf_close reports only the close of the file: the encoder's last bytes (LAME's
+        // flush, the MP3's Xing header) are written before, their failure left in errno.
+        let code = errno
+        if status != 0 || [ENOSPC, EDQUOT, EFBIG, EIO].contains(code) {
+            if code != 0 { throw SoundFileError(.writeFailed, path: path, reason: OutputError.reason(code)) }
+            throw SoundFileError(.writeFailed, path: path, reason: Self.reason(code: 0, handle: nil, after: "closing failed"))
         }
         switch format {
         case .opus, .vorbis:

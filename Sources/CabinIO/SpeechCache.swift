@@ -12,7 +12,8 @@ import Glibc
 /// bit-identical to a fresh one. A file that is not a whole entry for its key is ignored.
 ///
 /// Where: `$CABIN_SPEECH_CACHE` (a folder; `off` turns the cache off), else
-/// `$XDG_CACHE_HOME/cabin/speech`, else `~/.cache/cabin/speech`. At most `maximumEntries`
+/// `$XDG_CACHE_HOME/cabin/speech`, else `~/.cache/cabin/speech` (`HomeDirectory`: none when
+/// the home folder does not exist). At most `maximumEntries`
 /// files are kept (the oldest go first). Failing to read or write the cache is never an
 /// error: the prompt is synthesized as without one.
 ///
@@ -32,8 +33,9 @@ public struct SpeechCache: Sendable {
         if let xdg = getenv("XDG_CACHE_HOME").map({ String(cString: $0) }), xdg.hasPrefix("/") {
             return SpeechCache(directory: xdg + "/cabin/speech")
         }
-        guard let home = getenv("HOME").map({ String(cString: $0) }), home.hasPrefix("/") else { return nil }
-        return SpeechCache(directory: home + "/.cache/cabin/speech")
+        // A missing home is never made (HomeDirectory): no cache then.
+        guard HomeDirectory.exists, let home = HomeDirectory.path else { return nil }
+        return SpeechCache(directory: (home == "/" ? "" : home) + "/.cache/cabin/speech")
     }
 
     public init(directory: String) {

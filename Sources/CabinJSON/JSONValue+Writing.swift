@@ -1,7 +1,8 @@
 /// Building values in code and writing them back out as JSON text.
 ///
 /// Output is deterministic: members in their order, numbers in Swift's shortest
-/// round-tripping form (or their source text when parsed), strings escaped per RFC 8259.
+/// round-tripping form (or their source text when parsed), strings escaped per RFC 8259
+/// (and DEL and the C1 controls escaped as well, so printed JSON cannot drive a terminal).
 /// Pretty output indents by two spaces and keeps a container on one line when it holds
 /// only scalars and fits in 100 columns.
 ///
@@ -104,7 +105,8 @@ extension JSONValue {
             case "\n": out += "\\n"
             case "\r": out += "\\r"
             case "\t": out += "\\t"
-            case _ where scalar.value < 0x20:
+            // C0 as RFC 8259 requires; DEL and C1 too, so the text is also safe on a terminal.
+            case _ where scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value):
                 let hex = String(scalar.value, radix: 16, uppercase: true)
                 out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
             default: out.unicodeScalars.append(scalar)

@@ -53,11 +53,11 @@ extension LivePlayer {
     /// The listener's volumes now.
     public var volume: PlayerVolumes { volumes }
 
-    /// Sets the master volume (`bus` nil) or a bus's, in dB (at most `VolumeLevel.maximum`;
-    /// −∞ is silence). The mixer ramps to it over 50 ms. Throws for a bus the session
+    /// Sets the master volume (`bus` nil) or a bus's, in dB (within `VolumeLevel.minimum` …
+    /// `VolumeLevel.maximum`; −∞ is silence). The mixer ramps to it over 50 ms. Throws for a bus the session
     /// does not have.
     public func setVolume(_ decibels: Decibels, bus: String? = nil) throws(PlayerControlError) {
-        let level = Decibels(min(decibels.value, VolumeLevel.maximum.value))
+        let level = VolumeLevel.clamped(decibels)
         if let bus {
             guard session.config.bus(named: bus) != nil else {
                 throw PlayerControlError("no bus named '\(bus)' (buses: \(session.config.buses.map(\.name).joined(separator: ", ")))")
@@ -142,12 +142,26 @@ public enum VolumeLevel {
     /// The most: 130 % (mpv's `volume-max`), +6.8 dB.
     public static let maximum = Decibels(60 * log10(1.3))
 
+    /// The least above silence: −200 dB (0.046 %). Every volume — an option, the config,
+    /// the control socket, the state file — is −∞ (mute) or within `minimum … maximum`.
+    public static let minimum = Decibels(-200)
+
+    /// Whether `level` is a volume: −∞, or `minimum … maximum`.
+    public static func contains(_ level: Decibels) -> Bool {
+        level.value == -.infinity || (level.value >= minimum.value - 1e-9 && level.value <= maximum.value + 1e-9)
+    }
+
+    /// `level` brought into the range (NaN as 0 dB); −∞ stays silence.
+    public static func clamped(_ level: Decibels) -> Decibels {
+        guard !level.value.isNaN else { return Decibels(0) }
+        return level.value == -.infinity ? .silence : Decibels(min(maximum.value, max(minimum.value, level.value)))
+    }
+
     /// The level `text` means, or nil when it is not a volume.
     public static func parse(_ text: String) -> Decibels? {
         let t = text.trimmingWhitespace().lowercased()
         if t.hasSuffix("db") {
-            guard let db = Double(t.dropLast(2).trimmingWhitespace()), db.isFinite || db == -.infinity,
-                  db <= maximum.value + 1e-9 else { return nil }
+            guard let db = Double(t.dropLast(2).trimmingWhitespace()), !db.isNaN, contains(Decibels(db)) else { return nil }
             return Decibels(db)
         }
         let number = t.hasSuffix("%") ? String(t.dropLast()) : t
@@ -155,10 +169,13 @@ public enum VolumeLevel {
         return fromPercent(percent)
     }
 
-    /// mpv's curve: gain = (percent / 100)³. Nil outside 0…130.
+    /// mpv's curve: gain = (percent / 100)³. Nil outside 0…130, and for a percentage so small
+    /// (above 0, below 0.046 %) that it is under `minimum`.
     public static func fromPercent(_ percent: Double) -> Decibels? {
         guard percent.isFinite, percent >= 0, percent <= 130 + 1e-9 else { return nil }
-        return percent == 0 ? .silence : Decibels(60 * log10(percent / 100))
+        if percent == 0 { return .silence }
+        let level = Decibels(60 * log10(percent / 100))
+        return contains(level) ? level : nil
     }
 
     /// The percentage of a level (mpv's curve).
@@ -167,5 +184,5 @@ public enum VolumeLevel {
     }
 
     /// The rule, for messages.
-    public static let rule = "a volume is a percentage 0–130 (80 or 80%) or decibels up to +6.8 (-6dB)"
+    public static let rule = "a volume is a percentage 0–130 (80 or 80%) or decibels from -200 to +6.8 (-6dB; -inf dB mutes)"
 }

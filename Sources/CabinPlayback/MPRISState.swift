@@ -1,3 +1,4 @@
+import CabinAudio
 import CabinIO
 
 /// What MPRIS (the desktop's media-player interface, `org.mpris.MediaPlayer2`) shows of a
@@ -72,7 +73,8 @@ public struct MPRISState: Sendable, Equatable {
     }
 
     /// "Drive to Yosemite · rest stop": the title and the segment.
-    public var displayTitle: String { segment.map { "\(title) · \($0)" } ?? title }
+    /// One line without control characters (a document's title is the author's text).
+    public var displayTitle: String { (segment.map { "\(title) · \($0)" } ?? title).singleLine(limit: 1024) }
 
     public var isActive: Bool { status != .stopped }
 

@@ -1,4 +1,5 @@
 import CabinJSON
+import CabinAudio
 
 /// The picture: the timeline data of `SessionPlot.swift` drawn as SVG text, lane by lane.
 extension SessionPlot {
@@ -168,6 +169,6 @@ extension SessionPlot {
     private func f(_ v: Double) -> String { NumberText.decimals(v, 2) }
     private func f3(_ v: Double) -> String { NumberText.decimals(v, 3) }
     private func esc(_ text: String) -> String {
-        text.replacing("&", with: "&amp;").replacing("<", with: "&lt;").replacing(">", with: "&gt;").replacing("\"", with: "&quot;")
+        text.xmlEscaped
     }
 }

@@ -21,18 +21,62 @@ enum CLIConfig {
     private static func xdg(_ variable: String, fallback: String) -> String {
         // The XDG spec: a relative path in the variable is invalid and ignored.
         if let value = environment[variable], value.hasPrefix("/") { return value }
-        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? "/"
+        // $HOME, else the password database's home (never "/" because HOME is unset).
+        let home = HomeDirectory.path ?? "/"
         return (home.hasSuffix("/") ? String(home.dropLast()) : home) + "/" + fallback
     }
 
-    /// The file's layer (an empty one when there is no file) and its problems.
+    /// True when `variable` (an XDG folder) is not given and the home folder it would fall
+    /// back to does not exist: what would be kept there is not kept (a home is never made).
+    private static func lacksHome(_ variable: String) -> Bool {
+        if let value = environment[variable], value.hasPrefix("/") { return false }
+        return !HomeDirectory.exists
+    }
+
+    /// The state file is neither read nor written: no `XDG_STATE_HOME` and no home folder.
+    static var stateIsOff: Bool { lacksHome("XDG_STATE_HOME") }
+
+    /// Says once, in one line, what goes when the home folder is missing (`keeps`: whether
+    /// this command keeps a state file; every playing command has the speech cache).
+    static func noteMissingHome(keepsState: Bool) {
+        let cacheOff = (environment["CABIN_SPEECH_CACHE"].map { $0.isEmpty } ?? true) && lacksHome("XDG_CACHE_HOME")
+        let stateOff = keepsState && stateIsOff
+        guard cacheOff || stateOff else { return }
+        let home = HomeDirectory.path.map { "the home folder \($0) does not exist" } ?? "there is no home folder (HOME is not set)"
+        let what = [stateOff ? "the state file" : nil, cacheOff ? "the speech cache" : nil].compactMap { $0 }.joined(separator: " or ")
+        CLIOutput.warning("\(home), and Cabin does not make one: going without \(what)")
+    }
+
+    /// The largest config file read: 1 MiB (a config is a few lines; documents and
+    /// playlists have their limits too).
+    static let configLimit = 1 << 20
+
+    /// The file's layer (an empty one when there is no file) and its problems. Only a missing
+    /// file means the defaults: a folder that cannot be searched, a link to nothing, a
+    /// directory, a FIFO or a file over `configLimit` is one error line (and never a wait).
     static func readFile() -> ConfigFile {
         let path = configPath
-        guard access(path, F_OK) == 0 else { return ConfigFile(path: path) }
-        guard let data = FileManager.default.contents(atPath: path) else {
+        func problem(_ message: String) -> ConfigFile {
             var file = ConfigFile(path: path)
-            file.problems.append(ConfigProblem(.error, source: path, key: nil, message: "cannot be read (\(String(cString: strerror(errno))))"))
+            file.problems.append(ConfigProblem(.error, source: path, key: nil, message: message))
             return file
+        }
+        var link = stat()
+        if lstat(path, &link) != 0 {
+            let code = errno
+            return code == ENOENT ? ConfigFile(path: path) : problem("cannot be read (\(DocumentFile.reason(code)))")
+        }
+        var info = stat()
+        if link.st_mode & S_IFMT == S_IFLNK && stat(path, &info) != 0 && errno == ENOENT {
+            var target = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+            let length = readlink(path, &target, target.count - 1)
+            let shown = length > 0 ? String(decoding: target[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self) : "?"
+            return problem("is a symbolic link to \(shown), which does not exist")
+        }
+        let data: [UInt8]
+        do { data = try DocumentFile.read(path, limit: configLimit, kind: "config file", regularOnly: true) } catch {
+            let line = error.description
+            return problem(line.hasPrefix(path + ": ") ? String(line.dropFirst(path.count + 2)) : line)
         }
         guard let text = String(validating: data, as: UTF8.self) else {
             var file = ConfigFile(path: path)
@@ -48,7 +92,7 @@ enum CLIConfig {
         let file = readFile()
         let (environmentLayer, environmentProblems) = ConfigEnvironment.layer(environment)
         let problems = file.problems + environmentProblems
-        for problem in problems { StandardStreams.writeError("\(problem)\n") }
+        for problem in problems { StandardStreams.writeError("\(problem)".terminalSafe + "\n") }
         if problems.contains(where: { $0.severity == .error }) { throw ExitCode.failure }
         return (CabinSettings.merge([file.layer, environmentLayer, options]), file)
     }
@@ -63,25 +107,31 @@ enum CLIConfig {
         return try settings(options: layer).settings
     }
 
-    /// The state file, or nil (with a warning when one is there but cannot be used).
-    static func readState() -> PlayState? {
+    /// The state file, or nil with why when one is there but cannot be used (warned about
+    /// unless `warn` is false: `--resume` says it in its own error). A bad volume in it is
+    /// left out with a warning, the rest used.
+    static func readState(warn: Bool = true) -> (state: PlayState?, problem: String?) {
         let path = statePath
-        guard access(path, F_OK) == 0 else { return nil }
+        guard !stateIsOff, access(path, F_OK) == 0 else { return (nil, nil) }
         guard let data = FileManager.default.contents(atPath: path) else {
-            CLIOutput.warning("\(path): cannot be read (\(String(cString: strerror(errno)))); starting afresh")
-            return nil
+            let problem = "\(path): cannot be read (\(String(cString: strerror(errno))))"
+            if warn { CLIOutput.warning("\(problem); starting afresh") }
+            return (nil, problem)
         }
         switch PlayState.decode(Array(data)) {
-        case .success(let state): return state
+        case .success(let state):
+            for dropped in state.dropped { CLIOutput.warning("\(path): \(dropped); that volume is not restored") }
+            return (state, nil)
         case .failure(let problem):
-            CLIOutput.warning("\(path): \(problem); starting afresh")
-            return nil
+            if warn { CLIOutput.warning("\(path): \(problem); starting afresh") }
+            return (nil, "\(path): \(problem)")
         }
     }
 
     /// Writes the state file atomically (a temporary, synced and renamed), making its
     /// folder (mode 0700) when needed.
     static func writeState(_ state: PlayState) throws {
+        guard !stateIsOff else { return }   // said once at the start (noteMissingHome)
         let path = statePath
         let folder = String(path[..<path.lastIndex(of: "/")!])
         if access(folder, F_OK) != 0 {

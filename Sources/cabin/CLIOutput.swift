@@ -5,21 +5,23 @@ import CabinPlayback
 import FoundationEssentials
 import Glibc
 
-/// Printing for the CLI: errors as one line on stderr, JSON for scripts.
+/// Printing for the CLI: errors as one line on stderr, JSON for scripts. Messages go out
+/// terminal-safe (`String.terminalSafe`): a control character quoted from a document, a tag
+/// or a station cannot move the cursor, retitle the window or start a line of its own.
 enum CLIOutput {
     /// Prints `cabin: error: MESSAGE` on stderr.
     static func error(_ message: String) {
-        StandardStreams.writeError("cabin: error: \(message)\n")
+        StandardStreams.writeError("cabin: error: \(message.terminalSafe)\n")
     }
 
     /// Prints `cabin: warning: MESSAGE` on stderr.
     static func warning(_ message: String) {
-        StandardStreams.writeError("cabin: warning: \(message)\n")
+        StandardStreams.writeError("cabin: warning: \(message.terminalSafe)\n")
     }
 
     /// Prints `cabin: MESSAGE` on stderr (a note, not a problem).
     static func note(_ message: String) {
-        StandardStreams.writeError("cabin: \(message)\n")
+        StandardStreams.writeError("cabin: \(message.terminalSafe)\n")
     }
 
     /// Pretty, key-sorted JSON on stdout.
@@ -94,6 +96,7 @@ extension CLIOutput {
     /// Prints a command's summary line: on stdout, or on stderr when the output itself
     /// went to stdout (`-o -`).
     static func summary(_ line: String, output: String?) {
+        let line = line.terminalSafe   // it may name a document's title
         if output == "-" { StandardStreams.writeError(line + "\n") } else { print(line) }
     }
 

@@ -35,7 +35,7 @@ struct ConfigCommand: ParsableCommand {
 
     func run() throws {
         let (settings, file) = try CLIConfig.settings(options: try options.layer())
-        let state = CLIConfig.readState()
+        let state = CLIConfig.readState().state
         let volumes = settings.startingVolumes(remembered: state?.levels, statePath: CLIConfig.statePath)
         var rows: [(key: String, value: ConfigEntry.Value, shown: String, origin: ConfigOrigin)] = [
             ("play.device", .text(settings.device.value), settings.device.value, settings.device.origin),

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CabinAudio
 import CabinIO
 import CabinJSON
 import CabinPlayback
@@ -77,8 +78,8 @@ struct Ctl: ParsableCommand {
             let observing = words[0] == "observe"
             while let line = try reader.next() {
                 guard let reply = JSONField.objectValue(JSONParser.parse(line, file: "reply").value) else { continue }
-                if reply["event"] != nil {   // an event (observe)
-                    print(String(decoding: line, as: UTF8.self))
+                if reply["event"] != nil {   // an event (observe), written again: valid and terminal-safe JSON
+                    print(JSONValue.object(reply.members.map { ($0.key, $0.value) }).serialized(pretty: false))
                     CLIOutput.flush()
                     continue
                 }
@@ -108,10 +109,10 @@ struct Ctl: ParsableCommand {
         } else if command == "status", let s = data.objectValue {
             print(CtlStatus.describe(s))
         } else if command == "help", let h = data.objectValue {
-            for item in JSONField.arrayValue(h["commands"]) ?? [] { print(item.stringValue ?? "") }
+            for item in JSONField.arrayValue(h["commands"]) ?? [] { print((item.stringValue ?? "").terminalSafe) }
             for (label, key) in [("parameters", "parameters"), ("buses", "buses"), ("live events", "events")] {
                 let items = (JSONField.arrayValue(h[key]) ?? []).compactMap(\.stringValue)
-                print("\(label): \(items.isEmpty ? "none" : items.joined(separator: ", "))")
+                print("\(label): \(items.isEmpty ? "none" : items.joined(separator: ", "))".terminalSafe)
             }
         } else if data.kind != .null {
             print(data.serialized(pretty: true), terminator: "")
@@ -158,7 +159,8 @@ enum CtlStatus {
             lines.append(text)
         }
         lines.append("device: \(JSONField.stringValue(s["device"]) ?? "")  xruns \(JSONField.numberValue(s["xruns"]).map { Int($0) } ?? 0)")
-        return lines.joined(separator: "\n")
+        // The reply is the peer's: its strings are shown terminal-safe, one line each.
+        return lines.map(\.terminalSafe).joined(separator: "\n")
     }
 }
 

@@ -34,7 +34,7 @@ enum CLIHaptics {
         guard let bytes = CLIInput.readDocument(path) else { throw ExitCode.failure }
         let result = HapticReader.read(bytes, file: path, options: strict ? .strict : .lenient)
         for diagnostic in result.diagnostics.sortedByLocation {
-            StandardStreams.writeError("\(diagnostic)\n")
+            StandardStreams.writeError("\(diagnostic)".terminalSafe + "\n")
         }
         guard let pattern = result.pattern else { throw ExitCode.failure }
         return (pattern, HapticCompiler.compile(pattern, options: HapticCompileOptions(strength: strength)))
@@ -55,7 +55,7 @@ enum CLIHaptics {
         var rendered = HapticAudioRenderer.synthesize(compiled, options: options)
         if HapticPatternAudio.hasAudio(pattern) {
             let loaded = HapticWaveformLoader.load(pattern, patternFile: file, sampleRate: options.sampleRate)
-            for diagnostic in loaded.diagnostics.sortedByLocation { StandardStreams.writeError("\(diagnostic)\n") }
+            for diagnostic in loaded.diagnostics.sortedByLocation { StandardStreams.writeError("\(diagnostic)".terminalSafe + "\n") }
             if loaded.diagnostics.hasErrors { throw ExitCode.failure }
             let stereo = HapticPatternAudio.synthesize(pattern, waveforms: loaded.waveforms, sampleRate: options.sampleRate)
             rendered = HapticPatternAudio.mix(stereo, into: rendered, ceiling: options.peakCeiling)

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CabinAudio
 import CabinHaptics
 import CabinIO
 
@@ -52,7 +53,7 @@ extension HapticsCommand {
             for file in files {
                 guard let bytes = CLIInput.readDocument(file) else { failed = true; continue }
                 let result = HapticReader.read(bytes, file: file, options: strict ? .strict : .lenient)
-                for diagnostic in result.diagnostics.sortedByLocation { print(diagnostic) }
+                for diagnostic in result.diagnostics.sortedByLocation { print("\(diagnostic)".terminalSafe) }
                 if let pattern = result.pattern {
                     print("\(file): ok (\(CLIHaptics.summary(pattern, HapticCompiler.compile(pattern))))")
                 } else {

@@ -158,13 +158,14 @@ struct Play: ParsableCommand {
 
     func run() throws {
         let (settings, _) = try CLIConfig.settings(options: try configLayer())
-        let state = CLIConfig.readState()
+        CLIConfig.noteMissingHome(keepsState: true)
+        let (state, stateProblem) = CLIConfig.readState(warn: !resume)
         let source: CLISession.Source
         var mix = self.mix
         var range = self.range
         var startTime = range.start
         if resume {
-            let resumed = try resumedSession(state)
+            let resumed = try resumedSession(state, problem: stateProblem)
             source = try CLISession.Source(resuming: resumed, stations: settings.stations.mapValues(\.value))
             startTime = resumed.position
             if mix.loudness == nil { mix.loudness = resumed.loudness }
@@ -215,7 +216,7 @@ struct Play: ParsableCommand {
                             title: player.session.title ?? source.name)
         if let line = Play.volumeLine(volumes, player: player), view.mode == .lines || view.mode == .terminal { print(line) }
         if resume, view.mode == .lines || view.mode == .terminal {
-            print("resuming \"\(view.title)\" at \(CLIOutput.clock(startTime).dropLast(4))")
+            print("resuming \"\(view.title.terminalSafe)\" at \(CLIOutput.clock(startTime).dropLast(4))")
         }
         var sessionRumble: SessionRumble?
         if let rumble = settings.rumble.value, rumble != "off" {
@@ -258,7 +259,11 @@ struct Play: ParsableCommand {
     }
 
     /// The last session from the state file, or a one-line error (exit 1) when there is none to resume.
-    func resumedSession(_ state: PlayState?) throws -> PlayState.Session {
+    func resumedSession(_ state: PlayState?, problem: String? = nil) throws -> PlayState.Session {
+        if let problem {
+            CLIOutput.error("nothing to resume: the state file was not used: \(problem)")
+            throw ExitCode.failure
+        }
         guard let session = state?.session else {
             CLIOutput.error("nothing to resume: no session has played yet (\(CLIConfig.statePath))")
             throw ExitCode.failure

@@ -93,7 +93,10 @@ final class PlayView {
         }
         // Each line fits the width (one column to spare, so no terminal wraps it).
         let width = max(10, (TerminalInput.columns ?? 80) - 1)
-        lines = lines.map { $0.count > width ? String($0.prefix(width - 1)) + "…" : $0 }
+        lines = lines.map { line in
+            let line = line.terminalSafe   // a title or station name from outside
+            return line.count > width ? String(line.prefix(width - 1)) + "…" : line
+        }
         for line in lines { print("\u{1B}[2K" + line) }
         drawnLengths = lines.map(\.count)
         CLIOutput.flush()
@@ -128,7 +131,13 @@ final class PlayView {
         CLIOutput.flush()
     }
 
+    /// The line for `event`, terminal-safe (titles, marks, tags and station names come from
+    /// outside: a control character in one is shown as a visible escape).
     static func describe(_ event: PlayerEvent, title: String) -> String {
+        line(event, title: title).terminalSafe
+    }
+
+    private static func line(_ event: PlayerEvent, title: String) -> String {
         func t(_ s: Double) -> String { String(CLIOutput.clock(s).dropLast(4)) }
         switch event {
         case .started(let i):

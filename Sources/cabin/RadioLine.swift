@@ -1,9 +1,15 @@
+import CabinAudio
 import CabinPlayback
 import FoundationEssentials
 
 /// How `cabin play` shows live streams: event lines, `--json` members, the status line.
 enum RadioLine {
+    /// The event's line, terminal-safe (a station's title and name come from outside).
     static func describe(_ event: RadioEvent) -> String {
+        line(event).terminalSafe
+    }
+
+    private static func line(_ event: RadioEvent) -> String {
         switch event {
         case .buffering(let url, let reason): "radio \(url): buffering (\(reason))"
         case .playing(let url, let name, let codec, let seconds):

@@ -107,6 +107,7 @@ struct Render: ParsableCommand {
         // A preset's default options come from the config file, and stations by name (a
         // preset's --radio NAME, a document's "station:NAME").
         let settings = try CLIConfig.hapticsSettings(strength: strength)
+        CLIConfig.noteMissingHome(keepsState: false)
         // The outputs are checked (their formats, and their temporaries made) before any work.
         let encoding = SoundFileFormat.SampleEncoding(rawValue: bits)!
         let inputs = session.map { [$0] } ?? []
@@ -339,12 +340,12 @@ enum CLISession {
         }
         do {
             let loaded = try body(library)
-            for diagnostic in loaded.diagnostics { StandardStreams.writeError("\(diagnostic)\n") }
+            for diagnostic in loaded.diagnostics { StandardStreams.writeError("\(diagnostic)".terminalSafe + "\n") }
             for warning in loaded.warnings { CLIOutput.warning(warning) }
             return loaded
         } catch {
             for line in error.lines {
-                StandardStreams.writeError((line.contains(": error: ") ? line : "cabin: error: \(line)") + "\n")
+                StandardStreams.writeError((line.contains(": error: ") ? line : "cabin: error: \(line)").terminalSafe + "\n")
             }
             throw ExitCode.failure
         }

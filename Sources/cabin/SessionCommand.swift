@@ -125,7 +125,7 @@ struct SessionCommand: ParsableCommand {
                 let references = SessionReferences.checking(documentFolder: folder, library: library, patterns: patterns,
                                                             stations: stations)
                 let result = SessionReader.read(bytes, file: file, references: references)
-                for diagnostic in result.diagnostics { print(diagnostic) }
+                for diagnostic in result.diagnostics { print("\(diagnostic)".terminalSafe) }
                 if let doc = result.document {
                     print("\(file): ok (\(SessionTime.format(doc.duration)), \(doc.layers.count) layer\(doc.layers.count == 1 ? "" : "s"), \(doc.cues.count) cue\(doc.cues.count == 1 ? "" : "s"))")
                 } else {

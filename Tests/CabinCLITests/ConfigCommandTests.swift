@@ -1,5 +1,6 @@
 import CabinTestSupport
 import Foundation
+import Glibc
 import Testing
 
 /// `cabin config`: the settings in effect and where each came from, read from a real config
@@ -80,6 +81,51 @@ import Testing
         #expect(settings["play.periods"]?["source"] as? String == "default")
     }
 
+    /// Issue 31.10, unbounded config: a 50 MB config.toml cost 17 s and ~1 GB on every
+    /// command; a directory or FIFO said "Inappropriate ioctl for device"; a folder that
+    /// cannot be searched or a link to nothing silently meant the defaults. Now each is one
+    /// error line (exit 1), at once: the size is checked before a byte is read, and a FIFO is
+    /// opened non-blocking and refused unread.
+    @Test func unboundedConfig() throws {
+        let (path, environment) = try Self.config(nil)
+        let manager = FileManager.default
+        func expectOneLine(_ message: String, _ note: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+            let result = try ExternalTool.cabin(["config"], environment: environment)
+            #expect(result.status == 1, "\(note)", sourceLocation: sourceLocation)
+            #expect(result.stderr == "\(path): error: \(message)\n", "\(note)", sourceLocation: sourceLocation)
+            #expect(result.seconds < 5, "\(note): \(result.seconds) s", sourceLocation: sourceLocation)
+        }
+        // 50 MB of comments (valid TOML, so only the size refuses it).
+        let line = Data(("# " + String(repeating: "x", count: 1021) + "\n").utf8)
+        manager.createFile(atPath: path, contents: nil)
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        let block = Data((0..<1024).flatMap { _ in line })   // 1 MiB
+        for _ in 0..<50 { handle.write(block) }
+        try handle.close()
+        try expectOneLine("is 52428800 bytes; a config file is at most 1048576 bytes", "50 MB")
+        // Just under the limit is read (and is the defaults: comments only).
+        try manager.removeItem(atPath: path)
+        manager.createFile(atPath: path, contents: block.prefix(1 << 20))
+        #expect(try ExternalTool.cabin(["config"], environment: environment).status == 0)
+
+        try manager.removeItem(atPath: path)
+        try manager.createDirectory(atPath: path, withIntermediateDirectories: false)
+        try expectOneLine("is a directory, not a config file", "a directory")
+        try manager.removeItem(atPath: path)
+        #expect(mkfifo(path, 0o600) == 0)
+        try expectOneLine("is not a regular file (a FIFO or a device), not a config file", "a FIFO")
+        try manager.removeItem(atPath: path)
+        try manager.createSymbolicLink(atPath: path, withDestinationPath: "/nonexistent/cabin.toml")
+        try expectOneLine("is a symbolic link to /nonexistent/cabin.toml, which does not exist", "a dangling link")
+        // The config folder is not a folder: said, not taken for "no config".
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        try manager.removeItem(atPath: folder)
+        manager.createFile(atPath: folder, contents: Data("x".utf8))
+        try expectOneLine("cannot be read (a part of the path is not a folder)", "a file for the folder")
+        // (A folder without search permission says "cannot be read (permission denied)";
+        // these tests run as root, which may search any folder.)
+    }
+
     @Test func noConfigFileMeansTheDefaults() throws {
         let (path, environment) = try Self.config(nil)
         let result = try ExternalTool.cabin(["config"], environment: environment)
@@ -102,7 +148,7 @@ import Testing
         #expect(result.stderr == """
             \(path):2:1: error: play.period: must be a power of two from 16 to 8192 frames, not 100
             \(path):3:1: warning: play.devcie: unknown key (did you mean 'device'?); ignored
-            \(path):5:1: error: volume.master: a volume is a percentage 0–130 (80 or 80%) or decibels up to +6.8 (-6dB), not 'loud'
+            \(path):5:1: error: volume.master: a volume is a percentage 0–130 (80 or 80%) or decibels from -200 to +6.8 (-6dB; -inf dB mutes), not 'loud'
 
             """)
         // `cabin play` stops on the same lines before it plays.

@@ -302,4 +302,71 @@ struct ControlSocketTests {
         #expect(process.terminationStatus == 0)
         #expect(!FileManager.default.fileExists(atPath: socket), "the socket is removed at the end")
     }
+
+    /// A socket bound at `path` and listening with `backlog`, never accepting (a hung
+    /// program); its descriptor.
+    static func hungListener(_ path: String, backlog: Int32) throws -> Int32 {
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            let bytes = Array(path.utf8)
+            raw.copyBytes(from: bytes.prefix(raw.count - 1))
+        }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        try #require(bound == 0 && listen(fd, backlog) == 0, "bind/listen \(path): \(errno)")
+        return fd
+    }
+
+    /// Issue 31.4, the control socket taken from a live player: any failed test connect
+    /// counted as stale, so a live listener whose backlog was full (a hung program) lost its
+    /// socket after a 1 s timeout, and another user's socket was replaced. Now only
+    /// ECONNREFUSED on a socket of this user's is stale; the rest is one line, the socket
+    /// left in place.
+    @Test func theControlSocketCannotBeTakenFromALivePlayer() throws {
+        let dir = try TestEnvironment.temporaryDirectory("cabin-ctl-take")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("s.json").path
+        try Data(Self.session.replacingOccurrences(of: "DURATION", with: "1500ms").utf8).write(to: URL(fileURLWithPath: path))
+        let socketPath = dir.appendingPathComponent("control").path
+        func inode() -> ino_t? { var info = stat(); return lstat(socketPath, &info) == 0 ? info.st_ino : nil }
+
+        // A hung listener with a full backlog: not replaced.
+        let hung = try Self.hungListener(socketPath, backlog: 0)
+        var fillers: [Int32] = []
+        for _ in 0..<4 {
+            let c = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
+            var address = sockaddr_un()
+            address.sun_family = sa_family_t(AF_UNIX)
+            withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(socketPath.utf8).prefix($0.count - 1)) }
+            _ = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(c, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            }
+            fillers.append(c)
+        }
+        let before = inode()
+        let taken = try ExternalTool.cabin(["play", path, "-D", "none", "--ipc", socketPath, "--quiet"])
+        #expect(taken.status == 1, "\(taken.stderr)")
+        #expect(taken.stderr.contains("does not answer") && taken.stderr.contains("not replacing it")
+                && taken.stderr.split(separator: "\n").count == 1, "\(taken.stderr)")
+        #expect(inode() == before && before != nil, "the hung program's socket is still there")
+        for fd in fillers + [hung] { close(fd) }
+
+        // Now stale (nothing listens, ECONNREFUSED) and this user's: replaced, and the session plays.
+        let stale = try ExternalTool.cabin(["play", path, "-D", "none", "--ipc", socketPath, "--quiet"])
+        #expect(stale.status == 0, "\(stale.stderr)")
+
+        // Another user's socket (stale or not) is never replaced.
+        if getuid() == 0 {
+            close(try Self.hungListener(socketPath, backlog: 1))
+            #expect(chown(socketPath, 65534, 65534) == 0)
+            let theirs = try ExternalTool.cabin(["play", path, "-D", "none", "--ipc", socketPath, "--quiet"])
+            #expect(theirs.status == 1)
+            #expect(theirs.stderr.contains("belongs to another user (uid 65534); not replacing it")
+                    && theirs.stderr.split(separator: "\n").count == 1, "\(theirs.stderr)")
+            #expect(FileManager.default.fileExists(atPath: socketPath))
+        }
+    }
 }

@@ -89,6 +89,38 @@ import Testing
         #expect(readOnly.seconds < 5, "before any rendering")
     }
 
+    /// Issue 31.2: an MP3 render to a full disk (a 200 KB tmpfs) failed silently — exit 0,
+    /// its summary line, and a 200,704-byte file holding 11 s of the 120. Now the render,
+    /// `sounds render` and `haptics render` say so in one line and leave nothing; so do
+    /// FLAC and WAV, in Cabin's words (31.11: not libsndfile's "System error : …").
+    @Test func mp3RenderToAFullDisk() throws {
+        let dir = try TestEnvironment.temporaryDirectory("cabin-full")
+        guard getuid() == 0, try ExternalTool.run("mount", ["-t", "tmpfs", "-o", "size=200k", "tmpfs", dir.path]).status == 0 else {
+            print("mp3RenderToAFullDisk skipped: mounting a tmpfs needs root")
+            return
+        }
+        defer { _ = try? ExternalTool.run("umount", [dir.path]) }
+        let full = "cannot write: no space left on the device"
+        for name in ["x.mp3", "x.flac", "x.wav"] {
+            let out = dir.appendingPathComponent(name).path
+            let render = try ExternalTool.cabin(["render", "--preset", "drive", "--to", "2m", "-o", out])
+            #expect(render.status == 1, "\(name): \(render.stdout)")
+            #expect(render.stderr == "cabin: error: \(out): \(full)\n", "\(name)")
+            #expect(render.stdout.isEmpty, "no summary line: \(render.stdout)")
+            #expect(try OutputDestinationTests.names(dir) == [], "\(name) leaves nothing")
+        }
+        // Nearly full: the short writers (a horn, a haptic pattern) meet the full disk too.
+        try Data(count: 200_000).write(to: dir.appendingPathComponent("filler"))   // one 4 KiB page left
+        let out = dir.appendingPathComponent("x.mp3").path
+        let sound = try ExternalTool.cabin(["sounds", "render", "ui/horn", "-o", out], environment: ["CABIN_SOUNDS": Self.sounds])
+        #expect(sound.status == 1, "\(sound.stdout)")
+        #expect(sound.stderr == "cabin: error: \(out): \(full)\n")
+        let haptics = try ExternalTool.cabin(["haptics", "render", Self.pattern, "-o", out])
+        #expect(haptics.status == 1, "\(haptics.stdout)")
+        #expect(haptics.stderr == "cabin: error: \(out): \(full)\n")
+        #expect(try OutputDestinationTests.names(dir) == ["filler"])
+    }
+
     static func start(_ arguments: [String]) throws -> Process {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: ExternalTool.cabinBinary)

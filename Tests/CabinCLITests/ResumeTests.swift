@@ -90,6 +90,71 @@ import Testing
         #expect(position > 9 && position < 11, "saved at \(position) s")
     }
 
+    /// Issue 31.7: `--volume=-300dB` and the socket's `volume ambient -1e308dB` were accepted
+    /// and saved, and the state reader then threw away the whole file — the resume point with
+    /// it. Now the options, the config and the socket share −200 … +6.8 dB (one line outside
+    /// it), a bad volume in the state file drops only itself, and a rejected state file is
+    /// what "nothing to resume" names.
+    @Test func oneRangeForVolumes() throws {
+        let (path, dir, environment) = try Self.setUp(seconds: 60)
+        let stateFile = dir.appendingPathComponent("state/cabin/state.json").path
+        let option = try ExternalTool.cabin(["play", path, "-D", "none", "--volume=-300dB"], environment: environment)
+        #expect(option.status == 64)
+        #expect(option.stderr.hasPrefix("Error: --volume '-300dB': a volume is a percentage 0–130 (80 or 80%) or decibels from -200 to +6.8"),
+                "\(option.stderr)")
+        let tiny = try ExternalTool.cabin(["play", path, "-D", "none", "--volume", "0.001%"], environment: environment)
+        #expect(tiny.status == 64)
+        #expect(!FileManager.default.fileExists(atPath: stateFile))
+
+        let (_, configDir, configured) = try Self.setUp(seconds: 1, config: "[volume]\nmaster = \"-1e308dB\"\n")
+        let config = try ExternalTool.cabin(["play", path, "-D", "none"], environment: configured)
+        #expect(config.status == 1)
+        #expect(config.stderr == "\(configDir.path)/config/cabin/config.toml:2:1: error: volume.master: a volume is a percentage 0–130 "
+                + "(80 or 80%) or decibels from -200 to +6.8 (-6dB; -inf dB mutes), not '-1e308dB'\n", "\(config.stderr)")
+
+        // The socket refuses it; what is saved stays readable.
+        let socket = dir.appendingPathComponent("control").path
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: ExternalTool.cabinBinary)
+        process.environment = ExternalTool.childEnvironment(environment)
+        process.arguments = ["play", path, "-D", "none", "--ipc", socket, "--json"]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        defer { if process.isRunning { process.terminate() } }
+        let deadline = Date().addingTimeInterval(10)
+        while !FileManager.default.fileExists(atPath: socket) && Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+        for level in ["-1e308dB", "-300dB", "0.01"] {
+            let refused = try ExternalTool.cabin(["ctl", "--ipc", socket, "volume", "ambient", level])
+            #expect(refused.status == 1)
+            #expect(refused.stderr.hasPrefix("cabin: error: volume: ") && refused.stderr.contains("is not a volume: a volume is a percentage")
+                    && refused.stderr.split(separator: "\n").count == 1, "\(refused.stderr)")
+        }
+        #expect(try ExternalTool.cabin(["ctl", "--ipc", socket, "volume", "ambient", "-200dB"]).status == 0)
+        Thread.sleep(forTimeInterval: 1)
+        #expect(try ExternalTool.cabin(["ctl", "--ipc", socket, "quit"]).status == 0)
+        process.waitUntilExit()
+        let saved = try Self.state(dir)
+        #expect((saved["volumes"] as? [String: Any])?["ambient"] as? Double == -200, "\(saved)")
+
+        // A bad volume in the file (written by hand, or by an older Cabin) costs only itself.
+        var state = saved
+        state["volumes"] = ["master": -300, "ambient": -6]
+        try JSONSerialization.data(withJSONObject: state).write(to: URL(fileURLWithPath: stateFile))
+        let resumed = try ExternalTool.cabin(["play", "--resume", "-D", "none", "--stop-after", "0.3s"], environment: environment)
+        #expect(resumed.status == 0, "\(resumed.stderr)")
+        #expect(resumed.stderr.contains("cabin: warning: \(stateFile): volumes.master: -300.0 dB is not a volume (−200 … +6.8 dB); that volume is not restored\n"),
+                "\(resumed.stderr)")
+        #expect(resumed.stdout.contains("resuming \"resumable\" at 0:0"), "\(resumed.stdout)")
+        #expect(resumed.stdout.contains("ambient -6.0 dB"), "\(resumed.stdout)")
+
+        // A state file that cannot be used at all: --resume says so, in one line.
+        try Data(#"{"cabinState": 2, "volumes": {}}"#.utf8).write(to: URL(fileURLWithPath: stateFile))
+        let rejected = try ExternalTool.cabin(["play", "--resume", "-D", "none"], environment: environment)
+        #expect(rejected.status == 1)
+        #expect(rejected.stderr == "cabin: error: nothing to resume: the state file was not used: \(stateFile): version 2 is not one this Cabin reads (1)\n")
+    }
+
     @Test func aSessionPlayedToItsEndHasNothingToResume() throws {
         let (path, _, environment) = try Self.setUp(seconds: 1)
         let none = try ExternalTool.cabin(["play", "--resume", "-D", "none"], environment: environment)

@@ -19,6 +19,14 @@ import Testing
     static let player = MPRISState.playerInterfaceName
     static let root = MPRISState.rootInterfaceName
 
+    /// Issue 31.1: a document's title and mark with escapes and newlines reach MPRIS's
+    /// `xesam:title` as one line without control characters.
+    @Test func terminalEscapeInjectionIsKeptOutOfTheMetadata() {
+        let s = MPRISState(status: .playing, title: "Drive\u{1B}]0;PWNED\u{07}\nnow", segment: "rest\u{9B}2J\r",
+                           duration: 10, position: 0, volume: 1, canSwitchStations: false)
+        #expect(s.value(of: "Metadata", in: Self.player)?["xesam:title"] == .string("Drive ]0;PWNED now · rest 2J"))
+    }
+
     @Test func propertiesOfAPlayingSession() {
         let s = Self.state()
         #expect(s.value(of: "PlaybackStatus", in: Self.player) == .string("Playing"))

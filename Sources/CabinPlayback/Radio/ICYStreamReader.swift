@@ -1,3 +1,5 @@
+import CabinAudio
+
 /// The SHOUTcast/Icecast ("ICY") side of a radio stream: the response headers that name the
 /// station and the metadata interval, and the metadata blocks interleaved with the audio
 /// every `icy-metaint` bytes (a length byte ×16, then `StreamTitle='…';…` padded with NULs),
@@ -79,9 +81,9 @@ public struct ICYStreamReader: Sendable {
         return n
     }
 
-    /// The station's name: `icy-name`, else `ice-name`.
+    /// The station's name: `icy-name`, else `ice-name`, as one line of at most 256 characters.
     public static func stationName(_ headers: [String]) -> String? {
-        (value("icy-name", in: headers) ?? value("ice-name", in: headers)).flatMap { $0.isEmpty ? nil : $0 }
+        (value("icy-name", in: headers) ?? value("ice-name", in: headers)).map { $0.singleLine() }.flatMap { $0.isEmpty ? nil : $0 }
     }
 
     /// The value of header `name` (case-insensitive) in `headers`, trimmed.

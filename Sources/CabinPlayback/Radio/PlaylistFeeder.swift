@@ -176,7 +176,8 @@ final class PlaylistFeeder {
                                                   referenceLoudness: referenceLoudness)
                     current = track
                     cursor = position
-                    title = track.taggedTitle ?? Self.title(of: entries[index])
+                    // A tag or a file name: one line, at most 256 characters (see `singleLine`).
+                    title = (track.taggedTitle ?? Self.title(of: entries[index])).singleLine()
                     notes.append(Note(frame: frame, event: .title(url: name, title: title!)))
                     return true
                 } catch {

@@ -71,16 +71,26 @@ public struct PlaylistSource: Sendable, Equatable {
         return slash == path.startIndex ? "/" : String(path[..<slash])
     }
 
-    /// Every audio file under `path`, sorted by path.
+    /// Every audio file under `path`, sorted by path. Each folder is listed once (by device
+    /// and inode: `ln -s . loop` is not walked again), and a link is followed only to a
+    /// folder inside `path`'s own tree (`up -> ..` is not).
     static func folder(_ path: String) -> [String] {
         var out: [String] = []
+        var visited = Set<[UInt64]>()
+        let root = realPath(path) ?? path
         func walk(_ dir: String, depth: Int) {
-            guard depth <= maximumDepth, out.count < maximumTracks,
+            var info = stat()
+            guard depth <= maximumDepth, out.count < maximumTracks, stat(dir, &info) == 0,
+                  visited.insert([UInt64(info.st_dev), UInt64(info.st_ino)]).inserted,
                   let names = try? FileManager.default.contentsOfDirectory(atPath: dir) else { return }
             for name in names.sorted() where !name.hasPrefix(".") {
                 let full = (dir.hasSuffix("/") ? dir : dir + "/") + name
                 guard let isDir = kind(of: full) else { continue }
                 if isDir {
+                    var link = stat()
+                    if lstat(full, &link) == 0, link.st_mode & S_IFMT == S_IFLNK {
+                        guard let real = realPath(full), real == root || real.hasPrefix(root == "/" ? "/" : root + "/") else { continue }
+                    }
                     walk(full, depth: depth + 1)
                 } else if let ext = name.split(separator: ".").last.map({ $0.lowercased() }), name.contains("."),
                           audioExtensions.contains(ext), out.count < maximumTracks {
@@ -90,6 +100,13 @@ public struct PlaylistSource: Sendable, Equatable {
         }
         walk(path, depth: 0)
         return out
+    }
+
+    /// `path` with every link resolved (`realpath`), or nil.
+    static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
     }
 
     /// Text as UTF-8 (a BOM dropped); bytes that are not UTF-8 read as Latin-1 (old `.m3u`).

@@ -93,7 +93,9 @@ final class RadioStation: @unchecked Sendable {
                 do throws(RadioFailure) {
                     let titles = try consume(step.bytes, ended: step.ending?.isClosedByServer == true, connection: &c,
                                              buffer: &buffer)
-                    for title in titles where title != lastTitle && !title.isEmpty {
+                    // A station's title is one line of at most 256 characters (a metadata block
+                    // holds up to 4080 bytes, newlines and escapes included).
+                    for title in titles.map({ $0.singleLine() }) where title != lastTitle && !title.isEmpty {
                         lastTitle = title
                         post(.title(url: url, title: title)) { $0.title = title }
                     }
