@@ -80,6 +80,12 @@ public struct Biquad: Sendable {
         a2 = (1 - alpha) / a0
     }
 
+    /// The second-order all-pass `(−c + d z⁻¹ + z⁻²) / (1 + d z⁻¹ − c z⁻²)` (the band
+    /// duck's, `DuckingRule`). Keeps the state. Control side.
+    mutating func setAllPass(c: Double, d: Double) {
+        (b0, b1, b2, a1, a2) = (-c, d, 1, d, -c)
+    }
+
     @inlinable @inline(__always) public mutating func process(_ x: Double) -> Double {
         let y = b0 * x + z1
         z1 = b1 * x - a1 * y + z2

@@ -122,18 +122,12 @@ extension Mixer {
             var cut = bandDucks[k]
             let row = duckGains + r * maxBlockFrames
             let moving = duckMoving[r]
-            let c = cut.c, d = cut.d
             for i in 0..<n {
                 let half = 0.5 * (Double(row[moving ? i : 0]) - 1)
                 let xl = Double(buffer[2 * i]), xr = Double(buffer[2 * i + 1])
-                let al = -c * xl + cut.left1
-                cut.left1 = d * xl - d * al + cut.left2
-                cut.left2 = xl + c * al
-                let ar = -c * xr + cut.right1
-                cut.right1 = d * xr - d * ar + cut.right2
-                cut.right2 = xr + c * ar
-                if abs(cut.left1) < 1e-15 && abs(cut.left2) < 1e-15 { (cut.left1, cut.left2) = (0, 0) }
-                if abs(cut.right1) < 1e-15 && abs(cut.right2) < 1e-15 { (cut.right1, cut.right2) = (0, 0) }
+                let al = cut.left.process(xl), ar = cut.right.process(xr)
+                cut.left.flush(below: 1e-15)
+                cut.right.flush(below: 1e-15)
                 if half != 0 {
                     buffer[2 * i] = Float(xl + half * (xl - al))
                     buffer[2 * i + 1] = Float(xr + half * (xr - ar))

@@ -58,15 +58,13 @@ struct DuckState: BitwiseCopyable {
     var gain: Double = 1
 }
 
-/// A band ducking rule on one bus: the all-pass of its bell cut (coefficients `c` and
-/// `d`, `DuckingRule`'s parallel form) and each channel's state.
-struct BandDuck: BitwiseCopyable {
+/// A band ducking rule on one bus: the all-pass of its bell cut (`DuckingRule`'s parallel
+/// form), one `Biquad` a channel.
+struct BandDuck {
     var rule: Int
     var bus: Int
-    /// The all-pass `(−c + d z⁻¹ + z⁻²) / (1 + d z⁻¹ − c z⁻²)`.
-    var c: Double
-    var d: Double
-    var left1 = 0.0, left2 = 0.0, right1 = 0.0, right2 = 0.0
+    /// The all-pass `(−c + d z⁻¹ + z⁻²) / (1 + d z⁻¹ − c z⁻²)`, left and right.
+    var left = Biquad(), right = Biquad()
 
     init(rule: Int, bus: Int, band: ClosedRange<Double>, sampleRate: Double) {
         self.rule = rule
@@ -75,12 +73,14 @@ struct BandDuck: BitwiseCopyable {
         let low = min(max(band.lowerBound, 10), top / 2), high = min(max(band.upperBound, low * 1.01), top)
         let width = 2 * Double.pi * (high - low) / sampleRate
         let t = Glibc.tan(width / 2)
-        c = (t - 1) / (t + 1)
-        d = -Glibc.cos(2 * Double.pi * (low * high).squareRoot() / sampleRate) * (1 - c)
+        let c = (t - 1) / (t + 1)
+        let d = -Glibc.cos(2 * Double.pi * (low * high).squareRoot() / sampleRate) * (1 - c)
+        left.setAllPass(c: c, d: d)
+        right.takeResponse(of: left)
     }
 
     /// Whether either channel's state holds anything (the cut still rings out of silence).
-    var hasState: Bool { left1 != 0 || left2 != 0 || right1 != 0 || right2 != 0 }
+    var hasState: Bool { left.hasState || right.hasState }
 }
 
 /// Allocates and fills the layer, map, parameter and ducking tables from a config.
