@@ -113,8 +113,11 @@ struct TerminalEscapeInjectionTests {
         #expect(Self.controls(played.stdout + played.stderr).isEmpty, "\(played.stdout.debugDescription)")
         #expect(played.stdout.contains("playing \"Song 1 \\u{1b}]0;PWNED\\u{7}\\u{1b}[2J"), "\(played.stdout)")
 
-        let lines = played.stdout.split(separator: "\n")
-        #expect(lines.count == 4, "\(played.stdout)")   // start, two marks, the end
+        // Start, two marks, the end, each one line. The silent clock reports an underrun like
+        // a card when the loaded machine (2 cores, the parallel phase) keeps the player from
+        // writing in time; those lines are the clock's, not the document's, so they are not counted.
+        let lines = played.stdout.split(separator: "\n").filter { !$0.contains(": recovered, skipped ") }
+        #expect(lines.count == 4, "\(played.stdout)")
 
         let svg = dir.appendingPathComponent("s.svg").path
         let plotted = try ExternalTool.cabin(["session", "plot", path, "-o", svg])
