@@ -1,9 +1,15 @@
 import FoundationEssentials
 
 /// Finds the files that ship with Cabin (the sound library, the haptic patterns, example
-/// sessions): an environment variable names it, else the nearest match above the running
-/// executable (a build inside the package: `.build/release/cabin`), else the system-wide
-/// install under `/usr/share/cabin`.
+/// sessions), first match wins:
+/// 1. the environment variable named (`CABIN_SOUNDS`, `CABIN_PATTERNS`), when set;
+/// 2. the nearest match above the running executable (a build inside the package:
+///    `.build/release/cabin`);
+/// 3. the Cabin package this library was built from (its folder as the compiler saw it: an
+///    app that depends on Cabin by path, or through SwiftPM's checkout of it, finds the
+///    package's `Sounds/` and `Patterns/` there, wherever the app itself is);
+/// 4. `$XDG_DATA_HOME/cabin` (default `~/.local/share/cabin`), `/usr/local/share/cabin`,
+///    then `/usr/share/cabin` (an installed Cabin).
 ///
 /// ```swift
 /// let sounds = ResourceLocator.find("Sounds", containing: "manifest.json", environment: "CABIN_SOUNDS")
@@ -30,8 +36,34 @@ public enum ResourceLocator {
             if exists(candidate) { return candidate }
             dir.deleteLastPathComponent()
         }
-        let system = URL(fileURLWithPath: "/usr/share/cabin").appendingPathComponent(relative)
-        return exists(system) ? system : nil
+        return installed.map { $0.appendingPathComponent(relative) }.first(where: exists)
+    }
+
+    /// Where the rules after the executable's folders look (3 and 4 above), in order.
+    public static var installed: [URL] {
+        var folders = [packageFolder]
+        let environment = ProcessInfo.processInfo.environment
+        if let data = environment["XDG_DATA_HOME"], data.hasPrefix("/") {
+            folders.append(URL(fileURLWithPath: data).appendingPathComponent("cabin"))
+        } else if let home = environment["HOME"], home.hasPrefix("/") {
+            folders.append(URL(fileURLWithPath: home).appendingPathComponent(".local/share/cabin"))
+        }
+        folders += ["/usr/local/share/cabin", "/usr/share/cabin"].map { URL(fileURLWithPath: $0) }
+        return folders
+    }
+
+    /// The Cabin package this module was compiled from (this file is
+    /// `Sources/CabinIO/ResourceLocator.swift` in it).
+    public static let packageFolder = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// Where `find` looked for `relative`, for an error that says so: the variable, then the
+    /// folders (the executable's nearest, the package, the install locations).
+    public static func searched(_ relative: String, environment: String?) -> String {
+        var places = environment.map { ["$\($0)"] } ?? []
+        places.append("above \(executableFolder.path)")
+        places += installed.map { $0.appendingPathComponent(relative).path }
+        return places.joined(separator: ", ")
     }
 
     /// The folder of the running executable (`/proc/self/exe` resolved).

@@ -94,7 +94,7 @@ extension LivePlayer {
             }
             events.append(.started(PlaybackInfo(device: options.device, sampleRate: n.sampleRate, periodFrames: n.periodFrames,
                                                 bufferFrames: n.bufferFrames, format: n.format, scheduling: text,
-                                                isRealtime: isRT)))
+                                                isRealtime: isRT, silentReason: options.silentReason)))
         }
         let seeks = shared.seeks.load(ordering: .acquiring)
         let position = positionFrames

@@ -9,11 +9,13 @@ extension LivePlayer {
     ///
     /// `load` gets the device's sample rate and period (use it as the block size). Throws
     /// `AudioDeviceError` when the device cannot be opened, else whatever `load` throws.
+    /// On a machine with no sound device at all, `"default"` plays on the system clock with
+    /// no sound instead (`Options.whenNoSoundDevice`; the `started` event's `silentReason`
+    /// says so, and `player.options.silentReason`).
     ///
     /// ```swift
     /// let (player, _) = try LivePlayer.open(options: .init(device: "default")) { rate, period in
-    ///     try SessionLoader.load(path: "drive.json", sampleRate: rate, maxBlockFrames: period,
-    ///                            library: try SoundLibrary.standard(), progressive: true)
+    ///     try SessionLoader.load(path: "drive.json", sampleRate: rate, maxBlockFrames: period, progressive: true)
     /// }
     /// try player.start()
     /// player.waitUntilFinished()
@@ -23,7 +25,16 @@ extension LivePlayer {
     public static func open(options: Options,
                             load: (_ sampleRate: Double, _ periodFrames: Int) throws -> SessionLoader.Loaded)
         throws -> (player: LivePlayer, loaded: SessionLoader.Loaded) {
-        let output = try options.backend.open(device: options.device, configuration: options.configuration)
+        var options = options
+        let output: any AudioOutput
+        do {
+            output = try options.backend.open(device: options.device, configuration: options.configuration)
+        } catch {
+            guard options.whenNoSoundDevice == .playSilently, options.device == "default", options.backend is ALSABackend,
+                  !ALSADevices.hasSoundDevice() else { throw error }
+            options.playSilently(because: noSoundDevice)
+            output = try options.backend.open(device: options.device, configuration: options.configuration)
+        }
         do {
             let loaded = try load(Double(output.negotiated.sampleRate), output.negotiated.periodFrames)
             let player = try LivePlayer(session: loaded.compiled, options: options, output: output)
@@ -35,4 +46,7 @@ extension LivePlayer {
             throw error
         }
     }
+
+    /// The fallback's reason, as the `started` event gives it.
+    public static let noSoundDevice = "no sound device (no sound card, no sound server)"
 }

@@ -53,10 +53,38 @@ public final class LivePlayer: @unchecked Sendable {
         /// `SilentClockBackend`, `-D none`) the haptics device is still a real one: `cabin
         /// play` keeps ALSA here, and the session is then paced by the haptics device's clock.
         public var hapticsBackend: (any AudioOutputBackend)?
+        /// What `LivePlayer.open` does when `device` is `"default"` on ALSA and the machine has
+        /// no sound device at all (no sound card, no sound server): play on the system clock
+        /// with everything but the sound (`SilentClockBackend`), as `cabin play` does and as
+        /// mpv's "no sound" mode does, or fail with the device's error.
+        public var whenNoSoundDevice: NoSoundDevice = .playSilently
+        /// Why the session plays with no sound (the `started` event's `silentReason`): set by
+        /// `playSilently(because:)`, which `LivePlayer.open` calls when it falls back.
+        public private(set) var silentReason: String?
+
+        /// See `whenNoSoundDevice`.
+        public enum NoSoundDevice: Sendable, Equatable {
+            case playSilently
+            case fail
+        }
 
         public init(device: String = "default", configuration: PCMConfiguration = PCMConfiguration()) {
             self.device = device
             self.configuration = configuration
+            if device == SilentClockBackend.device {
+                backend = SilentClockBackend()
+                silentReason = "the device is \"\(SilentClockBackend.device)\""
+            }
+        }
+
+        /// Plays on the system clock with no sound (`SilentClockBackend`), saying `reason` in
+        /// the `started` event. A haptics device still plays, on the backend sound would have
+        /// used, and then paces the session.
+        public mutating func playSilently(because reason: String) {
+            if hapticsDevice != nil && hapticsBackend == nil { hapticsBackend = backend }
+            device = SilentClockBackend.device
+            backend = SilentClockBackend()
+            silentReason = reason
         }
     }
 

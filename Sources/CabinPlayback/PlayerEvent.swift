@@ -39,4 +39,8 @@ public struct PlaybackInfo: Sendable, Equatable {
     /// "SCHED_FIFO 70" or "normal (reason)".
     public var scheduling: String
     public var isRealtime: Bool
+    /// Why nothing is heard, when the session plays on the system clock with no sound
+    /// (`device` is `"none"`): "no sound device (no sound card, no sound server)" when
+    /// `LivePlayer.open` fell back to it (`Options.whenNoSoundDevice`), or the device asked for.
+    public var silentReason: String?
 }

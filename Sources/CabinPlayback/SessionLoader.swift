@@ -35,7 +35,7 @@ public enum SessionLoader {
     /// Loads the document at `path`. `stations` are the user's internet stations by name
     /// (`"sound": "station:kexp"`), to their URLs.
     public static func load(path: String, sampleRate: Double, maxBlockFrames: Int = 512,
-                            library: SoundLibrary? = nil, patterns: HapticPatternLibrary? = nil,
+                            library: SoundLibrary? = .found, patterns: HapticPatternLibrary? = .locate(),
                             options: SessionCompileOptions = .init(), stations: [String: String] = [:],
                             progressive: Bool = false, startingAt start: Double = 0) throws(Failure) -> Loaded {
         let url = URL(fileURLWithPath: path)
@@ -58,7 +58,7 @@ public enum SessionLoader {
     /// for live playback, where launch time matters; it also connects the session's live
     /// streams (`Loaded.radio`). Offline rendering decodes everything first.
     public static func load(bytes: [UInt8], name: String, folder: URL, sampleRate: Double, maxBlockFrames: Int = 512,
-                            library: SoundLibrary? = nil, patterns: HapticPatternLibrary? = nil,
+                            library: SoundLibrary? = .found, patterns: HapticPatternLibrary? = .locate(),
                             options: SessionCompileOptions = .init(), stations: [String: String] = [:],
                             progressive: Bool = false, startingAt start: Double = 0) throws(Failure) -> Loaded {
         let references = SessionReferences.checking(documentFolder: folder, library: library, patterns: patterns,

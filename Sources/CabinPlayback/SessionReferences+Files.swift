@@ -1,4 +1,5 @@
 import CabinJSON
+import CabinIO
 import CabinSession
 import CabinSoundDesign
 import FoundationEssentials
@@ -85,7 +86,11 @@ extension SessionReferences {
 extension SoundLibrary {
     /// Why library sound `name` cannot be found when there is no library at all.
     static func absent(_ name: String) -> String {
-        "\(name): no sound library found (set CABIN_SOUNDS to the folder with manifest.json)"
+        if let root = locate() {
+            do { _ = try SoundLibrary(root: root) } catch { return "\(name): the sound library cannot be read: \(error.message)" }
+            return "\(name): no sound library was given (the library is at \(root.path))"
+        }
+        return "\(name): no sound library found (looked in \(ResourceLocator.searched("Sounds", environment: "CABIN_SOUNDS")))"
     }
 
     /// Why `name` is not in the library (with the name meant, when one is close), or nil.
@@ -105,7 +110,8 @@ extension SoundLibrary {
 extension HapticPatternLibrary {
     /// Why library pattern `name` cannot be found when there is no library at all.
     static func absent(_ name: String) -> String {
-        "\(name): no haptic pattern library found (set CABIN_PATTERNS to the folder of NAME.ahap files)"
+        if let library = locate() { return "\(name): no haptic pattern library was given (the library is at \(library.root.path))" }
+        return "\(name): no haptic pattern library found (looked in \(ResourceLocator.searched("Patterns/haptics", environment: "CABIN_PATTERNS")))"
     }
 
     /// Why `name` is not in the library (with the name meant, when one is close), or nil.

@@ -39,6 +39,11 @@ public struct SoundLibrary: Sendable {
         return try SoundLibrary(root: root)
     }
 
+    /// The library `standard()` finds, or nil when none is found or its manifest cannot be
+    /// read: `SessionLoader.load`'s default, so a session's library sounds are found without
+    /// being asked for (and where they cannot be, each reference to one says why).
+    public static var found: SoundLibrary? { try? standard() }
+
     /// The file of a library sound.
     public func url(for entry: SoundManifest.Entry) -> URL { root.appendingPathComponent(entry.file) }
 }

@@ -185,20 +185,18 @@ struct Play: ParsableCommand {
         options.startTime = startTime
         options.hapticsDevice = haptics.hapticsDevice
         options.hapticAudio = compileOptions.hapticAudio
-        if device == SilentClockBackend.device { playSilently(&options, source: source, reason: "-D none") }
+        if device == SilentClockBackend.device { options.playSilently(because: "-D none") }
         let player: LivePlayer
         let decoding: SoundDecoding
         do {
+            // With no sound device at all, "default" plays on the system clock with everything
+            // but the sound (LivePlayer.open's fallback).
             (player, decoding) = try open(options, source: source, compileOptions: compileOptions)
         } catch let error as AudioDeviceError {
-            // No sound device at all: the session on the system clock, with everything but the sound.
-            guard device == "default" && !ALSADevices.hasSoundDevice() else {
-                CLIOutput.error("\(error)")
-                throw ExitCode.failure
-            }
-            playSilently(&options, source: source, reason: "no sound device (no sound card, no sound server)")
-            (player, decoding) = try open(options, source: source, compileOptions: compileOptions)
+            CLIOutput.error("\(error)")
+            throw ExitCode.failure
         }
+        if let reason = player.options.silentReason { noteSilence(player.options, source: source, reason: reason) }
         let volumes = settings.startingVolumes(remembered: state?.levels, statePath: CLIConfig.statePath)
         var carried: [String: Decibels] = [:]
         for (bus, level) in volumes.sorted(by: { $0.key < $1.key }) {
@@ -314,12 +312,9 @@ extension Play {
         return (player, loaded.decoding)
     }
 
-    /// Switches `options` to the system clock with no sound, saying so in one line.
-    func playSilently(_ options: inout LivePlayer.Options, source: CLISession.Source, reason: String) {
-        // A haptics device still plays (on the backend sound would have used), and paces the session.
-        if options.hapticsDevice != nil && options.hapticsBackend == nil { options.hapticsBackend = options.backend }
-        options.device = SilentClockBackend.device
-        options.backend = SilentClockBackend()
+    /// Says in one line that the session plays on the system clock with no sound (once it
+    /// has loaded: a document then rejected gets no hint to render it).
+    func noteSilence(_ options: LivePlayer.Options, source: CLISession.Source, reason: String) {
         if let haptics = options.hapticsDevice {
             if !quiet { CLIOutput.note("\(reason): playing silently on the haptics device's clock (\(haptics))") }
             return
