@@ -19,10 +19,11 @@ public enum BufferPlayer {
     }
 
     /// Plays `buffer` on `device`, in chunks of one period, polling `isCancelled` between
-    /// chunks. The corresponding C functions are those of ``PCMOutput`` (`snd_pcm_open`,
-    /// `snd_pcm_writei`, `snd_pcm_drain`, `snd_pcm_close`).
+    /// chunks; `started` is called once the first chunk is written (the sound has begun). The
+    /// corresponding C functions are those of ``PCMOutput`` (`snd_pcm_open`, `snd_pcm_writei`,
+    /// `snd_pcm_drain`, `snd_pcm_close`).
     public static func play(_ buffer: AudioBuffer, device: String = "default", periodFrames: Int = 1024,
-                            isCancelled: () -> Bool = { false }) throws(AudioDeviceError) -> Outcome {
+                            isCancelled: () -> Bool = { false }, started: () -> Void = {}) throws(AudioDeviceError) -> Outcome {
         let channels = buffer.channelCount == 1 ? 2 : buffer.channelCount
         let output = try PCMOutput(device: device, configuration: PCMConfiguration(
             sampleRate: Int(buffer.sampleRate.rounded()), channelCount: channels, periodFrames: periodFrames,
@@ -44,6 +45,7 @@ public enum BufferPlayer {
             try samples.withUnsafeBufferPointer { (p) throws(AudioDeviceError) in
                 try output.write(UnsafeBufferPointer(rebasing: p[offset..<end]))
             }
+            if offset == 0 { started() }
             offset = end
         }
         try output.drain()

@@ -21,8 +21,9 @@ struct HapticsCommand: ParsableCommand {
               cabin haptics render Boing.ahap -o boing.wav --channels 4
               cabin haptics convert shot.haptic -o shot.ahap
               cabin haptics play seatbelt.ahap --rumble /dev/input/event5
+              cabin haptics watch knock.ahap --audio --loop
             """,
-        subcommands: [Check.self, Compile.self, RenderAudio.self, Plot.self, Show.self, Convert.self, Play.self, Doctor.self])
+        subcommands: [Check.self, Compile.self, RenderAudio.self, Plot.self, Show.self, Convert.self, Play.self, Watch.self, Doctor.self])
 }
 
 /// Loading patterns for the haptics commands.
@@ -31,13 +32,24 @@ enum CLIHaptics {
     /// file that cannot be read, prints them and throws exit status 1.
     static func load(_ path: String, strict: Bool = false,
                      strength: HapticStrength = .strong) throws -> (pattern: HapticPattern, compiled: CompiledHaptics) {
-        guard let bytes = CLIInput.readDocument(path) else { throw ExitCode.failure }
-        let result = HapticReader.read(bytes, file: path, options: strict ? .strict : .lenient)
-        for diagnostic in result.diagnostics.sortedByLocation {
-            StandardStreams.writeError("\(diagnostic)".terminalSafe + "\n")
+        let read = self.read(path, strict: strict, strength: strength)
+        for line in read.lines { StandardStreams.writeError(line + "\n") }
+        guard let loaded = read.loaded else { throw ExitCode.failure }
+        return loaded
+    }
+
+    /// The pattern at `path` read and compiled, or nil, and what was said on the way: its
+    /// diagnostics by location, or why the file could not be read (lines made terminal-safe).
+    static func read(_ path: String, strict: Bool = false, strength: HapticStrength = .strong)
+        -> (loaded: (pattern: HapticPattern, compiled: CompiledHaptics)?, lines: [String]) {
+        let bytes: [UInt8]
+        do { bytes = try DocumentFile.read(path, kind: "document") } catch {
+            return (nil, ["cabin: error: \(error)".terminalSafe])
         }
-        guard let pattern = result.pattern else { throw ExitCode.failure }
-        return (pattern, HapticCompiler.compile(pattern, options: HapticCompileOptions(strength: strength)))
+        let result = HapticReader.read(bytes, file: path, options: strict ? .strict : .lenient)
+        let lines = result.diagnostics.sortedByLocation.map { "\($0)".terminalSafe }
+        guard let pattern = result.pattern else { return (nil, lines) }
+        return ((pattern, HapticCompiler.compile(pattern, options: HapticCompileOptions(strength: strength))), lines)
     }
 
     /// `, strength light (environment CABIN_HAPTIC_STRENGTH)` after a summary when the
@@ -52,15 +64,26 @@ enum CLIHaptics {
     /// loaded is a located error and exit status 1.
     static func previewWithPatternAudio(_ pattern: HapticPattern, _ compiled: CompiledHaptics, file: String,
                                         options: HapticAudioOptions) throws -> AudioBuffer {
+        let preview = previewAudio(pattern, compiled, file: file, options: options)
+        for line in preview.lines { StandardStreams.writeError(line + "\n") }
+        guard let buffer = preview.buffer else { throw ExitCode.failure }
+        return buffer
+    }
+
+    /// `previewWithPatternAudio`'s buffer, or nil when a waveform has an error, and the
+    /// waveforms' diagnostics (terminal-safe lines).
+    static func previewAudio(_ pattern: HapticPattern, _ compiled: CompiledHaptics, file: String,
+                             options: HapticAudioOptions) -> (buffer: AudioBuffer?, lines: [String]) {
         var rendered = HapticAudioRenderer.synthesize(compiled, options: options)
+        var lines: [String] = []
         if HapticPatternAudio.hasAudio(pattern) {
             let loaded = HapticWaveformLoader.load(pattern, patternFile: file, sampleRate: options.sampleRate)
-            for diagnostic in loaded.diagnostics.sortedByLocation { StandardStreams.writeError("\(diagnostic)".terminalSafe + "\n") }
-            if loaded.diagnostics.hasErrors { throw ExitCode.failure }
+            lines = loaded.diagnostics.sortedByLocation.map { "\($0)".terminalSafe }
+            if loaded.diagnostics.hasErrors { return (nil, lines) }
             let stereo = HapticPatternAudio.synthesize(pattern, waveforms: loaded.waveforms, sampleRate: options.sampleRate)
             rendered = HapticPatternAudio.mix(stereo, into: rendered, ceiling: options.peakCeiling)
         }
-        return AudioBuffer(samples: rendered.samples, channelCount: rendered.channelCount, sampleRate: rendered.sampleRate)
+        return (AudioBuffer(samples: rendered.samples, channelCount: rendered.channelCount, sampleRate: rendered.sampleRate), lines)
     }
 
     /// `0.27 s, 3 events (1 transient), 2 curves`.

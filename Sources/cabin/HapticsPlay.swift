@@ -29,65 +29,18 @@ extension HapticsCommand {
         @Argument(help: "A haptic pattern (.ahap, .haptic).")
         var file: String
 
-        @Option(help: ArgumentHelp("Rumble device (evdev node), e.g. /dev/input/event5 (see 'cabin devices --rumble').", valueName: "path"))
-        var rumble: String?
-
-        @Option(help: "Rumble gain 0…1 (FF_GAIN): the device's own gain.")
-        var gain: Double = 1
-
-        @Option(help: "Haptic strength: off, light (intensity × 0.4), medium (× 0.7) or strong (× 1, as designed). Default: CABIN_HAPTIC_STRENGTH, else the config file's haptics.strength, else strong.")
-        var strength: HapticStrength?
-
-        @Option(help: "Rumble mapping: equal-power-split or intensity-only.")
-        var mapping: RumbleMapping = .equalPowerSplit
-
-        @Flag(help: "Play as audio on the sound device (-D).")
-        var audio = false
-
-        @OptionGroup(title: "Sound device (--audio)") var output: DeviceArguments
-
-        /// The earlier name of -D here (deprecated).
-        @Option(name: .customLong("alsa-device"), help: .hidden)
-        var alsaDevice: String?
-
-        @OptionGroup var audioOptions: HapticAudioArguments
-
-        @OptionGroup(title: "Haptics device") var haptics: HapticsDeviceArguments
-
-        /// The rumble device: `--rumble`, or an evdev node given the earlier way (`--device`).
-        var rumbleDevice: String? {
-            rumble ?? output.device.flatMap { DeviceArguments.isRumbleNode($0) ? $0 : nil }
-        }
-
-        /// The sound device for `--audio`: given, else the config's (as `cabin play`'s).
-        func soundDevice(_ settings: CabinSettings) -> String {
-            if let alsaDevice { return alsaDevice }
-            if let device = output.device, !DeviceArguments.isRumbleNode(device) { return device }
-            return settings.device.value
-        }
-
-        func validate() throws {
-            if rumble != nil, let device = output.device, DeviceArguments.isRumbleNode(device) {
-                throw ValidationError("give the rumble device once: --rumble \(rumble!) (not also --device \(device))")
-            }
-            guard [audio, rumbleDevice != nil, haptics.hapticsDevice != nil].filter({ $0 }).count <= 1 else {
-                throw ValidationError("say where to play: --rumble /dev/input/eventN, --audio [-D NAME] (ALSA) or --dualsense NAME, one of them")
-            }
-            guard gain.isFinite, (0...1).contains(gain) else { throw ValidationError("--gain must be 0…1") }
-        }
+        @OptionGroup var target: HapticsTargetArguments
 
         func run() throws {
-            let settings = try CLIConfig.hapticsSettings(strength: strength)
+            let settings = try CLIConfig.hapticsSettings(strength: target.strength)
             let strength = settings.hapticStrength
             let (pattern, compiled) = try CLIHaptics.load(file, strength: strength.value)
             Interrupt.install()
-            if rumble == nil, let device = rumbleDevice {
-                CLIOutput.warning("--device \(device): naming the rumble device with --device is deprecated (-D/--device is the sound device); use --rumble \(device)")
-            }
-            if alsaDevice != nil { CLIOutput.warning("--alsa-device is deprecated: use -D/--device") }
+            target.warnDeprecated()
+            let rumbleDevice = target.rumbleDevice
             // Nowhere named: the config's rumble device (play.rumble, CABIN_RUMBLE), as 'cabin play' uses it.
-            let configured = audio || haptics.hapticsDevice != nil ? nil : settings.rumble.value
-            if rumbleDevice == nil && configured == nil && !audio && haptics.hapticsDevice == nil {
+            let configured = target.isNamed ? nil : settings.rumble.value
+            if configured == nil && !target.isNamed {
                 CLIOutput.error("say where to play: --rumble /dev/input/eventN, --audio [-D NAME] (ALSA) or --dualsense NAME, one of them (or set play.rumble in the config file)")
                 throw ExitCode(64)
             }
@@ -95,7 +48,7 @@ extension HapticsCommand {
                 do {
                     let player = try RumblePlayer.open(device)
                     defer { player.close() }
-                    let outcome = try player.play(compiled, options: RumblePlanOptions(mapping: mapping), gain: gain,
+                    let outcome = try player.play(compiled, options: RumblePlanOptions(mapping: target.mapping), gain: target.gain,
                                                   isCancelled: { Interrupt.isRequested })
                     if outcome == .cancelled { throw ExitCode(130) }
                     print("\(file): played \(CLIOutput.clock(compiled.endTime)) on \(player.info.name) (\(device))\(CLIHaptics.strengthNote(strength))")
@@ -106,10 +59,8 @@ extension HapticsCommand {
                 return
             }
             // --dualsense: the DualSense layout (sound on 1–2, haptics on 3–4) on that device.
-            var renderOptions = audioOptions.options
-            if haptics.hapticsDevice != nil { renderOptions.layout = .dualSense }
-            let soundDevice = haptics.hapticsDevice ?? self.soundDevice(settings)
-            let buffer = try CLIHaptics.previewWithPatternAudio(pattern, compiled, file: file, options: renderOptions)
+            let soundDevice = target.haptics.hapticsDevice ?? target.soundDevice(settings)
+            let buffer = try CLIHaptics.previewWithPatternAudio(pattern, compiled, file: file, options: target.renderOptions)
             do {
                 let outcome = try BufferPlayer.play(buffer, device: soundDevice, isCancelled: { Interrupt.isRequested })
                 if outcome == .cancelled { throw ExitCode(130) }
