@@ -11,11 +11,13 @@ import CabinJSON
 /// Mapping (after Lofelt's open-source converter):
 /// - the amplitude envelope becomes continuous events spanning first…last breakpoint, split
 ///   into pieces of at most 30 s (Core Haptics' cap), each carrying an event-local intensity
-///   envelope of √amplitude at the breakpoints, linear between them;
+///   envelope of √amplitude at the breakpoints (× 0.8 at a breakpoint with emphasis: the
+///   texture ducked under its click), linear between them;
 /// - the frequency envelope becomes an event-local sharpness envelope of √frequency (held
 ///   at its ends); without one, sharpness is 0.5;
 /// - each emphasis becomes a HapticTransient at its breakpoint's time with intensity
-///   √emphasis.amplitude and sharpness √emphasis.frequency.
+///   √emphasis.amplitude and sharpness emphasis.frequency (as it is: Lofelt's converter
+///   takes no root of it, so `ahap_from_valid_v1.ahap`'s 0.7 for a frequency of 0.7).
 /// Event-local envelopes (not pattern-wide curves) keep transients at their own intensity.
 ///
 /// Thread: pure; any thread except the render thread.

@@ -59,13 +59,20 @@ extension LofeltWalk {
 
 /// The `.haptic` → pattern mapping described on ``LofeltHapticReader``.
 enum LofeltMapping {
+    /// The continuous intensity's share at a breakpoint with emphasis (Lofelt's 0.2 ducking).
+    static let emphasisDucking = 0.8
+
     static func pattern(
         amplitude: [LofeltWalk.Breakpoint], frequency: [LofeltWalk.Breakpoint]?, version: Double?,
         maxContinuousDuration: Double
     ) -> HapticPattern {
         var events: [HapticEvent] = []
+        // Under an emphasis the continuous intensity is ducked (Lofelt's converter: × 0.8), so the
+        // click stands out of the texture it sits on.
         let intensity = PiecewiseLinear(
-            amplitude.map { HapticControlPoint(time: $0.time, value: $0.value.squareRoot()) }, outside: .hold)
+            amplitude.map {
+                HapticControlPoint(time: $0.time, value: $0.value.squareRoot() * ($0.emphasis == nil ? 1 : emphasisDucking))
+            }, outside: .hold)
         let sharpness = frequency.map {
             PiecewiseLinear($0.map { HapticControlPoint(time: $0.time, value: $0.value.squareRoot()) }, outside: .hold)
         }
@@ -85,7 +92,7 @@ enum LofeltMapping {
             guard let emphasis = point.emphasis else { continue }
             events.append(HapticEvent(.hapticTransient, time: point.time, parameters: [
                 .hapticIntensity: emphasis.amplitude.squareRoot(),
-                .hapticSharpness: emphasis.frequency.squareRoot(),
+                .hapticSharpness: emphasis.frequency,
             ]))
         }
         return HapticPattern(version: version, events: events.stableSorted { $0.time < $1.time })

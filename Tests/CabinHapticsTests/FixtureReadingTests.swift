@@ -118,6 +118,29 @@ struct FixtureReadingTests {
         #expect(pattern.version == 1)
     }
 
+    /// Lofelt's own converter test pair: its `valid_v1.haptic` and the AHAP its converter
+    /// makes of it. The emphasis becomes a transient of √amplitude and the frequency as it is
+    /// (0.7746, 0.7); the continuous intensity is √amplitude, × 0.8 under the emphasis
+    /// (0.3578 at 0.2 s); the sharpness √frequency. Lofelt writes 32-bit floats: 1e-6.
+    @Test(.needsSharedFixtures) func emphasisMapsAsLofeltsConverterMapsIt() throws {
+        let ours = try #require(try readFixture("haptic/Lofelt__NiceVibrations__valid_v1.haptic").pattern)
+        let theirs = try #require(try readFixture("ahap/Lofelt__NiceVibrations__ahap_from_valid_v1.ahap").pattern)
+        let (a, b) = (ours.events(ofType: .hapticTransient), theirs.events(ofType: .hapticTransient))
+        #expect(a.count == 1 && b.count == 1)
+        for (x, y) in zip(a, b) {
+            #expect(abs(x.time - y.time) < 1e-6)
+            #expect(abs(x.intensity - y.intensity) < 1e-6, "\(x.intensity) against \(y.intensity)")
+            #expect(abs(x.sharpness - y.sharpness) < 1e-6, "\(x.sharpness) against \(y.sharpness)")
+        }
+        let envelope = try #require(ours.events(ofType: .hapticContinuous).first?.intensityEnvelope)
+        let curve = try #require(theirs.parameterCurves.first { $0.id == .hapticIntensityControl })
+        #expect(envelope.count == curve.controlPoints.count)
+        for (x, y) in zip(envelope, curve.controlPoints) {
+            #expect(abs(x.time - (curve.time + y.time)) < 1e-6)
+            #expect(abs(x.value - y.value) < 1e-6, "at \(x.time) s: \(x.value) against \(y.value)")
+        }
+    }
+
     @Test(.needsSharedFixtures) func hapticMappingUsesSquareRoots() throws {
         let pattern = try #require(try readFixture("haptic/Lofelt__NiceVibrations__emphasis-and-continuous.haptic").pattern)
         let transient = try #require(pattern.events(ofType: .hapticTransient).first)
@@ -129,7 +152,7 @@ struct FixtureReadingTests {
         let continuous = try #require(pattern.events(ofType: .hapticContinuous).first)
         let envelope = try #require(continuous.intensityEnvelope)
         #expect(envelope.count == 7)
-        #expect(abs(envelope[1].value - 0.8.squareRoot()) < 1e-12)
+        #expect(abs(envelope[1].value - 0.8.squareRoot() * 0.8) < 1e-12)   // under its emphasis: ducked
         #expect(continuous.sharpnessEnvelope?.first?.value == 1)
         #expect(continuous.sharpnessEnvelope?.last?.value == 0)
     }

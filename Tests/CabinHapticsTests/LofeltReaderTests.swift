@@ -24,10 +24,11 @@ struct LofeltReaderTests {
         let continuous = try #require(pattern.events(ofType: .hapticContinuous).first)
         #expect(continuous.time == 0.1)
         #expect(abs(continuous.duration - 0.1) < 1e-12)
-        #expect(continuous.intensityEnvelope?.map(\.value) == [0.5, 1])
+        // √0.25 ducked by Lofelt's 0.8 under its emphasis, then √1.
+        #expect(continuous.intensityEnvelope?.map(\.value) == [0.5 * 0.8, 1])
         let transient = try #require(pattern.events(ofType: .hapticTransient).first)
         #expect(abs(transient.intensity - 0.9) < 1e-12)
-        #expect(abs(transient.sharpness - 0.6) < 1e-12)
+        #expect(abs(transient.sharpness - 0.36) < 1e-12)
         #expect(read(#"{"version": {"major": 1}, "signals": {"continuous": {"envelopes": {"amplitude": [{"time": 0, "amplitude": 2}]}}}}"#, .strict).pattern == nil)
     }
 
