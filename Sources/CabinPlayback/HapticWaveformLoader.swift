@@ -8,9 +8,11 @@ import FoundationEssentials
 /// Loads the waveform files of a pattern's `AudioCustom` events (`EventWaveformPath`,
 /// relative to the pattern's folder) with the sound loaders (libsndfile, Opus, MP3 …),
 /// resampled with soxr to the rate the pattern's audio plays at. A path that is absolute,
-/// contains `..`, leads outside the folder through a link, or names a file that is missing
-/// or cannot be decoded is one located error (file, line:column, JSON path of the
-/// `EventWaveformPath`), and the event is silent.
+/// contains `..`, leads outside the folder through a link, or names a file that cannot be
+/// decoded is one located error (file, line:column, JSON path of the `EventWaveformPath`),
+/// and the event is silent. A file that is not there is a warning (rule
+/// `ahap.waveform.missing`): Apple's samples travel without their `.wav`, and a preview of
+/// the haptics must still play (`haptics check --strict` makes it an error).
 ///
 /// ```swift
 /// let loaded = HapticWaveformLoader.load(pattern, patternFile: "CollisionLarge.ahap", sampleRate: 48_000)
@@ -22,9 +24,12 @@ public enum HapticWaveformLoader {
     public struct Loaded: Sendable {
         /// By `EventWaveformPath` as written.
         public var waveforms: [String: HapticWaveform] = [:]
-        /// One error per path that could not be loaded.
+        /// One line per path that could not be loaded: an error, or a warning for a missing file.
         public var diagnostics: Diagnostics
     }
+
+    /// The rule of a missing waveform's warning.
+    public static let missingRule = "ahap.waveform.missing"
 
     public static func load(_ pattern: HapticPattern, patternFile: String, sampleRate: Double) -> Loaded {
         var loaded = Loaded(diagnostics: Diagnostics(file: patternFile))
@@ -46,7 +51,11 @@ public enum HapticWaveformLoader {
                 continue
             }
             if let problem = SessionReferences.fileProblem(path, in: folder, kind: "waveform file") {
-                fail(problem.replacing("the document's folder", with: "the pattern's folder"))
+                let message = problem.replacing("the document's folder", with: "the pattern's folder")
+                if FileManager.default.fileExists(atPath: folder.appendingPathComponent(path).path) { fail(message) } else {
+                    loaded.diagnostics.warning(message + "; the event's sound is left out", at: location, path: jsonPath,
+                                               value: "\"\(path)\"", rule: missingRule)
+                }
                 continue
             }
             do {

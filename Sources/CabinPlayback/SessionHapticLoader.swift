@@ -52,7 +52,8 @@ public enum SessionHapticLoader {
                 resolved.patterns[text] = HapticCompiler.compile(pattern, options: HapticCompileOptions(strength: document.hapticStrength))
                 guard let sampleRate, HapticPatternAudio.hasAudio(pattern) else { continue }
                 let loaded = HapticWaveformLoader.load(pattern, patternFile: file, sampleRate: sampleRate)
-                if let error = loaded.diagnostics.errors.first { resolved.audioFailures[text] = error.description }
+                // An error, or the warning of a missing file: either way the sound is silent, said in one line.
+                if let problem = loaded.diagnostics.errors.first ?? loaded.diagnostics.all.first { resolved.audioFailures[text] = problem.description }
                 let stereo = HapticPatternAudio.synthesize(pattern, waveforms: loaded.waveforms, sampleRate: sampleRate)
                 if !stereo.isEmpty { resolved.audio[text] = AudioBuffer(samples: stereo, channelCount: 2, sampleRate: sampleRate) }
             case .failure(let problem): resolved.failures[text] = problem.message

@@ -2,6 +2,8 @@ import ArgumentParser
 import CabinAudio
 import CabinHaptics
 import CabinIO
+import CabinJSON
+import CabinPlayback
 
 extension HapticsCommand {
     /// `cabin haptics check FILE...`: every diagnostic, exit status 0/1.
@@ -53,7 +55,11 @@ extension HapticsCommand {
             for file in files {
                 guard let bytes = CLIInput.readDocument(file) else { failed = true; continue }
                 let result = HapticReader.read(bytes, file: file, options: strict ? .strict : .lenient)
-                for diagnostic in result.diagnostics.sortedByLocation { print("\(diagnostic)".terminalSafe) }
+                let waveforms = result.pattern.map { waveformDiagnostics($0, file: file) } ?? Diagnostics(file: file)
+                var all = result.diagnostics
+                all.append(contentsOf: waveforms)
+                for diagnostic in all.sortedByLocation { print("\(diagnostic)".terminalSafe) }
+                if waveforms.hasErrors { failed = true; continue }
                 if let pattern = result.pattern {
                     print("\(file): ok (\(CLIHaptics.summary(pattern, HapticCompiler.compile(pattern))))")
                 } else {
@@ -61,6 +67,15 @@ extension HapticsCommand {
                 }
             }
             if failed { throw ExitCode.failure }
+        }
+
+        /// The pattern's `AudioCustom` waveforms as a preview loads them (their problems; a
+        /// missing file a warning, an error with --strict).
+        private func waveformDiagnostics(_ pattern: HapticPattern, file: String) -> Diagnostics {
+            guard pattern.events.contains(where: { $0.type == .audioCustom }) else { return Diagnostics(file: file) }
+            var diagnostics = HapticWaveformLoader.load(pattern, patternFile: file, sampleRate: 48_000).diagnostics
+            if strict { diagnostics.escalateWarnings() }
+            return diagnostics
         }
 
         private func runJSON() throws {
@@ -72,7 +87,10 @@ extension HapticsCommand {
                     continue
                 }
                 let result = HapticReader.read(bytes, file: file, options: strict ? .strict : .lenient)
-                var report = Report(file: file, ok: result.pattern != nil, diagnostics: result.diagnostics.sortedByLocation.map {
+                let waveforms = result.pattern.map { waveformDiagnostics($0, file: file) } ?? Diagnostics(file: file)
+                var all = result.diagnostics
+                all.append(contentsOf: waveforms)
+                var report = Report(file: file, ok: result.pattern != nil && !waveforms.hasErrors, diagnostics: all.sortedByLocation.map {
                     .init(severity: $0.severity.rawValue, line: $0.line, column: $0.column, path: "\($0.path)",
                           message: $0.message, rule: $0.rule, value: $0.value)
                 })

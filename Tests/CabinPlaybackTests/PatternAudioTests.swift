@@ -69,9 +69,36 @@ import Testing
         #expect(zip(third, expected).allSatisfy { abs($0 - $1) < 1e-6 })  // 24-bit file
     }
 
-    @Test func aMissingOrEscapingWaveformIsALocatedError() throws {
+    /// Issue 30: a waveform that is not beside the pattern (Apple's samples travel without
+    /// their .wav) does not block the preview: `render` writes the haptics with a located
+    /// warning; `check` warns, and `check --strict` fails on it.
+    @Test func aMissingWaveformLeavesItsSoundOutOfThePreview() throws {
+        let dir = try Self.fixture("cabin-ahap-missing", waveform: "gone.wav")
+        let ahap = dir.appendingPathComponent("knock.ahap").path
+        let out = dir.appendingPathComponent("o.wav").path
+        let result = try ExternalTool.cabin(["haptics", "render", ahap, "-o", out])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.hasPrefix("\(ahap):6:79: warning: Pattern[1].Event.EventWaveformPath: gone.wav: no such waveform file in "), "\(result.stderr)")
+        #expect(result.stderr.contains("; the event's sound is left out"), "\(result.stderr)")
+        // The haptics as they render without the sound.
+        let rendered = try SoundFile.read(out)
+        let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: ahap)))
+        let pattern = try #require(HapticReader.read(bytes, file: ahap).pattern)
+        let haptics = HapticAudioRenderer.synthesize(HapticCompiler.compile(pattern))
+        #expect(rendered.frameCount == haptics.samples.count)
+        #expect(zip(rendered.samples, haptics.samples).allSatisfy { abs($0 - $1) < 1e-6 })   // 24-bit file
+
+        let check = try ExternalTool.cabin(["haptics", "check", ahap])
+        #expect(check.status == 0, "\(check.stdout)")
+        #expect(check.stdout.contains("\(ahap):6:79: warning: Pattern[1].Event.EventWaveformPath: gone.wav: no such waveform file in "), "\(check.stdout)")
+        let strict = try ExternalTool.cabin(["haptics", "check", ahap, "--strict"])
+        #expect(strict.status == 1, "\(strict.stdout)")
+        #expect(strict.stdout.contains("\(ahap):6:79: error: Pattern[1].Event.EventWaveformPath: gone.wav: no such waveform file in "), "\(strict.stdout)")
+        #expect(!strict.stdout.contains(": ok ("), "\(strict.stdout)")
+    }
+
+    @Test func anEscapingWaveformIsALocatedError() throws {
         for (waveform, message) in [
-            ("gone.wav", "gone.wav: no such waveform file in"),
             ("../tone.wav", #""../tone.wav" leaves the pattern's folder: ".." is not allowed in waveform paths"#),
             ("/etc/passwd", #""/etc/passwd" is an absolute path"#),
         ] {
@@ -121,7 +148,7 @@ import Testing
         try FileManager.default.removeItem(at: dir.appendingPathComponent("tone.wav"))
         let silent = try SessionLoader.load(path: path, sampleRate: 48_000)
         #expect(silent.warnings.count == 1)
-        #expect(silent.warnings.first?.contains("knock.ahap:6:79: error: Pattern[1].Event.EventWaveformPath") == true,
+        #expect(silent.warnings.first?.contains("knock.ahap:6:79: warning: Pattern[1].Event.EventWaveformPath") == true,
                 "\(silent.warnings)")
     }
 }
