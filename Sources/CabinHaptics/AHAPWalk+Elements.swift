@@ -22,8 +22,9 @@ extension AHAPWalk {
         var type: HapticEventType?
         if let typeValue = walker.required("EventType", in: object, path()) {
             type = Self.eventType(doc, typeValue)
-            if type == nil, doc.string(typeValue, at: path().key("EventType"), in: &walker.diagnostics) != nil {
-                walker.error("unknown EventType \(doc.excerpt(typeValue)): use HapticTransient, HapticContinuous, "
+            if type == nil, let name = doc.string(typeValue, at: path().key("EventType"), in: &walker.diagnostics) {
+                let guess = KeySuggestion.closest(to: name, in: Self.eventTypes.map(\.rawValue)).map { " (did you mean \($0)?)" } ?? ""
+                walker.error("unknown EventType \(doc.excerpt(typeValue))\(guess): use HapticTransient, HapticContinuous, "
                              + "AudioContinuous or AudioCustom", at: typeValue, path: path().key("EventType"),
                              rule: "event-type")
             }
@@ -32,7 +33,14 @@ extension AHAPWalk {
         if let timeValue = walker.required("Time", in: object, path()) {
             time = walker.time(timeValue, path().key("Time"), what: "Time")
         }
-        guard let type, let time else { return nil }
+        guard let type, let time else {
+            // The event is unusable, but the rest of it is still read, so every problem in it is said at once.
+            if let parametersValue = doc.member(object, "EventParameters"),
+               let items = doc.array(parametersValue, at: path().key("EventParameters"), in: &walker.diagnostics) {
+                _ = readEventParameters(items, path().key("EventParameters"))
+            }
+            return nil
+        }
         var event = HapticEvent(type, time: time)
         func durationPath() -> JSONPath { path().key("EventDuration") }
         if type.isContinuous {
@@ -108,9 +116,12 @@ extension AHAPWalk {
             guard let id = Self.eventParameterID(doc, idValue) else {
                 let name = doc.stringValue(idValue)!
                 let hint = HapticDynamicParameterID(rawValue: name) != nil
-                    ? " (it is a dynamic parameter: use it in a Parameter or ParameterCurve)" : ""
+                    ? " (it is a dynamic parameter: use it in a Parameter or ParameterCurve)"
+                    : Self.parameterGuess(name).map { " (did you mean \($0)?)" } ?? ""
                 walker.warn("unknown event ParameterID \(doc.excerpt(idValue))\(hint); ignored", at: idValue,
                             path: itemPath().key("ParameterID"), rule: "unknown-parameter")
+                // Its value is still checked: a value no parameter can take is a problem of its own.
+                _ = doc.number(valueValue, at: itemPath().key("ParameterValue"), in: &walker.diagnostics)
                 continue
             }
             guard let v = walker.clamped(valueValue, to: id.range, name: id.rawValue, itemPath().key("ParameterValue"))
@@ -122,6 +133,14 @@ extension AHAPWalk {
             result[id] = v
         }
         return result
+    }
+
+    /// The event parameter meant by an unknown name: one a typo or two away
+    /// (`HapticSharpnes`), or the name with a `Haptic` prefix other tools write
+    /// (`HapticAttackTime` for `AttackTime`).
+    static func parameterGuess(_ name: String) -> String? {
+        if name.hasPrefix("Haptic"), let id = HapticEventParameterID(rawValue: String(name.dropFirst(6))) { return id.rawValue }
+        return KeySuggestion.closest(to: name, in: eventParameterIDs.map(\.rawValue))
     }
 
     /// Reads the `ParameterID` of a `Parameter` or `ParameterCurve`.

@@ -42,6 +42,30 @@ struct AHAPDiagnosticTests {
         #expect(strict.diagnostics.errors.first?.rule == "ahap.clamped")
     }
 
+    /// Issue 30: after the first error in an event its other problems are still said, and a
+    /// misspelt EventType or ParameterID gets "did you mean" (a `Haptic` prefix too, as
+    /// ahap_rs writes `HapticAttackTime`).
+    @Test func everyProblemInAnEventIsSaidWithWhatWasMeant() {
+        let result = read("""
+        {"Version": 1.0, "Pattern": [
+          {"Event": {"Time": "zero", "EventType": "HapticTransent",
+                     "EventParameters": [{"ParameterID": "HapticSharpnes", "ParameterValue": "high"},
+                                         {"ParameterID": "HapticIntensity", "ParameterValue": "loud"}]}},
+          {"Event": {"Time": 0.5, "EventType": "HapticContinuous", "EventDuration": 1,
+                     "EventParameters": [{"ParameterID": "HapticAttackTime", "ParameterValue": 0.1}]}}
+        ]}
+        """)
+        #expect(result.diagnostics.all.map(\.description) == [
+            #"p.ahap:2:43: error: Pattern[0].Event.EventType: unknown EventType "HapticTransent" (did you mean HapticTransient?): use HapticTransient, HapticContinuous, AudioContinuous or AudioCustom"#,
+            #"p.ahap:2:22: error: Pattern[0].Event.Time: expected a number, found a string "zero""#,
+            #"p.ahap:3:50: warning: Pattern[0].Event.EventParameters[0].ParameterID: unknown event ParameterID "HapticSharpnes" (did you mean HapticSharpness?); ignored"#,
+            #"p.ahap:3:86: error: Pattern[0].Event.EventParameters[0].ParameterValue: expected a number, found a string "high""#,
+            #"p.ahap:4:87: error: Pattern[0].Event.EventParameters[1].ParameterValue: expected a number, found a string "loud""#,
+            #"p.ahap:6:50: warning: Pattern[1].Event.EventParameters[0].ParameterID: unknown event ParameterID "HapticAttackTime" (did you mean AttackTime?); ignored"#,
+        ])
+        #expect(result.pattern == nil)
+    }
+
     @Test func errorsAreAllReportedAtOnce() {
         let result = read("""
         {"Version": 1.0, "Pattern": [
