@@ -54,7 +54,24 @@ struct AHAPWalk {
             version: version,
             events: events.stableSorted { $0.time < $1.time },
             dynamicParameters: parameters.stableSorted { $0.time < $1.time },
-            parameterCurves: curves.stableSorted { $0.time < $1.time })
+            parameterCurves: curves.stableSorted { $0.time < $1.time },
+            metadata: readMetadata(object))
+    }
+
+    /// `Metadata`'s string members (a member of another kind is a warning and left out).
+    private mutating func readMetadata(_ object: Int) -> [String: String] {
+        let doc = walker.doc
+        guard let value = doc.member(object, "Metadata"), let metadata = walker.object(value, JSONPath.root.key("Metadata"))
+        else { return [:] }
+        var result: [String: String] = [:]
+        for key in doc.members(metadata) {
+            guard let name = doc.stringValue(key) else { continue }
+            if let text = doc.stringValue(key + 1) { result[name] = text } else {
+                walker.warn("Metadata.\(KeySuggestion.shortened(name)) is not a string; left out", at: key + 1,
+                            path: JSONPath.root.key("Metadata").key(name), rule: "metadata")
+            }
+        }
+        return result
     }
 
     private mutating func readVersion(_ object: Int) -> Double? {

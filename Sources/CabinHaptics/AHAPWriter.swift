@@ -5,7 +5,8 @@ import CabinJSON
 /// Normalized means: `"Version": 1.0`; events first, sorted by time, then `Parameter`s,
 /// then `ParameterCurve`s (relative point times, at most 16 points each — longer curves are
 /// split into consecutive curves); haptic events always state `HapticIntensity` and
-/// `HapticSharpness`, other parameters only when given, in a fixed order; no `Metadata`.
+/// `HapticSharpness`, other parameters only when given, in a fixed order; `Metadata` when the
+/// pattern has any (`Project`, `Created`, `Description` first, then the others by name).
 /// The output reads back in strict mode without a diagnostic.
 ///
 /// Patterns read from AHAP round-trip exactly (read → write → read gives an equal pattern
@@ -36,7 +37,14 @@ public enum AHAPWriter {
                 ]))]))
             }
         }
-        return .object([("Version", .number(1.0)), ("Pattern", .array(elements))])
+        var members: [(String, JSONValue)] = [("Version", .number(1.0))]
+        if !pattern.metadata.isEmpty {
+            let first = ["Project", "Created", "Description"]
+            let names = first.filter { pattern.metadata[$0] != nil } + pattern.metadata.keys.filter { !first.contains($0) }.sorted()
+            members.append(("Metadata", .object(names.map { ($0, .string(pattern.metadata[$0]!)) })))
+        }
+        members.append(("Pattern", .array(elements)))
+        return .object(members)
     }
 
     /// The AHAP text for `pattern` (pretty-printed, ending with a newline).

@@ -20,7 +20,7 @@ extension HapticPattern {
             return self
         }
         var result = HapticPattern(version: version, events: [], dynamicParameters: dynamicParameters,
-                                   parameterCurves: parameterCurves)
+                                   parameterCurves: parameterCurves, metadata: metadata)
         for event in events {
             guard event.intensityEnvelope != nil || event.sharpnessEnvelope != nil else { continue }
             var plain = event

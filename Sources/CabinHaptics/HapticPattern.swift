@@ -11,15 +11,21 @@ public struct HapticPattern: Sendable, Hashable {
     public var events: [HapticEvent]
     public var dynamicParameters: [HapticDynamicParameter]
     public var parameterCurves: [HapticParameterCurve]
+    /// AHAP's `Metadata` (`Project`, `Created`, `Description`, …: the string members as
+    /// read), or a `.haptic` file's `metadata` as Lofelt's converter names it (`project` →
+    /// `Project`, `author` → `Created`, `description` → `Description`); written back by
+    /// ``AHAPWriter``. Nothing else reads it.
+    public var metadata: [String: String]
 
     public init(
         version: Double? = 1, events: [HapticEvent] = [], dynamicParameters: [HapticDynamicParameter] = [],
-        parameterCurves: [HapticParameterCurve] = []
+        parameterCurves: [HapticParameterCurve] = [], metadata: [String: String] = [:]
     ) {
         self.version = version
         self.events = events
         self.dynamicParameters = dynamicParameters
         self.parameterCurves = parameterCurves
+        self.metadata = metadata
     }
 
     /// The latest event end (continuous: `time + duration`; transient: `time`), in seconds.

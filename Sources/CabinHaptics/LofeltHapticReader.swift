@@ -3,7 +3,9 @@ import CabinJSON
 /// Reads Meta / Lofelt `.haptic` documents (Meta Haptics Studio, Nice Vibrations) and maps
 /// them onto a ``HapticPattern``.
 ///
-/// Format: `version` {`major` (must be 1), `minor`, `patch`}, `metadata` (ignored),
+/// Format: `version` {`major` (must be 1), `minor`, `patch`}, `metadata` (its `project`,
+/// `author` and `description` kept as AHAP's `Project`, `Created`, `Description`, as Lofelt's
+/// converter writes them),
 /// `signals.continuous.envelopes.amplitude` (required, non-empty) `[{time, amplitude,
 /// emphasis?: {amplitude, frequency}}]`, optional `frequency` `[{time, frequency}]`; values
 /// 0…1 (clamped with a warning), times ≥ 0 and ascending (sorted with a warning).
@@ -78,8 +80,22 @@ struct LofeltWalk {
             frequency = readBreakpoints(frequencyValue, path.key("frequency"), valueKey: "frequency")
         }
         guard !walker.diagnostics.hasErrors else { return nil }
-        return LofeltMapping.pattern(amplitude: amplitude, frequency: frequency, version: version,
-                                     maxContinuousDuration: walker.limits.maxContinuousDuration)
+        var pattern = LofeltMapping.pattern(amplitude: amplitude, frequency: frequency, version: version,
+                                            maxContinuousDuration: walker.limits.maxContinuousDuration)
+        pattern.metadata = readMetadata(object)
+        return pattern
+    }
+
+    /// `metadata`'s `project`, `author` and `description` under AHAP's names (Lofelt's
+    /// converter's mapping); empty strings and other members are left out.
+    private func readMetadata(_ object: Int) -> [String: String] {
+        let doc = walker.doc
+        guard let value = doc.member(object, "metadata"), doc.kind(value) == .object else { return [:] }
+        var result: [String: String] = [:]
+        for (from, to) in [("project", "Project"), ("author", "Created"), ("description", "Description")] {
+            if let member = doc.member(value, from), let text = doc.stringValue(member), !text.isEmpty { result[to] = text }
+        }
+        return result
     }
 
     private mutating func readVersion(_ object: Int) -> Double? {

@@ -12,11 +12,30 @@ struct AHAPWriterTests {
         let again = try #require(reread.pattern)
         #expect(again.events == pattern.events)
         #expect(again.parameterCurves == pattern.parameterCurves)
+        #expect(again.metadata == pattern.metadata)
         let a = HapticCompiler.compile(pattern)
         let b = HapticCompiler.compile(again)
         #expect(a.breakpoints == b.breakpoints)
         #expect(a.transients == b.transients)
         #expect(AHAPWriter.write(again) == text)
+    }
+
+    /// Issue 30: the AHAP written keeps the input's `Metadata`: Apple's Boing's as read, and a
+    /// `.haptic` file's author and description as `Created` and `Description`, as Lofelt's own
+    /// converter wrote them for its `valid_v1` (its empty `Project` left out).
+    @Test(.needsSharedFixtures) func metadataIsKept() throws {
+        let boing = try #require(try readFixture("ahap/apple__unityplugins__Boing.ahap").pattern)
+        #expect(boing.metadata["Project"] == "Haptic Sampler" && boing.metadata["Created"] == "5 June 2019"
+                && boing.metadata["Description"]?.hasPrefix("A continuous event tweaked by sloped parameter curves") == true,
+                "\(boing.metadata)")
+        let text = AHAPWriter.write(boing)
+        #expect(text.contains(#""Metadata""#))
+        #expect(AHAPReader.read(text, file: "b.ahap", options: .strict).pattern?.metadata == boing.metadata)
+        let ours = try #require(try readFixture("haptic/Lofelt__NiceVibrations__valid_v1.haptic").pattern)
+        let theirs = try #require(try readFixture("ahap/Lofelt__NiceVibrations__ahap_from_valid_v1.ahap").pattern)
+        #expect(ours.metadata == ["Created": "SDK Team", "Description": "Testing"])
+        #expect(ours.metadata == theirs.metadata.filter { !$0.value.isEmpty })
+        #expect(AHAPReader.read(AHAPWriter.write(ours), file: "c.ahap", options: .strict).pattern?.metadata == ours.metadata)
     }
 
     @Test(.needsSharedFixtures, arguments: fixtureNames.filter { $0.hasSuffix(".haptic") })
