@@ -37,9 +37,25 @@ extension HapticsCommand {
         func run() throws {
             if let output { try CLIOutput.refuseSame(output, inputs: [file]) }
             let (pattern, compiled) = try CLIHaptics.load(file)
-            let text = android ? AndroidWaveform(compiled).json + "\n"
-                : androidComposition ? AndroidComposition(compiled).jsonDocument.serialized()
-                : AHAPWriter.write(pattern)
+            let text: String
+            if android {
+                // Android refuses a waveform with no non-zero timing, and one of zero amplitudes plays nothing.
+                let waveform = AndroidWaveform(compiled)
+                guard waveform.timings.reduce(0, +) > 0, waveform.amplitudes.contains(where: { $0 > 0 }) else {
+                    CLIOutput.error("\(file): nothing to feel on Android: the pattern has no haptic event above zero intensity, and VibrationEffect.createWaveform needs one; nothing written")
+                    throw ExitCode.failure
+                }
+                text = waveform.json + "\n"
+            } else if androidComposition {
+                let composition = AndroidComposition(compiled)
+                guard !composition.elements.isEmpty else {
+                    CLIOutput.error("\(file): no composition primitive: the pattern has no transient and no rise or fall of 0.1 or more, and an empty composition throws in compose(); --android writes its continuous track as a waveform; nothing written")
+                    throw ExitCode.failure
+                }
+                text = composition.jsonDocument.serialized()
+            } else {
+                text = AHAPWriter.write(pattern)
+            }
             guard let output else {
                 print(text, terminator: "")
                 return

@@ -183,6 +183,38 @@ import Testing
         #expect(try String(contentsOfFile: out, encoding: .utf8) == result.stdout)
     }
 
+    /// Issue 30: an export Android would refuse or play as nothing is an error, one line, and
+    /// nothing written: a pattern with no haptic event (empty, or audio only) as a waveform
+    /// (createWaveform needs a non-zero timing) or a composition (compose() throws when empty),
+    /// and a weak continuous-only pattern as a composition (no transient, no rise of 0.1).
+    @Test func androidExportsThatAndroidWouldRefuseAreErrors() throws {
+        let dir = try TestEnvironment.temporaryDirectory("cabin-android")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let patterns = [
+            ("empty.ahap", #"{ "Version": 1.0, "Pattern": [] }"#),
+            ("audio.ahap", #"{ "Version": 1.0, "Pattern": [ { "Event": { "Time": 0, "EventType": "AudioContinuous", "EventDuration": 1 } } ] }"#),
+            ("weak.ahap", #"{ "Version": 1.0, "Pattern": [ { "Event": { "Time": 0, "EventType": "HapticContinuous", "EventDuration": 1, "EventParameters": [ { "ParameterID": "HapticIntensity", "ParameterValue": 0.05 } ] } } ] }"#),
+        ]
+        for (name, text) in patterns { try Data(text.utf8).write(to: dir.appendingPathComponent(name)) }
+        for (name, flag, refused) in [("empty.ahap", "--android", true), ("audio.ahap", "--android", true),
+                                      ("empty.ahap", "--android-composition", true), ("audio.ahap", "--android-composition", true),
+                                      ("weak.ahap", "--android-composition", true), ("weak.ahap", "--android", false)] {
+            let input = dir.appendingPathComponent(name).path, out = dir.appendingPathComponent("\(name)\(flag).json").path
+            let result = try ExternalTool.cabin(["haptics", "convert", input, flag, "-o", out])
+            if refused {
+                #expect(result.status == 1, "\(name) \(flag): \(result.stdout)")
+                #expect(result.stderr.hasPrefix("cabin: error: \(input): "), "\(result.stderr)")
+                #expect(result.stderr.hasSuffix("; nothing written\n") && result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
+                #expect(!FileManager.default.fileExists(atPath: out))
+            } else {
+                // The weak texture as a waveform: held at round(0.05 × 255) = 13.
+                #expect(result.status == 0, "\(result.stderr)")
+                let json = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: out))) as? [String: Any]
+                #expect((json?["amplitudes"] as? [Int])?.max() == 13, "\(String(describing: json))")
+            }
+        }
+    }
+
     @Test(.needsSharedFixtures) func playAsAudioOnTheNullDevice() throws {
         let result = try ExternalTool.cabin(["haptics", "play", Self.boing, "--audio", "-D", "null"])
         #expect(result.status == 0, "\(result.stderr)")
