@@ -46,11 +46,12 @@ public enum SceneTextures {
     /// distant traffic's low hum, and insects. Field crickets on a carrier of 4.3 kHz (a peak
     /// ~130 Hz wide, its second harmonic 30 dB under it at 8.6 kHz), pulsing at 48 a second in
     /// chirps some 0.42 s apart (their envelopes' autocorrelation peaks at 21 ms and 0.42 s),
-    /// a few of them, each at its own period; and a trill at 5–7 kHz that is mostly on, with
-    /// brief gaps (its envelopes skewed −0.6…−1.3). The crickets' band (3.7–4.8 kHz) and their
-    /// harmonic's (7.8–8.8 kHz) are taken out of the colour (the floor on either side
-    /// continued under them) and given to the crickets' tone. Its 3 s level swings 1.0 dB; the
-    /// trill's gaps add some, so the swell is 0.8.
+    /// three of them, each at its own period, chirps of 4 pulses blurred to 30 % deep; their
+    /// band's envelopes are skewed (+1.2: a quiet floor, the nearest chirps over it). And a
+    /// trill at 5–7 kHz that is mostly on, with gaps of up to 0.8 s about once a second (its
+    /// envelopes skewed −0.6…−1.3). The crickets' band (3.7–4.8 kHz) and their harmonic's
+    /// (7.8–8.8 kHz) are taken out of the colour (the floor on either side continued under
+    /// them) and given to the crickets' tone. Its 3 s level swings 1.0 dB.
     public static let night = SoundTexture(
         colour: [
             0.00, 2.13, -2.54, -7.61, -12.34, -15.16, -16.58, -16.59, -15.57, -14.94, -16.04, -18.38, -18.74, -20.84, -23.55,
@@ -59,7 +60,7 @@ public enum SceneTextures {
         layers: [
             .init(.init(from: 4500, full: 4900, until: 7000, to: 7800, share: 0.99), .dips(rate: 1, width: 0.8, depth: 1)),
             .init(SoundTexture.Tone(carrier: 4300, width: 130, peakDB: 8, harmonicDB: -30),
-                  .chirps(singers: 3, pulseHz: 48, pulses: 6, period: 0.42, duty: 0.9, floor: 0.4)),
+                  .chirps(singers: 3, pulseHz: 48, pulses: 4, period: 0.42, depth: 0.3, floor: 0.05)),
         ],
         swellDB: 1.0, swellHz: 0.15)
 }

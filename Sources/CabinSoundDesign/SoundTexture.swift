@@ -86,10 +86,10 @@ public struct SoundTexture: Sendable {
         /// Noise under a slow random gain: exp(`depth` × slow noise of `hz`).
         case wobble(depth: Double, hz: Double)
         /// Insects: `singers`, each chirping every `period` s (its own, within ±10 %, each chirp
-        /// ±5 % late or early), a chirp `pulses` pulses at `pulseHz`, each pulse a raised sine
-        /// lasting `duty` of its period, over a `floor` (the chorus of crickets further off;
-        /// the nearest chirp's pulses peak at 1).
-        case chirps(singers: Int, pulseHz: Double, pulses: Int, period: Double, duty: Double, floor: Double)
+        /// ±5 % late or early), a chirp `pulses` pulses at `pulseHz` under a raised sine over the
+        /// chirp, the pulses `depth` deep (the chirps of crickets further off blur them), over a
+        /// `floor` (the chorus further still).
+        case chirps(singers: Int, pulseHz: Double, pulses: Int, period: Double, depth: Double, floor: Double)
         /// A trill mostly on, with gaps: Poisson gaps (`rate` a second) each `width` s long
         /// (raised sine), `depth` deep.
         case dips(rate: Double, width: Double, depth: Double)
@@ -181,9 +181,9 @@ public struct SoundTexture: Sendable {
             case let .wobble(depth, hz):
                 let s = Spectral.slowNoise(frames: n, sampleRate: sr, cutoff: hz, random: &random)
                 gates[k] = SoundTexture.unitPower(s.map { exp(depth * $0) })
-            case let .chirps(singers, pulseHz, pulses, period, duty, floor):
+            case let .chirps(singers, pulseHz, pulses, period, depth, floor):
                 gates[k] = SoundTexture.chirps(frames: n, sampleRate: sr, singers: singers, pulseHz: pulseHz, pulses: pulses,
-                                               period: period, duty: duty, floor: floor, random: &random)
+                                               period: period, depth: depth, floor: floor, random: &random)
             case let .dips(rate, width, depth):
                 gates[k] = SoundTexture.dips(frames: n, sampleRate: sr, rate: rate, width: width, depth: depth, random: &random)
             }
@@ -276,24 +276,20 @@ public struct SoundTexture: Sendable {
         return unitPower(g)
     }
 
-    /// Raised-sine bumps of `length` frames added at `start`, wrapped around the loop.
-    static func bump(_ g: inout [Double], at start: Int, length: Int, gain: Double) {
-        let n = g.count
-        for i in 0..<length {
-            let s = sin(Double.pi * Double(i) / Double(length))
-            g[(start + i) % n] += gain * s * s
-        }
-    }
-
     static func chirps(frames n: Int, sampleRate sr: Double, singers: Int, pulseHz: Double, pulses: Int, period: Double,
-                       duty: Double, floor: Double, random: inout SeededRandom) -> [Double] {
+                       depth: Double, floor: Double, random: inout SeededRandom) -> [Double] {
         var g = [Double](repeating: floor, count: n)
-        let seconds = Double(n) / sr, length = Int(duty / pulseHz * sr)
+        let seconds = Double(n) / sr, length = Int(Double(pulses) / pulseHz * sr)
+        let chirp = (0..<length).map { i -> Double in
+            let s = sin(Double.pi * Double(i) / Double(length)), c = cos(Double.pi * pulseHz * Double(i) / sr)
+            return s * s * (1 - depth * c * c)
+        }
         for _ in 0..<singers {
             let own = period * random.uniform(0.9...1.1), gain = random.uniform(0.4...1)
             var start = random.uniform(0...own)
             while start < seconds {
-                for p in 0..<pulses { bump(&g, at: Int((start + Double(p) / pulseHz) * sr), length: length, gain: gain) }
+                let at = Int(start * sr)
+                for i in 0..<length { g[(at + i) % n] += gain * chirp[i] }
                 start += own * random.uniform(0.95...1.05)
             }
         }
@@ -304,7 +300,13 @@ public struct SoundTexture: Sendable {
                      random: inout SeededRandom) -> [Double] {
         var d = [Double](repeating: 0, count: n)
         let length = Int(width * sr)
-        for i in 0..<n where random.unit() < rate / sr { bump(&d, at: i, length: length, gain: 1) }
+        let bump = (0..<length).map { i -> Double in
+            let s = sin(Double.pi * Double(i) / Double(length))
+            return s * s
+        }
+        for i in 0..<n where random.unit() < rate / sr {
+            for j in 0..<length { d[(i + j) % n] += bump[j] }
+        }
         return unitPower(d.map { max(0.02, 1 - depth * min($0, 1)) })
     }
 }
