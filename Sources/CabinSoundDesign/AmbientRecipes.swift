@@ -40,42 +40,22 @@ public enum AmbientRecipes {
             AmbientTextures.wiper(&bed, at: Int(5.3 * bed.sampleRate), level: 0.12, random: &r)
             AmbientTextures.wiper(&bed, at: Int(16.1 * bed.sampleRate), level: 0.12, random: &r)
         },
-        ambient("ambient/night", seconds: 28, seed: 0xA301, "Night drive: crickets, distant traffic") { bed, r in
-            AmbientTextures.road(&bed, level: 0.3, brightness: 300, random: &r)
-            AmbientTextures.crickets(&bed, count: 4, level: 0.05, random: &r)
-            for k in 0..<2 {
-                AmbientTextures.passBy(&bed, at: Int(Double(k) * 14 * bed.sampleRate) + r.int(0...48000 * 6),
-                                       seconds: 7, gain: 0.12, truck: k == 1, direction: k == 0 ? 1 : -1,
-                                       distance: 3, random: &r)
-            }
-        },
-        ambient("ambient/city", seconds: 30, seed: 0xA401, "City streets after rain: tyres on the wet road, horns, people passing") { bed, r in
-            AmbientTextures.road(&bed, level: 0.3, brightness: 500, random: &r)
-            for start in AmbientTextures.arrivals(perMinute: 14, seconds: bed.duration, random: &r) {
-                let truck = r.chance(0.15)
-                AmbientTextures.passBy(&bed, at: Int(start * bed.sampleRate), seconds: r.uniform(4...6),
-                                       gain: r.uniform(0.15...0.3), truck: truck, direction: r.chance(0.5) ? 1 : -1,
-                                       distance: r.uniform(1.2...2), wet: 0.6, random: &r)
-            }
-            for (at, level) in [(3.7, 0.05), (11.2, 0.09), (19.8, 0.035), (24.4, 0.07)] {
-                AmbientTextures.distantHorn(&bed, at: Int(at * bed.sampleRate), level: level, random: &r)
-            }
-            AmbientTextures.pedestrians(&bed, groups: 3, level: 0.05, random: &r)
-            AmbientTextures.birds(&bed, phrases: 2, level: 0.012, random: &r)
-        }.at(level: 1),
-        ambient("ambient/desert-wind", seconds: 30, seed: 0xA501, "Desert wind in gusts, a faint whistle") { bed, r in
-            AmbientTextures.wind(&bed, level: 0.5, low: 180, high: 750, whistle: 0.12, random: &r)
-            AmbientTextures.road(&bed, level: 0.12, brightness: 300, random: &r)
-        },
-        ambient("ambient/rest-area", seconds: 28, seed: 0xA601, "Rest area: highway beyond the trees, birds, a breeze") { bed, r in
-            AmbientTextures.road(&bed, level: 0.18, brightness: 300, random: &r)
-            for k in 0..<4 {
-                AmbientTextures.passBy(&bed, at: Int(Double(k) * 7 * bed.sampleRate) + r.int(0...48000 * 3),
-                                       seconds: 6, gain: 0.08, truck: k == 2, direction: k.isMultiple(of: 2) ? 1 : -1,
-                                       distance: 3, random: &r)
-            }
-            AmbientTextures.birds(&bed, phrases: 9, level: 0.03, random: &r)
-            AmbientTextures.wind(&bed, level: 0.08, low: 300, high: 600, whistle: 0, random: &r)
+        // The outdoor beds are textures with the statistics of real recordings of their scenes
+        // (SceneTextures), made like the rain: 2^20 frames (21.8 s), their own colour to 11 kHz,
+        // their peaks at -6.5 dBFS.
+        texture("ambient/night", seed: 0xA301,
+                "Summer night in the country: crickets chirping, a trill in the grass, distant traffic a low hum",
+                SceneTextures.night),
+        texture("ambient/city", seed: 0xA401,
+                "A city street: traffic's roar, voices and footsteps, the clatter of the street", SceneTextures.city).at(level: 1),
+        texture("ambient/desert-wind", seed: 0xA501, "Desert wind in gusts, grit ticking in the air", SceneTextures.wind),
+        // The rest area on a summer evening: no recording of a rest area is at hand, so it is
+        // the summer night's (the highway a hum beyond the trees, insects in the grass), its
+        // own seed, with a bird now and then (a few short phrases, well under the insects).
+        texture("ambient/rest-area", seed: 0xA601,
+                "Rest area on a summer evening: the highway a low hum beyond the trees, insects in the grass, a bird now and then",
+                SceneTextures.night) { bed, r in
+            AmbientTextures.birds(&bed, phrases: 4, level: 0.01, random: &r)
         },
     ]
 
@@ -102,6 +82,15 @@ public enum AmbientRecipes {
             AmbientTextures.road(&bed, level: road, brightness: brightness, random: &r)
             traffic(&bed, perMinute: perMinute, truckShare: truckShare, gain: gain, random: &r)
             AmbientTextures.wind(&bed, level: wind, low: 300, high: windHigh, whistle: 0.05, random: &r)
+        }
+    }
+
+    /// A bed that is a sound texture: 2^20 frames, then `more` (events over it).
+    static func texture(_ name: String, seed: UInt64, _ description: String, _ texture: SoundTexture,
+                        _ more: @escaping @Sendable (inout StereoBed, inout SeededRandom) -> Void = { _, _ in }) -> SoundRecipe {
+        ambient(name, frames: 1 << 20, seed: seed, description, lowpass: nil, peakDB: -6.5) { bed, r in
+            texture.add(to: &bed, level: 0.25, random: &r)
+            more(&bed, &r)
         }
     }
 

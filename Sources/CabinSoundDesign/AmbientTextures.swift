@@ -2,7 +2,7 @@ import CabinAudio
 import Glibc
 
 /// The ingredients of the ambient loops: road and tyre noise, passing traffic with
-/// Doppler, raindrops on glass, crickets, wind and birds. Every one is periodic in the loop.
+/// Doppler, raindrops on glass, wind and birds. Every one is periodic in the loop.
 ///
 /// Thread: pure functions; any thread except the render thread.
 public enum AmbientTextures {
@@ -137,69 +137,6 @@ public enum AmbientTextures {
         return times
     }
 
-    /// People passing on the pavement: footsteps (soft heel-toe knocks, ~1.9 a second) and
-    /// the murmur of a few voices (formant-filtered noise), walking across the stereo field.
-    public static func pedestrians(_ bed: inout StereoBed, groups: Int, level: Double, random: inout SeededRandom) {
-        let sr = bed.sampleRate
-        for _ in 0..<groups {
-            let seconds = random.uniform(5...8)
-            let n = Int(seconds * sr)
-            var group = [Double](repeating: 0, count: n)
-            for _ in 0..<random.int(1...3) {
-                var t = random.uniform(0...0.5)
-                let pace = random.uniform(0.48...0.58)
-                while t < seconds - 0.1 {
-                    let step = Modal.click([(random.uniform(180...260), 0.7, 0.012), (random.uniform(900...1300), 0.3, 0.005)],
-                                           noise: 0.25, seconds: 0.06, sampleRate: sr, random: &random)
-                    Modal.place(step, into: &group, at: t, gain: random.uniform(0.5...0.9), sampleRate: sr)
-                    t += pace * random.uniform(0.95...1.05)
-                }
-            }
-            var f1 = Biquad(.bandpass, frequency: 550, q: 3, sampleRate: sr)
-            var f2 = Biquad(.bandpass, frequency: 1500, q: 4, sampleRate: sr)
-            let syllables = Periodic.wander(frames: n, maxCycles: Int(seconds * 4), partials: 5, random: &random)
-            for i in 0..<n {
-                if i % 256 == 0 {
-                    let u = syllables[i]
-                    f1.setCoefficients(.bandpass, frequency: 450 + 250 * u, q: 3, sampleRate: sr)
-                    f2.setCoefficients(.bandpass, frequency: 1400 + 600 * u, q: 4, sampleRate: sr)
-                }
-                let x = random.bipolar()
-                let voice = (f1.process(x) + 0.6 * f2.process(x)) * max(0, syllables[i]) * 0.5
-                group[i] = (group[i] + voice) * SoundFinish.raisedCosine(min(Double(i), Double(n - 1 - i)) / (1.2 * sr))
-            }
-            let direction: Double = random.chance(0.5) ? 1 : -1
-            bed.add(group, at: random.int(0...(bed.frames - 1)), gain: level) { i in direction * (-0.8 + 1.6 * Double(i) / Double(n)) }
-        }
-    }
-
-    /// Field crickets: chirps of 3–5 pulses of a 4–5 kHz carrier, each cricket with its
-    /// own pitch, rhythm and place.
-    public static func crickets(_ bed: inout StereoBed, count: Int, level: Double, random: inout SeededRandom) {
-        let n = bed.frames, sr = bed.sampleRate
-        for _ in 0..<count {
-            let carrier = random.uniform(4000...4900)
-            let period = random.uniform(0.55...1.1)
-            let pulses = random.int(3...5)
-            let pan = random.uniform(-0.8...0.8)
-            let gain = level * random.uniform(0.4...1.0)
-            let pulse = 0.011, gap = 0.009
-            let chirpLength = Int(Double(pulses) * (pulse + gap) * sr)
-            var chirp = [Double](repeating: 0, count: chirpLength)
-            for i in 0..<chirpLength {
-                let t = Double(i) / sr
-                let within = t.truncatingRemainder(dividingBy: pulse + gap)
-                let env = within < pulse ? sin(Double.pi * within / pulse) : 0
-                chirp[i] = env * env * sin(2 * Double.pi * carrier * t)
-            }
-            var t = random.uniform(0...period) * sr
-            while t < Double(n) {
-                bed.add(chirp, at: Int(t), pan: pan, gain: gain * random.uniform(0.75...1))
-                t += period * sr * random.uniform(0.92...1.08)
-            }
-        }
-    }
-
     /// Wind: pink noise through a resonant band whose centre and level drift with slow
     /// periodic gusts, and a faint whistle riding the strongest gusts.
     public static func wind(_ bed: inout StereoBed, level: Double, low: Double = 250, high: Double = 900,
@@ -253,22 +190,5 @@ public enum AmbientTextures {
                 t += length + Int(random.uniform(0.03...0.09) * sr)
             }
         }
-    }
-
-    /// A distant car horn: two detuned reedy tones, heavily low-passed by distance.
-    public static func distantHorn(_ bed: inout StereoBed, at start: Int, level: Double, random: inout SeededRandom) {
-        let sr = bed.sampleRate
-        let seconds = random.uniform(0.25...0.5)
-        let n = Int(seconds * sr)
-        let f1 = random.uniform(380...440), f2 = f1 * 1.26
-        var lp = Biquad(.lowpass, frequency: 900, q: 0.7, sampleRate: sr)
-        let tone = (0..<n).map { i -> Double in
-            let t = Double(i) / sr
-            let env = SoundFinish.raisedCosine(min(t / 0.03, (seconds - t) / 0.06))
-            var v = 0.0
-            for k in 1...4 { v += (sin(2 * Double.pi * f1 * Double(k) * t) + sin(2 * Double.pi * f2 * Double(k) * t)) / Double(k) }
-            return lp.process(v * env)
-        }
-        bed.add(tone, at: start, pan: random.uniform(-0.7...0.7), gain: level)
     }
 }

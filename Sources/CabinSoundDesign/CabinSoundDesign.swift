@@ -9,8 +9,9 @@
 ///   periodically, events added modulo the loop, modulators with whole cycles per loop;
 ///   or made over the whole loop in the frequency domain (`Spectral`).
 /// - Models: `EngineModel` (firing-order pulse trains through exhaust/body resonances),
-///   `AmbientTextures` (road, Doppler pass-bys, rain on glass, crickets, wind, birds),
-///   `RainTexture` (rain with a real recording's cochlear-envelope statistics),
+///   `AmbientTextures` (road, Doppler pass-bys, rain on glass, wind, birds),
+///   `SoundTexture` (noise given a real recording's cochlear-envelope statistics: `RainTexture`
+///   and the outdoor beds' `SceneTextures`),
 ///   `Modal` (struck bars and bells, mechanical clicks), `Instruments` and `LofiLoop`.
 ///
 /// ```swift

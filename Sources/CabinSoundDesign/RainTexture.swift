@@ -18,23 +18,13 @@ import Glibc
 /// at a Poisson rate around 1,000 a second, log-normal amplitudes, each panned anywhere)
 /// carrying a share of the power that rises from none at 2.5 kHz to 30 % at 8 kHz, the
 /// rate modulated by slow noise (~3 Hz), (3) the whole swelling under a slower gain (~0.08
-/// Hz, its 3 s level swinging 1.5 dB), the rare loudest drops rounded off. All of it is made in the frequency domain over the whole loop (a power-of-two
-/// number of frames), so it is periodic by construction: no seam.
+/// Hz, its 3 s level swinging 1.5 dB), the rare loudest drops rounded off: a `SoundTexture`
+/// with one layer of drops.
 public enum RainTexture {
-    /// The 30 cochlear bands' centres (Hz): evenly spaced on the ERB-number scale from 20 Hz
-    /// to 10 kHz (sound-compare's bands).
-    public static let centres: [Double] = {
-        func erb(_ f: Double) -> Double { 9.265 * Glibc.log(1 + f / (24.7 * 9.265)) }
-        let lo = erb(20), hi = erb(10000)
-        return (1...30).map { k in 24.7 * 9.265 * (exp((lo + (hi - lo) * Double(k) / 31) / 9.265) - 1) }
-    }()
-
-    static func erb(_ f: Double) -> Double { 9.265 * Glibc.log(1 + f / (24.7 * 9.265)) }
-
-    /// The colour (dB per unit bandwidth at each centre, interpolated on the ERB scale in
-    /// between): the recording's power in each cochlear band less the band's width, with
-    /// the two lowest bands 1.3 and 1.2 dB down and the third 0.3 dB (the textured signal's
-    /// compressed envelope means, matched to the recording's).
+    /// The colour (dB per unit bandwidth at each cochlear band's centre): the recording's
+    /// power in each cochlear band less the band's width, with the two lowest bands 1.3 and
+    /// 1.2 dB down and the third 0.3 dB (the textured signal's compressed envelope means,
+    /// matched to the recording's).
     static let colour: [Double] = [
         -1.30, -2.35, -2.52, -3.33, -4.58, -5.24, -5.75, -6.08, -5.87, -6.24, -6.10, -6.86, -7.15, -7.44, -8.46,
         -9.26, -10.04, -10.92, -11.74, -12.35, -13.20, -13.97, -14.63, -15.34, -15.65, -15.81, -15.45, -15.04, -14.52, -14.21,
@@ -54,92 +44,26 @@ public enum RainTexture {
         /// The rate's wander: the standard deviation of its log, and how fast (Hz).
         public var rateWander = 0.7
         public var rateWanderHz = 3.0
-        /// The whole's slow swell: how far its 3 s level swings (the standard deviation in dB
-        /// of the swell's mean over 3 s windows, every 1 s, across the loop: the recording's
-        /// short-term level swings 1.53 dB, the drops' own wander adds almost nothing), and how
-        /// fast (Hz). A loop holds only a few of its cycles, so its depth is set from the
-        /// windows of the swell itself, not from its standard deviation.
+        /// The whole's slow swell (the recording's short-term level swings 1.53 dB, the drops'
+        /// own wander adds almost nothing), and how fast (Hz).
         public var swellDB = 1.5
         public var swellHz = 0.08
         /// Where the peaks are rounded: this many times the RMS (before the swell).
         public var ceiling = 4.0
         public init() {}
-    }
 
-    /// The band gain (linear amplitude) at `f` Hz: the colour in dB, plus `extra` dB per band.
-    static func gain(_ f: Double, _ db: [Double]) -> Double {
-        let e = erb(max(f, 1))
-        let c = centres.map(erb)
-        let v: Double
-        if e <= c[0] { v = db[0] } else if e >= c[c.count - 1] { v = db[db.count - 1] } else {
-            var k = 0
-            while c[k + 1] < e { k += 1 }
-            let t = (e - c[k]) / (c[k + 1] - c[k])
-            v = db[k] + (db[k + 1] - db[k]) * t
+        /// The texture these figures make.
+        public var texture: SoundTexture {
+            let drops = SoundTexture.Layer(SoundTexture.Bands(from: dropsFrom, full: dropsFull, share: dropShare),
+                                           .drops(rate: rate, spread: amplitudeSpread, wander: rateWander, wanderHz: rateWanderHz))
+            return SoundTexture(colour: RainTexture.colour, layers: [drops], swellDB: swellDB, swellHz: swellHz, ceiling: ceiling)
         }
-        return pow(10, v / 20)
     }
 
     /// Rain into `bed` (its frames a power of two), its loudest sample near `level`'s scale
     /// (the recipe's finish normalises the peak).
     public static func add(_ bed: inout StereoBed, level: Double, parameters p: Parameters = Parameters(),
                            random: inout SeededRandom) {
-        let n = bed.frames, sr = bed.sampleRate
-        let c = centres.map(erb)
-        let share = c.map { e -> Double in
-            let u = min(1, max(0, (e - erb(p.dropsFrom)) / (erb(p.dropsFull) - erb(p.dropsFrom))))
-            return p.dropShare * (0.5 - 0.5 * cos(Double.pi * u))
-        }
-        let bedDB = zip(colour, share).map { $0 + 10 * log10(max(1 - $1, 1e-6)) }
-        let dropDB = zip(colour, share).map { $0 + 10 * log10(max($1, 1e-6)) }
-        let inBand: (Double) -> Bool = { $0 >= 30 && $0 <= 11000 }
-        let bedGain = Spectral.gains(frames: n, sampleRate: sr) { inBand($0) ? gain($0, bedDB) : 0 }
-        let dropGain = Spectral.gains(frames: n, sampleRate: sr) { inBand($0) ? gain($0, dropDB) : 0 }
-
-        // The drops: one process (a wandering Poisson rate), each drop panned.
-        let wander = Spectral.slowNoise(frames: n, sampleRate: sr, cutoff: p.rateWanderHz, random: &random)
-        var dropL = [Double](repeating: 0, count: n), dropR = dropL
-        var power = 0.0, count = 0
-        for i in 0..<n {
-            let rate = p.rate * exp(p.rateWander * wander[i] - p.rateWander * p.rateWander / 2)
-            guard random.unit() < rate / sr else { continue }
-            let a = exp(p.amplitudeSpread * random.normal())
-            let angle = (random.uniform(-0.9...0.9) + 1) * Double.pi / 4
-            dropL[i] = a * cos(angle) * 2.0.squareRoot()
-            dropR[i] = a * sin(angle) * 2.0.squareRoot()
-            power += a * a
-            count += 1
-        }
-        // Unit power density, as the bed's white noise has.
-        let dropScale = count > 0 ? 1 / (power / Double(count) * p.rate / sr).squareRoot() : 0
-
-        var swell = Spectral.slowNoise(frames: n, sampleRate: sr, cutoff: p.swellHz, random: &random)
-        let window = Int(3 * sr), hop = Int(sr)
-        if n > window {
-            var sums = [0.0]
-            for v in swell { sums.append(sums[sums.count - 1] + v) }
-            let means = stride(from: 0, through: n - window, by: hop).map { (sums[$0 + window] - sums[$0]) / Double(window) }
-            let m = means.reduce(0, +) / Double(means.count)
-            let spread = (means.reduce(0) { $0 + ($1 - m) * ($1 - m) } / Double(means.count)).squareRoot()
-            // ln gain whose 3 s means swing swellDB dB (20 log10 e = 8.686 dB a neper).
-            let depth = spread > 0 ? p.swellDB / (20 / Glibc.log(10)) / spread : 0
-            swell = swell.map { $0 * depth }
-        }
-        var channels: [[Double]] = []
-        for drops in [dropL, dropR] {
-            let white = (0..<n).map { _ in random.normal() }
-            let w = Spectral.spectrum(white), d = Spectral.spectrum(drops)
-            var re = w.re, im = w.im
-            for k in 0..<n {
-                re[k] = re[k] * bedGain[k] + d.re[k] * dropGain[k] * dropScale
-                im[k] = im[k] * bedGain[k] + d.im[k] * dropGain[k] * dropScale
-            }
-            let x = Spectral.signal(re, im)
-            // The loudest drops rounded (tanh) from `ceiling` times the RMS: real rain's peaks
-            // stand 22 dB over its loudness, too many for a bed under a −1 dBTP preset.
-            let knee = p.ceiling * (x.reduce(0) { $0 + $1 * $1 } / Double(n)).squareRoot()
-            channels.append((0..<n).map { level * knee * tanh(x[$0] / knee) * exp(swell[$0]) })
-        }
-        bed.add(left: channels[0], right: channels[1])
+        p.texture.add(to: &bed, level: level, random: &random)
     }
 }

@@ -36,20 +36,36 @@ import Testing
         #expect(step < 0.01, "\(step), the seam included")
     }
 
+    /// A texture into a short loop, twice from the same seed: the same samples both times.
+    static func seamless(_ name: String, _ add: (inout StereoBed, inout SeededRandom) -> Void) {
+        var r = SeededRandom(seed: 0xA201)
+        var bed = StereoBed(frames: 1 << 17, sampleRate: 48000)
+        add(&bed, &r)
+        var again = SeededRandom(seed: 0xA201)
+        var other = StereoBed(frames: 1 << 17, sampleRate: 48000)
+        add(&other, &again)
+        #expect(bed.left == other.left && bed.right == other.right, "\(name): a seed renders the same samples")
+        // The seam's step against the typical (median) step within 50 ms either side of it: a
+        // chirp that happens to span the seam steps as far at every sample.
+        for channel in bed.channels {
+            let around = Array(channel.suffix(2400) + channel.prefix(2400))
+            let steps = zip(around, around.dropFirst()).map { abs($0 - $1) }
+            let typical = steps.sorted()[steps.count / 2]
+            let seam = abs(channel[0] - channel[channel.count - 1])
+            #expect(seam < 20 * typical, "\(name): seam step \(seam) against a typical \(typical)")
+        }
+    }
+
     /// Rain from the texture is periodic by construction: its loop leads into itself with no
     /// seam (the first sample continues from the last as any sample continues from the one
     /// before), and a seed renders the same samples.
     @Test func rainTextureIsSeamless() {
-        var r = SeededRandom(seed: 0xA201)
-        var bed = StereoBed(frames: 1 << 17, sampleRate: 48000)
-        RainTexture.add(&bed, level: 0.25, random: &r)
-        var again = SeededRandom(seed: 0xA201)
-        var other = StereoBed(frames: 1 << 17, sampleRate: 48000)
-        RainTexture.add(&other, level: 0.25, random: &again)
-        #expect(bed.left == other.left && bed.right == other.right)
-        let steps = zip(bed.left, bed.left.dropFirst()).map { abs($0 - $1) }
-        let typical = steps.sorted()[steps.count / 2]
-        let seam = abs(bed.left[0] - bed.left[bed.left.count - 1])
-        #expect(seam < 20 * typical, "seam step \(seam) against a typical \(typical)")
+        Self.seamless("rain") { RainTexture.add(&$0, level: 0.25, random: &$1) }
+    }
+
+    /// So are the outdoor beds' textures, whose bursts, chirps and gaps wrap around the loop.
+    @Test(arguments: [("wind", SceneTextures.wind), ("city", SceneTextures.city), ("night", SceneTextures.night)])
+    func sceneTexturesAreSeamless(name: String, texture: SoundTexture) {
+        Self.seamless(name) { texture.add(to: &$0, level: 0.25, random: &$1) }
     }
 }
