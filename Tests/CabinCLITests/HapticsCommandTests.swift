@@ -174,8 +174,8 @@ import Testing
     @Test(.needsSharedFixtures) func convertAndroidPrintsTheWaveform() throws {
         let result = try ExternalTool.cabin(["haptics", "convert", Self.heartbeats, "--android"])
         #expect(result.status == 0)
-        #expect(result.stdout.hasPrefix(#"{"timings":[10,30,180,20,10,30,720,"#))
-        #expect(result.stdout.hasSuffix(#"],"repeat":-1}"# + "\n"))
+        #expect(result.stdout.hasPrefix(#"{"timings":[13,20,187,20,15,20,725,"#))   // each beat from its own millisecond (0, 13, 220, 255 ms)
+        #expect(result.stdout.hasSuffix(#"],"repeat":-1,"minApiLevel":26}"# + "\n"))
         let dir = try TestEnvironment.temporaryDirectory("cabin-haptics")
         let out = dir.appendingPathComponent("hb.json").path
         let file = try ExternalTool.cabin(["haptics", "convert", Self.heartbeats, "--android", "-o", out])

@@ -10,7 +10,7 @@ struct ExportTests {
         #expect(waveform.timings == [10, 90, 3])
         #expect(waveform.amplitudes == [217, 255, 128])
         #expect(waveform.totalMilliseconds == 103)
-        #expect(waveform.json == #"{"timings":[10,90,3],"amplitudes":[217,255,128],"repeat":-1}"#)
+        #expect(waveform.json == #"{"timings":[10,90,3],"amplitudes":[217,255,128],"repeat":-1,"minApiLevel":26}"#)
     }
 
     @Test func androidWaveformHoldsATransientForTwentyMilliseconds() {
@@ -18,6 +18,17 @@ struct ExportTests {
         let waveform = AndroidWaveform(compiled)
         #expect(waveform.timings == [50, 20, 1])
         #expect(waveform.amplitudes == [0, 128, 0])
+    }
+
+    /// Issue 30: a click off the 10 ms grid sounds from its own millisecond for its 20 ms
+    /// (a click at 5 ms started at 0 and lasted 30 ms), and one at 23 ms beside a texture cuts
+    /// the texture's steps where it starts and stops.
+    @Test func androidWaveformPutsATransientOnItsOwnMillisecond() {
+        let click = AndroidWaveform(HapticCompiler.compile(ahap(#"{"Event": {"Time": 0.005, "EventType": "HapticTransient", "EventParameters": [{"ParameterID": "HapticIntensity", "ParameterValue": 1}]}}"#)))
+        #expect(click.timings.first == 5 && click.amplitudes.first == 0, "\(click)")
+        #expect(click.timings[1] == 20 && click.amplitudes[1] == 255, "\(click)")
+        let offGrid = AndroidWaveform(HapticCompiler.compile(ahap(#"{"Event": {"Time": 0.023, "EventType": "HapticTransient", "EventParameters": [{"ParameterID": "HapticIntensity", "ParameterValue": 0.5}]}}"#)))
+        #expect(offGrid.timings.prefix(2) == [23, 20] && offGrid.amplitudes.prefix(2) == [0, 128], "\(offGrid)")
     }
 
     @Test(.needsSharedFixtures) func svgPlotsBothCurvesAndMarksTransients() throws {
