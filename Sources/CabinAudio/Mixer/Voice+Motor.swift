@@ -88,10 +88,8 @@ extension Voice {
             let x = Float(amplitude * (hum + whine))
             phaseLeft = Voice.wrap(phaseLeft + humStep * pitch)
             phaseRight = Voice.wrap(phaseRight + whineStep * pitch)
-            if emit(x, x, at: i, into: bus, m) {
-                engine = e
-                return stop(at: i + 1)
-            }
+            // A voice whose fade-out ended is idle: its state is set again when it starts.
+            if emit(x, x, at: i, into: bus, m) { return stop(at: i + 1) }
         }
         engine = e
         return frameCount
