@@ -3,17 +3,19 @@
 ///
 /// - **Motor hum**: orders 1, 2, 3, 4, 6 and 8 of `frequency` × the layer's pitch ratio (the
 ///   motor's speed: a pitch map of the drive's speed), the first strongest (0.5, 0.2, 0.12,
-///   0.08, 0.05, 0.025), each order's
-///   level wandering on its own (a seeded random walk, ±30 % for one standard deviation,
-///   with a memory of about 3 s), so the hum breathes like a motor under a changing load.
+///   0.08, 0.05, 0.025), each order's level wandering on its own (a seeded random walk
+///   with a memory of about 3 s: ±10 % for one standard deviation on the first, which
+///   carries most of the power, so the motor's level holds within a few tenths of a dB
+///   whatever the seed; ±20 % on the second, ±30 % on the rest), so the hum breathes like
+///   a motor under a changing load.
 /// - **Inverter whine**: a tone at `whine` × the pitch ratio with a faint second harmonic,
-///   `balance` × the hum's first order, its level wandering ±40 % more slowly.
+///   `balance` × the hum's first order, its level wandering ±25 % more slowly.
 /// - **Silent at a standstill**: every level is scaled by (pitch / 0.2)², up to 1 at a
 ///   pitch of 0.2: a parked motor makes no sound, and the tones fade in as it turns.
 ///
 /// Mono (the same in both channels), at about the synth reference level (−15 dBFS RMS) at a
 /// pitch of 0.2 or more. Real-time safe: a few multiplies and adds per sample (the orders by
-/// Chebyshev's recurrence from one phase), a noise draw every 64 samples; the state lives
+/// Chebyshev's recurrence from one phase), seven noise draws every 64 samples; the state lives
 /// in `Voice.engine` (the wander) and `phaseLeft`/`phaseRight` (motor and whine phases).
 enum MotorSynth: SynthKind {
     static var name: String { "motor" }
@@ -80,11 +82,11 @@ extension Voice {
             let s1 = Voice.sine(phaseLeft), twoCos = 2 * Voice.sine(Voice.wrap(phaseLeft + Double.pi / 2))
             let s2 = twoCos * s1, s3 = twoCos * s2 - s1, s4 = twoCos * s3 - s2
             let s5 = twoCos * s4 - s3, s6 = twoCos * s5 - s4, s7 = twoCos * s6 - s5, s8 = twoCos * s7 - s6
-            let hum = 0.5 * (1 + 0.3 * e.exhaust[0]) * s1 + 0.2 * (1 + 0.3 * e.exhaust[1]) * s2
+            let hum = 0.5 * (1 + 0.1 * e.exhaust[0]) * s1 + 0.2 * (1 + 0.2 * e.exhaust[1]) * s2
                 + 0.12 * (1 + 0.3 * e.second[0]) * s3 + 0.08 * (1 + 0.3 * e.second[1]) * s4
                 + 0.05 * (1 + 0.3 * e.body[0]) * s6 + 0.025 * (1 + 0.3 * e.body[1]) * s8
             let w = Voice.sine(phaseRight)
-            let whine = 0.5 * balance * (1 + 0.4 * e.slow) * (w + 0.15 * 2 * w * Voice.sine(Voice.wrap(phaseRight + Double.pi / 2)))
+            let whine = 0.5 * balance * (1 + 0.25 * e.slow) * (w + 0.15 * 2 * w * Voice.sine(Voice.wrap(phaseRight + Double.pi / 2)))
             let x = Float(amplitude * (hum + whine))
             phaseLeft = Voice.wrap(phaseLeft + humStep * pitch)
             phaseRight = Voice.wrap(phaseRight + whineStep * pitch)
