@@ -242,7 +242,7 @@ struct DriveTimeline {
     /// +10 LU over the bed it lands on (`cabin session levels`): the ritual's clicks over a
     /// parked car's ambience, the ignition, the rest stop's cues over the rest area (and the
     /// arrival's clicks), the arrival's chime and welcome over the ambience alone.
-    static let ritualGain = -9.5, restGain = -4.0, restSpeechGain = -5.5, arrivalGain = -9.0,
+    static let ritualGain = -9.5, restGain = -4.5, restSpeechGain = -5.5, arrivalGain = -9.0,
                arrivalSpeechGain = -6.8, milestoneGain = -2.0
     /// The ignition's gain (dB): the starts differ in their loudest moment (the V8's crank is
     /// the softest, the electric car's power-on a soft chime and a whir).
