@@ -26,6 +26,11 @@ extension LivePlayer {
                             load: (_ sampleRate: Double, _ periodFrames: Int) throws -> SessionLoader.Loaded)
         throws -> (player: LivePlayer, loaded: SessionLoader.Loaded) {
         var options = options
+        // "none" on ALSA asks for the silent clock (`cabin play -D none` says so itself first,
+        // keeping ALSA for a haptics device).
+        if options.device == SilentClockBackend.device && options.backend is ALSABackend {
+            options.playSilently(because: "the device is \"\(SilentClockBackend.device)\"")
+        }
         let output: any AudioOutput
         do {
             output = try options.backend.open(device: options.device, configuration: options.configuration)

@@ -71,10 +71,6 @@ public final class LivePlayer: @unchecked Sendable {
         public init(device: String = "default", configuration: PCMConfiguration = PCMConfiguration()) {
             self.device = device
             self.configuration = configuration
-            if device == SilentClockBackend.device {
-                backend = SilentClockBackend()
-                silentReason = "the device is \"\(SilentClockBackend.device)\""
-            }
         }
 
         /// Plays on the system clock with no sound (`SilentClockBackend`), saying `reason` in
