@@ -44,10 +44,9 @@ extension HapticsCommand {
             guard (20...1000).contains(width) else { throw ValidationError("--width must be 20…1000 columns") }
         }
 
-        /// One file's state: its last read, and the last version that could be played.
+        /// One file's state: its last read, and when the version that plays on was saved.
         struct Watched {
             var block: [String] = []
-            var good: (pattern: HapticPattern, compiled: CompiledHaptics)?
             var goodSince: String?
         }
 
@@ -72,7 +71,7 @@ extension HapticsCommand {
                 let file = files[k]
                 var state = watched[k]
                 let now = Self.clock()
-                let keeping = state.good.map { _ in "; the version of \(state.goodSince ?? "") plays on" } ?? ""
+                let keeping = state.goodSince.map { "; the version of \($0) plays on" } ?? ""
                 if removed || !FileManager.default.fileExists(atPath: file) {
                     state.block = ["\(now)  \(file.terminalSafe): \(removed ? "removed" : "not there"); waiting for it\(keeping)"]
                     watched[k] = state
@@ -113,7 +112,6 @@ extension HapticsCommand {
                     }
                 }
                 state.block = block
-                state.good = loaded
                 state.goodSince = now
                 watched[k] = state
                 if let preview {
