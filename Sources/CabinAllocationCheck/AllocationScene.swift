@@ -21,12 +21,16 @@ enum AllocationScene {
                 "radio": { "bus": "radio", "sound": "synth:binaural?carrier=200&beat=8", "gain": -6 },
                 "hum": { "bus": "radio", "sound": "synth:brown-noise", "loop": true, "gain": -10 },
                 "live": { "bus": "engine", "sound": "synth:engine?cylinders=4&rpm=2000&exhaust=300", "loop": true, "gain": -6,
-                          "pitch": { "parameter": "speed", "map": [[0, 0.4], [80, 1.3]] } }
+                          "pitch": { "parameter": "speed", "map": [[0, 0.4], [80, 1.3]] } },
+                "motor": { "bus": "engine", "sound": "synth:motor?frequency=370&whine=2500&balance=0.4", "loop": true, "gain": -6,
+                           "pitch": { "parameter": "speed", "map": [[0, 0.004], [80, 1]] } },
+                "v8": { "bus": "engine", "sound": "synth:engine?cylinders=8&rpm=2000&exhaust=180&rasp=0.6", "loop": true, "gain": -6,
+                        "pitch": { "parameter": "speed", "map": [[0, 0.36], [80, 1.2]] } }
               },
               "cues": [
-                { "at": 0, "start": ["engine", "ambient", "radio", "hum", "live"], "fadeIn": "500ms" },
+                { "at": 0, "start": ["engine", "ambient", "radio", "hum", "live", "motor", "v8"], "fadeIn": "500ms" },
                 \(periodicCues(until: total))
-                { "at": \(total - 1), "stop": ["engine", "ambient", "radio", "hum", "live"], "fadeOut": "800ms" }
+                { "at": \(total - 1), "stop": ["engine", "ambient", "radio", "hum", "live", "motor", "v8"], "fadeOut": "800ms" }
               ] }
             """
         let result = SessionReader.read(json, file: "allocation-scene.json")

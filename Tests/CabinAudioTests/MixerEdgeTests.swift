@@ -55,7 +55,7 @@ import CabinTestSupport
         #expect(Synth(named: "binaural", options: ["carrier": 220, "beat": 6]) == .binaural(carrier: 220, beat: 6))
         #expect(Synth(named: "binaural", options: ["beat": 6])?[option: "carrier"] == 200)
         #expect(Synth(named: "purple-noise") == nil)
-        #expect(Synth.kinds.map(\.name) == ["white-noise", "pink-noise", "brown-noise", "sine", "binaural", "isochronic", "engine"])
+        #expect(Synth.kinds.map(\.name) == ["white-noise", "pink-noise", "brown-noise", "sine", "binaural", "isochronic", "engine", "motor"])
         #expect(Synth.kinds.allSatisfy { Synth(named: $0.name)?.name == $0.name })
         // Kinds without noise ignore the seed, so equal settings compare equal.
         #expect(Synth.sine(frequency: 220).seeded(9) == .sine(frequency: 220))

@@ -43,7 +43,7 @@ import Testing
         ("../secret.wav", "\"../secret.wav\" leaves the document's folder: \"..\" is not allowed in sound paths"),
         ("a/../../b.flac", "\"a/../../b.flac\" leaves the document's folder: \"..\" is not allowed in sound paths"),
         ("/etc/x.wav", "\"/etc/x.wav\" is an absolute path: sounds are library names or paths relative to the document's folder"),
-        ("synth:purple-noise", "no synthesizer \"purple-noise\": use synth:white-noise, synth:pink-noise, synth:brown-noise, synth:sine, synth:binaural, synth:isochronic, synth:engine"),
+        ("synth:purple-noise", "no synthesizer \"purple-noise\": use synth:white-noise, synth:pink-noise, synth:brown-noise, synth:sine, synth:binaural, synth:isochronic, synth:engine, synth:motor"),
         ("synth:sine?freq=3", "synth:sine has no option \"freq\"; options: frequency"),
         ("synth:binaural?carrier=10&beat=20", "synth:binaural needs beat (20 Hz) below carrier (10 Hz)"),
     ])

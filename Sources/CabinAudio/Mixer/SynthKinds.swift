@@ -24,6 +24,7 @@ enum SynthKinds {
         case 4: visitor.visit(BinauralSynth.self)
         case 5: visitor.visit(IsochronicSynth.self)
         case 6: visitor.visit(EngineSynth.self)
+        case 7: visitor.visit(MotorSynth.self)
         default: nil
         }
     }

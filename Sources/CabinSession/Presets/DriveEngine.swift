@@ -3,7 +3,8 @@ import CabinAudio
 
 /// The drive's engine as a driver knows it: by default each combustion engine synthesized
 /// live (`synth:engine`, one layer), with `--engine loops` the library's recorded loops (an
-/// idle loop and a cruise loop per combustion engine); one hum for the electric motor:
+/// idle loop and a cruise loop per combustion engine); the electric motor always live
+/// (`synth:motor`, one layer):
 ///
 /// - **rpm from speed through the gears**: first gear rises from idle to the shift point as
 ///   the car pulls away, each upshift drops the rpm into the next gear, and top gear at
@@ -14,8 +15,8 @@ import CabinAudio
 ///   loops crossfade with equal power (they are unrelated recordings, so powers add) while
 ///   the car pulls away, sampled every mph so the bus never dips on the way.
 /// - **a level per vehicle** against the V6: V8 +3 dB, electric −8 dB.
-/// - the electric motor has no idle or gears: silent at a standstill, its hum rising with
-///   speed and an inverter whine whose pitch follows speed (0 → 2.5 kHz at 80 mph).
+/// - the electric motor has no idle or gears: silent at a standstill, its hum and its
+///   inverter whine following the speed exactly (the whine 0 → 2.5 kHz at 80 mph).
 ///
 /// The live model (`synth:engine`, one layer through the same gears, the default) holds the
 /// body and exhaust resonances fixed while the firing rate moves, and its level follower
@@ -89,14 +90,13 @@ struct DriveEngine {
     func layers() -> [Layer] {
         let onSpeed = { (points: [(Double, Double)]) in LayerMap(parameter: "speed", points: points) }
         if isElectric {
+            // One live motor (`synth:motor`): its speed is the car's (pitch = speed / 80, so
+            // the hum's first order is 300 Hz and the inverter whine 2.03 kHz at 65 mph, 2.5
+            // kHz at 80), never a loop, so nothing repeats; silent parked (the motor's own
+            // fade-in as it turns, under the gain map's −60 dB).
             let hum = [(0.0, -60.0), (1, -24), (5, -12), (20, -4), (45, 0), (80, 1.5)]
-            return [
-                Layer(name: "engine", bus: "engine", sound: .library("engine/electric"), isLooping: true, gain: level,
-                      pitch: onSpeed([(0, 0.7), (20, 0.8), (65, 1.0), (80, 1.12)]), gainMap: onSpeed(hum)),
-                // The inverter whine: 2.5 kHz at 80 mph, falling with speed to nothing at rest.
-                Layer(name: "whine", bus: "engine", sound: .synth(.sine(frequency: 2500)), isLooping: true, gain: level,
-                      pitch: onSpeed([(0, 0.004), (80, 1)]), gainMap: onSpeed([(0, -60), (2, -34), (20, -24), (65, -19), (80, -18)])),
-            ]
+            return [Layer(name: "engine", bus: "engine", sound: .synth(Self.motor), isLooping: true,
+                          gain: level + Self.motorTrim, pitch: onSpeed([(0, 0.004), (80, 1)]), gainMap: onSpeed(hum))]
         }
         // Knots: every shift (just before and after), every mph of the handover, and the
         // level curve's own corners.
@@ -142,12 +142,14 @@ struct DriveEngine {
         // less, so idle measured 14.8 (V8) and 14.1 dB (V6) under cruise in LUFS where the
         // level curve says 12.9; `idleLift` gives that back at idle, tapering with the rpm to
         // nothing at the cruise rpm (measured on DriveEngineTests' idle and cruise windows).
+        // The exhaust-rasp band (issue 27: content above 500 Hz) made the V6, four, diesel
+        // and vintage 0.2–0.6 LU louder at the same power; their trims give it back.
         let (cylinders, exhaust, rasp, trim, idleLift): (Int, Double, Double, Double, Double) = switch vehicle {
         case "v8": (8, 180, 0.6, -9.75, 1.9)
-        case "four": (4, 320, 2.5, -9.33, 0.3)
-        case "diesel": (4, 200, 1.6, -8.29, 0)
-        case "vintage": (4, 270, 1.2, -8.92, -0.1)
-        default: (6, 230, 1, -9.77, 1.2)
+        case "four": (4, 320, 2.5, -9.63, 0.3)
+        case "diesel": (4, 200, 1.6, -8.89, 0)
+        case "vintage": (4, 270, 1.2, -9.32, -0.1)
+        default: (6, 230, 1, -9.97, 1.2)
         }
         let synth = Synth.engine(cylinders: cylinders, rpm: cruiseRPM, exhaust: exhaust, rasp: rasp)
         let pitch = knots.map { s in (s, ratio(rpmAtKnot(s) / cruiseRPM)) }
@@ -157,9 +159,23 @@ struct DriveEngine {
                      pitch: LayerMap(parameter: "speed", points: pitch), gainMap: LayerMap(parameter: "speed", points: gain))
     }
 
+    /// The electric motor: hum orders of 370 Hz and an inverter whine at 2.5 kHz at 80 mph,
+    /// the whine's level 0.4 × the hum's first order. At the electric's level (−8 dB against
+    /// the V6) a hum at ~110 Hz, where the road's rumble and the radio's bass are, was 5 dB
+    /// under the rest of its critical band; at 300 Hz (cruise) it clears it, and the whine
+    /// clears its own with room to spare: each line 0 dB or more over the rest of its
+    /// critical band in the drive's mix at cruise, lo-fi radio playing
+    /// (`scripts/engine-spectra --vehicle electric`, `EngineCharacterTests`). The hum's
+    /// orders reach 8 × 370 Hz, under the whine's 2.5 kHz (the whine is the strongest line
+    /// within 20 % of its own frequency at every speed).
+    static let motor = Synth.motor(frequency: 370, whine: 2500, balance: 0.4)
+    /// The motor's trim: its loudness at cruise −8 dB against the V6's, measured on the
+    /// engine bus alone at cruise (DriveEngineTests' window), the mean over seeds.
+    static let motorTrim = -9.0
+
     /// The layers that start with the engine and stop with it.
     var layerNames: [String] {
-        if isElectric { return ["engine", "whine"] }
+        if isElectric { return ["engine"] }
         let engine = isLive ? ["engine"] : ["idle", "engine"]
         return hasSputters ? engine + ["sputter"] : engine
     }

@@ -42,9 +42,11 @@ struct DriveTimeline {
     /// The start haptic: an electric car has no starter to crank and no rumble to catch.
     var engineStartHaptic: String { engine.isElectric ? "engine-start-electric" : "engine-start" }
     var engineLayers: [String] { engine.layerNames }
-    /// The route's ambience, pieces of it scattered over it while the car moves, and the
-    /// odd horn of passing traffic.
-    var ambientLayers: [String] { hasAmbientVariation ? ["ambient", "ambient-variation", "traffic"] : ["ambient", "traffic"] }
+    /// The route's ambience and pieces of it scattered over it while the car moves. (No
+    /// scattered horns: at −20…−10 dB on the ambient bus they sat 10–20 dB under the mix in
+    /// every third-octave band, heard by nobody, and loud enough to be heard a horn is an
+    /// alert in a focus session; the city bed has its own, far off.)
+    var ambientLayers: [String] { hasAmbientVariation ? ["ambient", "ambient-variation"] : ["ambient"] }
     /// A `synth:` ambience has no pieces to scatter (and needs none: it never repeats).
     var hasAmbientVariation: Bool {
         if case .synth = ambientSound { return false }
@@ -109,10 +111,6 @@ struct DriveTimeline {
             b.document.layers[b.document.layers.count - 1].gainMap = onSpeed([(0, -40), (30, 0)])
             b.addDrift(to: "ambient", from: 0, to: total, seed: 0xA3B3)
         }
-        b.document.layers.append(Layer(name: "traffic", bus: "ambient", sound: .library("ui/horn"),
-                                       gainMap: onSpeed([(0, -40), (30, 0)]),
-                                       scatter: Scatter(sounds: [.library("ui/horn")], rate: 0.2...0.8, gain: -20...(-10),
-                                                        pan: -0.9...0.9, pitch: -4...1)))
         // Road texture under the wheels, felt in proportion to the speed (none while parked):
         // smooth asphalt on the highway and scenic routes, rough on back roads.
         b.document.hapticLayers.append(HapticLayer(name: "road", pattern: s.route == "backroads" ? "road-rough" : "road-smooth",
@@ -244,7 +242,7 @@ struct DriveTimeline {
     /// +10 LU over the bed it lands on (`cabin session levels`): the ritual's clicks over a
     /// parked car's ambience, the ignition, the rest stop's cues over the rest area (and the
     /// arrival's clicks), the arrival's chime and welcome over the ambience alone.
-    static let ritualGain = -9.5, restGain = -4.0, restSpeechGain = -5.5, arrivalGain = -9.0,
+    static let ritualGain = -9.5, restGain = -4.5, restSpeechGain = -5.5, arrivalGain = -9.0,
                arrivalSpeechGain = -6.8, milestoneGain = -2.0
     /// The ignition's gain (dB): the starts differ in their loudest moment (the V8's crank is
     /// the softest, the electric car's power-on a soft chime and a whir).
