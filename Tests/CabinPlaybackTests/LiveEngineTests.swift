@@ -47,21 +47,38 @@ import Testing
 
     /// The peak of the spectral envelope in `band`: the strongest harmonic there, refined by
     /// a parabola through its and its neighbours' levels (dB).
-    static func envelopePeak(_ x: [Float], f0: Double, in band: ClosedRange<Double>) -> Double {
-        let h = harmonics(x, f0: f0, top: band.upperBound + 2 * f0).map { 10 * log10($0 + 1e-30) }
-        let inBand = h.indices.filter { band.contains(Double($0 + 1) * f0) }
+    /// Read on the harmonics every `grid` Hz (a multiple of `f0`), so two engines at different
+    /// rpm are read at the same frequencies: the parabola through three points 150 Hz apart
+    /// is biased where the envelope is not symmetric about its peak, and two grids are biased
+    /// differently (the V6 at 1500 rpm read every 75 Hz: 475 Hz; every 150 Hz, as at 3000
+    /// rpm: 508 Hz; at 3000 rpm: 591 Hz).
+    static func envelopePeak(_ x: [Float], f0: Double, grid: Double, in band: ClosedRange<Double>) -> Double {
+        let every = Int((grid / f0).rounded())
+        let all = harmonics(x, f0: f0, top: band.upperBound + 2 * grid).map { 10 * log10($0 + 1e-30) }
+        // h[j] is the level at (j + 1) × grid.
+        let h = stride(from: every - 1, to: all.count, by: every).map { all[$0] }
+        let inBand = h.indices.filter { band.contains(Double($0 + 1) * grid) }
         let k = inBand.max { h[$0] < h[$1] }!
-        guard k > 0, k + 1 < h.count else { return Double(k + 1) * f0 }
+        guard k > 0, k + 1 < h.count else { return Double(k + 1) * grid }
         let (a, b, c) = (h[k - 1], h[k], h[k + 1])
         let offset = 0.5 * (a - c) / (a - 2 * b + c)
-        return (Double(k + 1) + offset) * f0
+        return (Double(k + 1) + offset) * grid
     }
 
+    /// The firing rate, found where each engine's sound shows it. An even-firing engine's
+    /// waveform repeats at every firing, so its autocorrelation peaks at the firing interval.
+    /// A cross-plane V8's repeats only once an engine cycle (two revolutions: its banks take
+    /// their pulses unevenly, which is its burble), so there the autocorrelation finds the
+    /// cycle or a few firings; its firing rate is its strongest spectral line among all
+    /// half-orders within ±20 % of the expected rate (3, 3.5, 4, 4.5, 5 × the crank rate):
+    /// a rate 1/16 of the cycle off would be another line.
     @Test(arguments: [(4, 2700.0), (6, 2300.0), (8, 2000.0), (6, 800.0)])
     func firesAtRpmOver60TimesHalfTheCylinders(_ cylinders: Int, _ rpm: Double) {
         let x = Self.render(.engine(cylinders: cylinders, rpm: rpm, exhaust: 200), seconds: 2)
         let expected = rpm / 60 * Double(cylinders) / 2
-        let found = DriveEngineTests.firingFrequency(x, at: 1, span: 0.5)
+        let found = cylinders == 8
+            ? DriveEngineTests.strongest(x, at: 1, in: (0.8 * expected)...(1.2 * expected), step: 0.25, span: 1.5)
+            : DriveEngineTests.firingFrequency(x, at: 1, span: 0.5)
         #expect(abs(found / expected - 1) < 0.02, "\(cylinders) cylinders at \(rpm) rpm: \(found) Hz, expected \(expected)")
     }
 
@@ -74,7 +91,7 @@ import Testing
             let x = Self.render(.engine(cylinders: 6, rpm: rpm, exhaust: 600, rasp: 0.1), seconds: 6)
             rates.append(DriveEngineTests.firingFrequency(x, at: 3, span: 0.5))
             envelopes.append(Self.harmonics(x, f0: rpm / 20, top: 3600).map { 10 * log10($0 + 1e-30) })
-            peaks.append(Self.envelopePeak(x, f0: rpm / 20, in: 300...1100))
+            peaks.append(Self.envelopePeak(x, f0: rpm / 20, grid: 150, in: 300...1100))
         }
         // The 1500 rpm envelope (harmonics every 75 Hz) at frequency f, linearly between them.
         func low(_ f: Double) -> Double {
