@@ -155,7 +155,7 @@ let package = Package(
         .testTarget(name: "CabinIOTests", dependencies: ["CabinIO", "CabinAudio", "CabinSoundDesign", "CabinTestSupport"]),
         .testTarget(name: "CabinPlaybackTests",
                     dependencies: ["CabinPlayback", "CabinIO", "CabinAudio", "CabinSession", "CabinHaptics", "CabinSoundDesign", "CabinTestSupport"]),
-        .testTarget(name: "CabinCLITests", dependencies: ["CabinTestSupport", "CabinIO", "CabinSession"]),
+        .testTarget(name: "CabinCLITests", dependencies: ["CabinTestSupport", "CabinIO", "CabinSession", "CabinPlayback"]),
         .testTarget(name: "CabinConfigTests", dependencies: ["CabinConfig", "CabinPlayback", "CabinSession", "CabinAudio"]),
         .testTarget(name: "CabinSoundDesignTests", dependencies: ["CabinSoundDesign", "CabinAudio", "CabinTestSupport"]),
     ]

@@ -1,5 +1,6 @@
 import ArgumentParser
 import CabinIO
+import CabinPlayback
 
 /// The `cabin` command: a thin layer over the Cabin libraries. Each subcommand parses its
 /// options, calls one library function and prints.
@@ -29,8 +30,4 @@ struct Cabin: ParsableCommand {
         MallocArenas.useOne()
         main(nil)
     }
-}
-
-enum CabinVersion {
-    static let string = "0.1.0"
 }
