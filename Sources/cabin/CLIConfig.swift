@@ -88,8 +88,10 @@ enum CLIConfig {
 
     /// The settings with `options` on top: prints every problem (one line each) and exits
     /// 1 when any is an error.
-    static func settings(options: ConfigLayer = ConfigLayer()) throws -> (settings: CabinSettings, file: ConfigFile) {
-        let file = readFile()
+    /// With `readingFile` false (`cabin play --no-config`) the file is not read: the defaults,
+    /// the environment and the options only.
+    static func settings(options: ConfigLayer = ConfigLayer(), readingFile: Bool = true) throws -> (settings: CabinSettings, file: ConfigFile) {
+        let file = readingFile ? readFile() : ConfigFile(path: configPath)
         let (environmentLayer, environmentProblems) = ConfigEnvironment.layer(environment)
         let problems = file.problems + environmentProblems
         for problem in problems { StandardStreams.writeError("\(problem)".terminalSafe + "\n") }

@@ -117,6 +117,15 @@ struct Play: ParsableCommand {
     @Flag(help: "Do not offer the session to the desktop's media controls (MPRIS on the session bus; without a session bus there is none anyway).")
     var noMpris = false
 
+    @Flag(help: "Leave the state file alone: no remembered volumes or resume point read, nothing written (for an app that spawns cabin play: what it sets is not remembered for the user's next session).")
+    var noState = false
+
+    @Flag(help: "Do not read the config file: the built-in defaults, the environment (CABIN_*) and these options only.")
+    var noConfig = false
+
+    @Flag(help: "End the session (fading out as q does) when the process that started cabin play ends, however it ends: for an app that spawns a player.")
+    var exitWithParent = false
+
     func validate() throws {
         if let period, !(period >= 16 && period <= 8192 && period & (period - 1) == 0) {
             throw ValidationError("--period must be a power of two between 16 and 8192 frames, not \(period)")
@@ -137,6 +146,7 @@ struct Play: ParsableCommand {
                 throw ValidationError("--resume continues the last session: give no session file, --preset or preset options with it")
             }
             if from != nil { throw ValidationError("--resume starts where the last session stopped: not with --from") }
+            if noState { throw ValidationError("--resume reads the state file, which --no-state leaves alone: not both") }
         }
         _ = try configLayer()
         if let stopAfter { try CLIInput.validateTime(stopAfter, option: "--stop-after") }
@@ -157,9 +167,11 @@ struct Play: ParsableCommand {
     }
 
     func run() throws {
-        let (settings, _) = try CLIConfig.settings(options: try configLayer())
-        CLIConfig.noteMissingHome(keepsState: true)
-        let (state, stateProblem) = CLIConfig.readState(warn: !resume)
+        // Watched from the first moment: a parent that dies while the session loads counts.
+        let parent = exitWithParent ? ParentProcess() : nil
+        let (settings, _) = try CLIConfig.settings(options: try configLayer(), readingFile: !noConfig)
+        CLIConfig.noteMissingHome(keepsState: !noState)
+        let (state, stateProblem) = noState ? (nil, nil) : CLIConfig.readState(warn: !resume)
         let source: CLISession.Source
         var mix = self.mix
         var range = self.range
@@ -222,18 +234,19 @@ struct Play: ParsableCommand {
                 // The config's device may be unplugged: the session plays on without it.
                 guard case .option = settings.rumble.origin else {
                     CLIOutput.warning("rumble (\(settings.rumble.origin.description)): \(error); playing without")
-                    return try play(player, view: view, rumble: nil, decoding: decoding, source: source, carried: carried, range: range, early: early)
+                    return try play(player, view: view, rumble: nil, decoding: decoding, source: source, carried: carried, range: range, early: early, parent: parent)
                 }
                 CLIOutput.error("\(error)")
                 throw ExitCode.failure
             }
         }
-        try play(player, view: view, rumble: sessionRumble, decoding: decoding, source: source, carried: carried, range: range, early: early)
+        try play(player, view: view, rumble: sessionRumble, decoding: decoding, source: source, carried: carried, range: range, early: early, parent: parent)
     }
 
     /// Runs the control loop with the timers, hooks, socket and state file; exits with its status.
     func play(_ player: LivePlayer, view: PlayView, rumble: SessionRumble?, decoding: SoundDecoding,
-              source: CLISession.Source, carried: [String: Decibels], range: PlaybackRange, early: [PlayerEvent]) throws {
+              source: CLISession.Source, carried: [String: Decibels], range: PlaybackRange, early: [PlayerEvent],
+              parent: ParentProcess?) throws {
         let control = try openControl(player: player, title: view.title)
         // MPRIS when there is a session bus; without one, nothing to say.
         let mpris = noMpris ? nil : try? MPRISServer(player: player, title: view.title)
@@ -242,8 +255,9 @@ struct Play: ParsableCommand {
         session.timer = stopAfter.flatMap(SessionTime.parse).map { SleepTimer(stopAfter: $0, fadeOut: fadeOut.flatMap(SessionTime.parse) ?? 0) }
         session.hooks = onMark.map { MarkHooks(command: $0, session: view.title, outputToStandardError: json) }
         session.then = then
-        session.state = PlayStateKeeper(session: stateRecord(source, title: view.title, duration: player.status.duration),
-                                        carried: carried)
+        session.state = noState ? nil : PlayStateKeeper(session: stateRecord(source, title: view.title, duration: player.status.duration),
+                                                        carried: carried)
+        session.parent = parent
         session.range = range
         session.early = early
         let status = try session.run()

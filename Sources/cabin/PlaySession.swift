@@ -26,6 +26,9 @@ struct PlaySession {
     var range = PlaybackRange()
     /// Events the player reported before it started (shown after the start line).
     var early: [PlayerEvent] = []
+    /// `--exit-with-parent`: the process that started this one, watched; when it ends the
+    /// session fades out and ends as with q.
+    var parent: ParentProcess? = nil
 
     func run() throws -> Int32 {
         var timer = self.timer, range = self.range
@@ -67,6 +70,11 @@ struct PlaySession {
             for line in decoding.takeFailures() { CLIOutput.warning(line) }
             if player.isFinished { break }
             if Interrupt.isRequested && !quitting { quitting = true; player.stop() }
+            if let parent, parent.hasEnded, !quitting {
+                quitting = true
+                CLIOutput.warning("the process that started this one (pid \(parent.pid)) ended: stopping")
+                player.stop()
+            }
             // One wait for keys and the control socket's clients.
             let keysWaiting = control?.serve(timeoutMilliseconds: 50, extraDescriptor: terminal.isInteractive ? STDIN_FILENO : nil)
             for key in terminal.readKeys(timeoutMilliseconds: keysWaiting == nil ? 50 : keysWaiting! ? 1 : 0) {
