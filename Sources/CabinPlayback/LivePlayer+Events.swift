@@ -32,6 +32,15 @@ extension LivePlayer {
     /// Seconds into the session that the listener hears now.
     public var position: Double { Double(positionFrames) / session.sampleRate }
 
+    /// Where the listener is as `status` shows it: while a seek has not happened yet, its
+    /// target plus the time since it was asked (the new place at once, not the old one until
+    /// the new one is heard); else the position heard.
+    var shownPositionFrames: FrameTime {
+        guard let (target, asked) = outstandingSeek else { return positionFrames }
+        let elapsed = isPaused ? 0 : max(0, heardNow().clock - asked)
+        return min(target + elapsed, session.durationFrames)
+    }
+
     public var status: PlayerStatus {
         let rawState = shared.state.load(ordering: .acquiring)
         let state: PlayerStatus.State = switch PlayerShared.State(rawValue: rawState) ?? .starting {
@@ -44,9 +53,10 @@ extension LivePlayer {
         case .failed: .failed
         }
         let delay = Double(shared.delayFrames.load(ordering: .relaxed))
+        let shown = shownPositionFrames
         return PlayerStatus(
-            state: state, position: position, duration: session.duration, mark: session.mark(at: positionFrames),
-            segment: session.segment(at: positionFrames),
+            state: state, position: Double(shown) / session.sampleRate, duration: session.duration, mark: session.mark(at: shown),
+            segment: session.segment(at: shown),
             xruns: shared.xruns.load(ordering: .relaxed),
             lostSeconds: Double(shared.lostFrames.load(ordering: .relaxed)) / session.sampleRate,
             latencyMilliseconds: (delay + Double(negotiated.periodFrames)) / session.sampleRate * 1000,
@@ -100,8 +110,10 @@ extension LivePlayer {
         let position = positionFrames
         if seeks != m.seeks {
             m.seeks = seeks
-            events.append(.seeked(time: Double(position) / rate))
-            m.lastPosition = position
+            // Where the seek went (the playing runner's start): a mark there is reached.
+            let target = RunnerSlot.borrow(shared.slot.load(ordering: .acquiring))?.takeUnretainedValue().base ?? position
+            events.append(.seeked(time: Double(target) / rate))
+            m.lastPosition = target
         }
         for mark in session.marks where mark.frame >= m.lastPosition && mark.frame < position {
             events.append(.mark(name: mark.name, time: Double(mark.frame) / rate, title: mark.title))

@@ -112,8 +112,10 @@ public final class LivePlayer: @unchecked Sendable {
     var focusReturnValue: Double?
     /// Haptic cues the live events made (see `LivePlayer+Focus`).
     var liveHaptics: [TriggeredHaptic] = []
-    /// Where the last seek goes (for `seek(by:)` while it is still pending).
-    private var lastSeekTarget = 0.0
+    /// The last seek: its target (timeline frame), the device frame clock it was asked at,
+    /// and the render thread's seek count then (while it is unchanged, the seek has not
+    /// happened: `seek(by:)` and `status` go from the target).
+    var lastSeek: (target: FrameTime, clock: Int64, seeks: Int)?
 
     /// Opens the device now, so a missing or busy device fails here with a clear error.
     public convenience init(session: CompiledSession, options: Options) throws(AudioDeviceError) {
@@ -228,31 +230,70 @@ public final class LivePlayer: @unchecked Sendable {
         thread = nil
     }
 
-    /// Moves to `seconds` on the session's timeline (clamped to it).
+    /// Moves to `seconds` on the session's timeline (clamped to it), heard from now: the
+    /// listener hears `seconds` plus the time since this call (the seek's fade and the
+    /// output latency are not lost), so the session still ends on time.
     public func seek(to seconds: Double) {
-        let from = shared.pending.load(ordering: .acquiring) != 0 ? lastSeekTarget : position
-        lastSeekTarget = min(max(0, seconds), session.duration)
+        let (heard, clock) = heardNow()
+        let target = frame(seconds)
+        seek(toFrame: target, askedAt: clock, movedBy: Double(target - heard) / session.sampleRate)
+    }
+
+    /// Moves by `seconds` (negative: back) from where the listener is, or from where the
+    /// last seek goes while it has not happened yet: five presses of → move 5 × 30 s, not
+    /// 30 s five times over; +30 then −30 returns to the same moment. A move of 0 is nothing.
+    public func seek(by seconds: Double) {
+        guard seconds != 0 else { return }
+        let (from, clock) = outstandingSeek ?? heardNow()
+        let target = frame(Double(from) / session.sampleRate + seconds)
+        seek(toFrame: target, askedAt: clock, movedBy: Double(target - from) / session.sampleRate)
+    }
+
+    /// The timeline frame of `seconds`, clamped to the session.
+    private func frame(_ seconds: Double) -> FrameTime {
+        FrameTime((min(max(0, seconds), session.duration) * session.sampleRate).rounded())
+    }
+
+    private func seek(toFrame target: FrameTime, askedAt clock: Int64, movedBy moved: Double) {
         // A playlist on the radio moves with the timeline, within its track.
-        radio?.timelineMoved(by: lastSeekTarget - from)
-        let slot = LivePlayer.slot(session, at: seconds)
+        radio?.timelineMoved(by: moved)
+        // The new runner's layers fade in over 50 ms from where it is heard: it first skips
+        // what the device plays until the swap (about the seek's fade, a period and the
+        // output latency), so its fade-in is that much longer.
+        let skipped = (0.03 * session.sampleRate + Double(shared.delayFrames.load(ordering: .relaxed) + negotiated.periodFrames))
+            / session.sampleRate
+        let slot = RunnerSlot(runner: SessionRunner(session.starting(at: target, fadeIn: 0.05 + skipped)), base: target,
+                              requestedAt: clock)
         for (name, value) in userParameters { setParameter(name, to: value, on: slot) }
         applyVolumes(on: slot.runner.handle)
+        // The count before the swap can happen: once it changes, the seek has happened.
+        lastSeek = (target, clock, shared.seeks.load(ordering: .acquiring))
         RunnerSlot.release(shared.pending.exchange(slot.retainedBits(), ordering: .acquiringAndReleasing))
         currentSlot = slot
         wakeup.signal()
+    }
+
+    /// The last seek's target and clock while it has not happened yet.
+    var outstandingSeek: (FrameTime, Int64)? {
+        guard let last = lastSeek, shared.seeks.load(ordering: .acquiring) == last.seeks else { return nil }
+        return (last.target, last.clock)
+    }
+
+    /// The position heard now and the device frame clock it is heard at, a consistent pair
+    /// (read under the render thread's sequence lock).
+    func heardNow() -> (position: FrameTime, clock: Int64) {
+        while true {
+            let before = shared.heardSequence.load(ordering: .acquiring)
+            let clock = shared.heardClock.load(ordering: .acquiring)
+            let position = shared.position.load(ordering: .acquiring)
+            if before & 1 == 0 && shared.heardSequence.load(ordering: .acquiring) == before { return (position, clock) }
+        }
     }
 
     /// A runner for `session` from `seconds` on (clamped to the timeline).
     private static func slot(_ session: CompiledSession, at seconds: Double) -> RunnerSlot {
         let frame = FrameTime((min(max(0, seconds), session.duration) * session.sampleRate).rounded())
         return RunnerSlot(runner: SessionRunner(frame == 0 ? session : session.starting(at: frame)), base: frame)
-    }
-
-    /// Moves by `seconds` (negative: back), from where the last seek is going while it has
-    /// not happened yet: five presses of → move 5 × 30 s, not 30 s five times over.
-    public func seek(by seconds: Double) {
-        let from = shared.pending.load(ordering: .acquiring) != 0 ? lastSeekTarget : position
-        seek(to: from + seconds)
     }
 
     /// Sets a live parameter (e.g. `speed`) to `value`, clamped to its range; the engine

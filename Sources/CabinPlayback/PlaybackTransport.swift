@@ -45,6 +45,15 @@ struct PlaybackTransport {
     var base: FrameTime
     /// The ring haptic players read (published after every block while one listens).
     let hapticFeed: HapticFeed.View
+    /// The device frame clock of the next frame rendered (the driver sets it before
+    /// `applyRequests` and `render`): a seek's new runner catches up from its request to it.
+    var deviceFrame: Int64 = 0
+    /// The position shown while paused (the pause point) and after, until the sound heard
+    /// passes it: a resume does not show the position going back by the output latency.
+    var held: FrameTime?
+    /// The most a seek's runner catches up at its swap (1 s: a few ms of rendering); a seek
+    /// that waited longer (a control thread that stopped polling) lands that much late.
+    static let maximumCatchUp: Int64 = 48_000
 
     init(shared: PlayerShared, sampleRate rate: Double, transportFade: Double, drainFrames: Int, rendersSilence: Bool) {
         self.shared = shared
@@ -106,7 +115,7 @@ struct PlaybackTransport {
             case .quit:
                 drain(.stopped)
             case .swap:
-                swapRunner()
+                swapRunner(nextDeviceFrame: deviceFrame + Int64(n), running: true)
                 phase = .playing
             }
         }
@@ -170,7 +179,8 @@ struct PlaybackTransport {
                 withRunner { $0.processAction(.setMasterGain(to: .silence, overFrames: Int64(seekFadeFrames))) }
                 phase = .fading(then: .swap, framesLeft: seekFadeFrames)
             case .paused:
-                swapRunner()
+                // Paused, the session's clock stands: the new runner starts where it was asked to.
+                swapRunner(nextDeviceFrame: deviceFrame, running: false)
                 withRunner { $0.processAction(.setMasterGain(to: .silence, overFrames: 0)) }
             default:
                 break
@@ -184,7 +194,9 @@ struct PlaybackTransport {
     }
 
     /// Takes the pending runner; the old one goes to `retired` for the control thread to free.
-    mutating func swapRunner() {
+    /// While `running`, the new runner first skips the frames the device has played since
+    /// the seek was asked (its next frame is `nextDeviceFrame`), within `maximumCatchUp`.
+    mutating func swapRunner(nextDeviceFrame: Int64, running: Bool) {
         let bits = shared.pending.exchange(0, ordering: .acquiringAndReleasing)
         guard let next = RunnerSlot.borrow(bits) else { return }
         let old = shared.slot.exchange(bits, ordering: .acquiringAndReleasing)
@@ -192,6 +204,27 @@ struct PlaybackTransport {
         slot = next
         runnerReference = Unmanaged.passUnretained(next.takeUnretainedValue().runner)
         base = next.takeUnretainedValue().base
+        held = nil
+        if running, let asked = next.takeUnretainedValue().requestedAt {
+            let behind = min(Self.maximumCatchUp, max(0, nextDeviceFrame - asked))
+            if behind > 0 { withRunner { $0.processSkip(Int(behind), scratch: scratch) } }
+        }
         shared.seeks.add(1, ordering: .releasing)
+    }
+
+    /// The timeline position the listener hears with `delay` frames queued in the device:
+    /// playing, the next frame less the delay; paused, the pause point (the queued frames
+    /// are the fade's tail and silence); after a resume, the pause point until the sound
+    /// heard passes it.
+    mutating func heardPosition(delay: Int) -> FrameTime {
+        let next = absolutePosition
+        if phase == .paused {
+            held = next
+            return next
+        }
+        let heard = max(0, next - FrameTime(delay))
+        if let held, heard < held { return held }
+        held = nil
+        return heard
     }
 }

@@ -22,6 +22,13 @@ final class PlayerShared: Sendable {
     let xruns = Atomic<Int>(0)
     let lostFrames = Atomic<Int64>(0)
     let delayFrames = Atomic<Int>(0)
+    /// The device's frame clock (frames handed to devices since the start, across
+    /// reconnections) at the frame heard now: `position` is heard at this frame. A seek is
+    /// asked for at a frame of this clock (see `RunnerSlot.requestedAt`).
+    let heardClock = Atomic<Int64>(0)
+    /// Odd while the render thread publishes `position` and `heardClock` (a sequence lock:
+    /// a reader keeps a pair read between two equal, even values).
+    let heardSequence = Atomic<Int>(0)
     let deviceErrors = Atomic<Int>(0)
     let restores = Atomic<Int>(0)
     let pauses = Atomic<Int>(0)
@@ -45,10 +52,17 @@ final class PlayerShared: Sendable {
 final class RunnerSlot {
     let runner: SessionRunner
     let base: FrameTime
+    /// A seek's: the device frame clock (`PlayerShared.heardClock`) at which the listener was
+    /// to hear `base`. The transport skips the new runner by the frames the device has played
+    /// since (the fade, the wait for the next period, the output latency), so the session
+    /// keeps the wall clock: `seek 0` loses nothing, a seek to T is heard at T plus the time
+    /// since it was asked, and the session ends on time. Nil for the first runner.
+    let requestedAt: Int64?
 
-    init(runner: SessionRunner, base: FrameTime) {
+    init(runner: SessionRunner, base: FrameTime, requestedAt: Int64? = nil) {
         self.runner = runner
         self.base = base
+        self.requestedAt = requestedAt
     }
 
     /// +1 reference as bits for an atomic.

@@ -36,6 +36,9 @@ struct RenderLoop {
     /// Device-timeline frames since `startTime`: written audio and silence, plus time lost
     /// in underruns.
     var framesWritten: Int64 = 0
+    /// The device frame clock at the last (re)start: `clockBase + framesWritten` never goes
+    /// back, across reconnections.
+    var clockBase: Int64 = 0
     var startTime: Double = 0
     var knownXruns = 0
     var lastDelay = 0
@@ -89,6 +92,7 @@ struct RenderLoop {
 
     /// Fills the buffer and starts the device; the stream's wall clock starts here.
     mutating func prefillAndStart() throws(AudioDeviceError) {
+        clockBase += framesWritten
         framesWritten = 0
         lastDelayQuery = 0
         knownXruns = output.xrunCount
@@ -127,7 +131,10 @@ struct RenderLoop {
         while true {
             if shared.stopRequested.load(ordering: .acquiring) { return PlayerShared.State.stopped.rawValue }
             if pending == 0, let outcome = transport.outcome { return outcome }
-            if pending == 0 { transport.applyRequests() }
+            if pending == 0 {
+                transport.deviceFrame = clockBase + framesWritten
+                transport.applyRequests()
+            }
             // Read first: an atomic exchange on every pass would cost a locked instruction.
             if shared.stallMilliseconds.load(ordering: .relaxed) != 0 {
                 let stall = shared.stallMilliseconds.exchange(0, ordering: .acquiringAndReleasing)
@@ -147,7 +154,7 @@ struct RenderLoop {
                 offset += written
                 pending -= written
                 framesWritten += Int64(written)
-                publish()
+                publish(unwritten: pending)
             }
             if written == 0 || pending > 0 || avail - written < period {
                 if try output.wait(extraDescriptor: wakeup.descriptor, timeoutMilliseconds: 200) == .wakeup {
@@ -157,8 +164,9 @@ struct RenderLoop {
         }
     }
 
-    /// Renders `n` frames into `block`.
+    /// Renders `n` frames into `block` (to be written at the device clock's next frame).
     mutating func renderPeriod(_ n: Int) {
+        transport.deviceFrame = clockBase + framesWritten
         let from = transport.absolutePosition
         transport.render(into: UnsafeMutableBufferPointer(rebasing: block[0..<(2 * n)]), frameCount: n)
         if let haptics {
@@ -190,13 +198,18 @@ struct RenderLoop {
 
     /// Publishes the position the listener hears and the output latency (the device's delay
     /// is asked for about every 20 ms; between, it is estimated from the last answer).
-    mutating func publish() {
+    /// `unwritten`: frames rendered that the device has not taken yet.
+    mutating func publish(unwritten: Int = 0) {
         if framesWritten - lastDelayQuery >= Int64(rate / 50) || lastDelayQuery == 0 {
             lastDelay = output.delayFrames() ?? 0
             lastDelayQuery = framesWritten
         }
         let delay = lastDelay
         shared.delayFrames.store(delay, ordering: .relaxed)
-        shared.position.store(max(0, transport.absolutePosition - FrameTime(delay)), ordering: .releasing)
+        // The pair under the sequence lock (`LivePlayer.heardNow` reads it).
+        shared.heardSequence.add(1, ordering: .acquiringAndReleasing)
+        shared.heardClock.store(clockBase + framesWritten - Int64(delay), ordering: .releasing)
+        shared.position.store(transport.heardPosition(delay: delay + unwritten), ordering: .releasing)
+        shared.heardSequence.add(1, ordering: .acquiringAndReleasing)
     }
 }

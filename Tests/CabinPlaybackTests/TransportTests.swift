@@ -127,38 +127,95 @@ import Testing
         #expect(run.backend.clock.seconds > 2.45 && run.backend.clock.seconds < 2.6, "\(run.backend.clock.seconds)")
     }
 
+    /// A seek to 1.5 s asked at 0.5 s: the listener hears 1.5 s plus the time since it was
+    /// asked (the 30 ms fade, the wait for the next period and the output latency are not
+    /// lost), so the session ends on time, a second early; the mark at 1.5 s is reached.
     @Test func seekFadesAndSwapsToTheNewPosition() throws {
         let run = try Self.makeRun()
         run.backend.clock.at(0.5) { run.player.seek(to: 1.5) }
         let events = try Self.play(run)
         let heard = run.backend.heard()
         #expect(Self.matches(heard, run.offline, frames: 0..<Self.frame(0.5), shift: 0))
-        // After the 30 ms fade-out, what is heard is the session started at 1.5 s (with its
-        // own short fade-in), from the frame the runners were swapped: bit for bit.
+        // After the fade-out and the new runner's fade-in, the frame heard at 0.5 s + t is
+        // the session's 1.5 s + t, bit for bit (0.5 s as the position was last published:
+        // within a period).
         let fromSeek = Self.offline(run.compiled, from: 1.5)
-        let swap = Self.frame(0.5) + Self.frame(0.03)
-        let after = (swap + Self.buffer)..<Self.frame(0.95)
-        let found = Self.shifts(heard, fromSeek, frames: after, in: -(swap + Self.buffer)...(-swap))
+        let after = (Self.frame(0.5) + Self.frame(0.03) + Self.buffer + Self.frame(0.15))..<Self.frame(0.95)
+        let found = Self.shifts(heard, fromSeek, frames: after, in: -(Self.frame(0.5) + Self.period)...(-(Self.frame(0.5) - Self.period)))
         #expect(found.count == 1, "after the seek: \(found)")
-        #expect(events.contains { if case .seeked(let t) = $0 { abs(t - 1.5) < 0.05 } else { false } }, "\(events)")
+        #expect(events.contains { if case .seeked(let t) = $0 { t == 1.5 } else { false } }, "\(events)")
         #expect(events.compactMap { if case .mark(let n, _, _) = $0 { n } else { nil } } == ["go", "late"])
-        #expect(run.backend.clock.seconds < 1.1, "the session ends a second early: \(run.backend.clock.seconds)")
+        #expect(abs(run.backend.clock.seconds - 1.0) <= Double(2 * Self.buffer + Self.period) / Double(Self.rate),
+                "the session ends a second early, on time: \(run.backend.clock.seconds)")
     }
 
     /// Auto-repeat: three presses of "forward" before the first seek has happened move
-    /// three steps, not one step three times over.
+    /// three steps, not one step three times over; and the timeline stays on the wall
+    /// clock: from the swap on, the frame heard at t is the session's t + 0.9 s exactly.
     @Test func relativeSeeksInABurstAddUp() throws {
         let run = try Self.makeRun()
         run.backend.clock.at(0.2) { for _ in 0..<3 { run.player.seek(by: 0.3) } }
         let events = try Self.play(run)
         let seeks = events.compactMap { if case .seeked(let t) = $0 { t } else { nil } }
         #expect(seeks.count == 1, "\(events)")
-        #expect(abs((seeks.first ?? 0) - 1.1) < 0.02, "seeked to \(seeks)")
-        let heard = run.backend.heard()
-        let fromSeek = Self.offline(run.compiled, from: 1.1)
-        let swap = Self.frame(0.2) + Self.frame(0.03)
-        let found = Self.shifts(heard, fromSeek, frames: (swap + Self.buffer)..<Self.frame(0.8), in: -(swap + Self.buffer)...(-swap))
-        #expect(found.count == 1, "after the seek: \(found)")
+        // From the position as last published: once a period, so within two periods of 0.2 s.
+        #expect(abs((seeks.first ?? 0) - 1.1) <= 2 * Double(Self.period) / Double(Self.rate), "seeked to \(seeks)")
+        // The seek went to T = c + 0.9 s, c the device clock it was asked at; the frame heard
+        // at device frame d is the session's T + (d − c): a runner started at T, shifted by −c.
+        let target = Int(((seeks.first ?? 0) * Double(Self.rate)).rounded())
+        let fromSeek = Self.offline(run.compiled, from: Double(target) / Double(Self.rate))
+        let after = (Self.frame(0.2) + Self.frame(0.03) + Self.buffer + Self.frame(0.15))..<Self.frame(0.8)
+        #expect(Self.matches(run.backend.heard(), fromSeek, frames: after, shift: -(target - Self.frame(0.9))))
+        #expect(abs(run.backend.clock.seconds - 1.1) <= Double(2 * Self.buffer + Self.period) / Double(Self.rate),
+                "\(run.backend.clock.seconds)")
+    }
+
+    /// Issue 31.6: a relative seek of 0 is nothing (no fade, no swap, not a frame lost).
+    @Test func aSeekOfZeroIsNothing() throws {
+        let run = try Self.makeRun()
+        for t in [0.3, 0.6, 0.9, 1.2] { run.backend.clock.at(t) { run.player.seek(by: 0) } }
+        let events = try Self.play(run)
+        #expect(!events.contains { if case .seeked = $0 { true } else { false } }, "\(events)")
+        #expect(Self.matches(run.backend.heard(), run.offline, frames: 0..<Int(run.compiled.durationFrames), shift: 0))
+        #expect(abs(run.backend.clock.seconds - 2.0) <= Double(2 * Self.buffer + Self.period) / Double(Self.rate))
+    }
+
+    /// Issue 31.6: +0.5 s then −0.5 s comes back to the same moment: after the second
+    /// swap the frame heard at t is the session's t, bit for bit, and it ends on time
+    /// (before: each seek lost its fade and the latency).
+    @Test func forwardThenBackReturnsToTheSameMoment() throws {
+        let run = try Self.makeRun()
+        run.backend.clock.at(0.3) { run.player.seek(by: 0.5) }
+        run.backend.clock.at(0.7) { run.player.seek(by: -0.5) }
+        let events = try Self.play(run)
+        let seeks = events.compactMap { if case .seeked(let t) = $0 { t } else { nil } }
+        #expect(seeks.count == 2, "\(events)")
+        // The second went to T, heard at device frame T: a runner started at T, shifted by −T.
+        let target = Int(((seeks.last ?? 0) * Double(Self.rate)).rounded())
+        let fromSeek = Self.offline(run.compiled, from: Double(target) / Double(Self.rate))
+        let after = (Self.frame(0.7) + Self.frame(0.03) + Self.buffer + Self.frame(0.15))..<Self.frame(1.9)
+        #expect(Self.matches(run.backend.heard(), fromSeek, frames: after, shift: -target))
+        #expect(abs(run.backend.clock.seconds - 2.0) <= Double(2 * Self.buffer + Self.period) / Double(Self.rate),
+                "\(run.backend.clock.seconds)")
+    }
+
+    /// Issue 31.6: eight seeks to where the listener is (`seek(to: status.position)`, as
+    /// `cabin ctl seek TIME absolute` with the time status showed) lose nothing: the session
+    /// ends on time (before: 20 seeks made a 20 s session end 0.9 s late); and status shows
+    /// a seek's target at once, before it is heard.
+    @Test func seeksToWhereItIsLoseNothingAndStatusShowsTheTarget() throws {
+        let run = try Self.makeRun()
+        for k in 1...8 { run.backend.clock.at(0.2 * Double(k)) { run.player.seek(to: run.player.status.position) } }
+        nonisolated(unsafe) var shown = -1.0
+        run.backend.clock.at(0.25) {
+            run.player.seek(to: 1.0)
+            shown = run.player.status.position
+            run.player.seek(to: 0.25)
+        }
+        _ = try Self.play(run)
+        #expect(abs(shown - 1.0) <= 2 * Double(Self.period) / Double(Self.rate), "status after the seek: \(shown)")
+        #expect(abs(run.backend.clock.seconds - 2.0) <= Double(2 * Self.buffer + Self.period) / Double(Self.rate),
+                "\(run.backend.clock.seconds)")
     }
 
     @Test func anUnderrunIsCountedAndTheSessionSkipsTheLostTime() throws {
