@@ -232,11 +232,13 @@ public final class LivePlayer: @unchecked Sendable {
 
     /// Moves to `seconds` on the session's timeline (clamped to it), heard from now: the
     /// listener hears `seconds` plus the time since this call (the seek's fade and the
-    /// output latency are not lost), so the session still ends on time.
-    public func seek(to seconds: Double) {
+    /// output latency are not lost), so the session still ends on time. With `keepingTime`
+    /// false the new place is heard from its first frame instead, after the fade (a loop's
+    /// return to its start: `PlaybackRange`).
+    public func seek(to seconds: Double, keepingTime: Bool = true) {
         let (heard, clock) = heardNow()
         let target = frame(seconds)
-        seek(toFrame: target, askedAt: clock, movedBy: Double(target - heard) / session.sampleRate)
+        seek(toFrame: target, askedAt: keepingTime ? clock : nil, movedBy: Double(target - heard) / session.sampleRate)
     }
 
     /// Moves by `seconds` (negative: back) from where the listener is, or from where the
@@ -254,20 +256,21 @@ public final class LivePlayer: @unchecked Sendable {
         FrameTime((min(max(0, seconds), session.duration) * session.sampleRate).rounded())
     }
 
-    private func seek(toFrame target: FrameTime, askedAt clock: Int64, movedBy moved: Double) {
+    private func seek(toFrame target: FrameTime, askedAt clock: Int64?, movedBy moved: Double) {
         // A playlist on the radio moves with the timeline, within its track.
         radio?.timelineMoved(by: moved)
         // The new runner's layers fade in over 50 ms from where it is heard: it first skips
         // what the device plays until the swap (about the seek's fade, a period and the
         // output latency), so its fade-in is that much longer.
-        let skipped = (0.03 * session.sampleRate + Double(shared.delayFrames.load(ordering: .relaxed) + negotiated.periodFrames))
+        let skipped = clock == nil ? 0
+            : (0.03 * session.sampleRate + Double(shared.delayFrames.load(ordering: .relaxed) + negotiated.periodFrames))
             / session.sampleRate
         let slot = RunnerSlot(runner: SessionRunner(session.starting(at: target, fadeIn: 0.05 + skipped)), base: target,
                               requestedAt: clock)
         for (name, value) in userParameters { setParameter(name, to: value, on: slot) }
         applyVolumes(on: slot.runner.handle)
         // The count before the swap can happen: once it changes, the seek has happened.
-        lastSeek = (target, clock, shared.seeks.load(ordering: .acquiring))
+        lastSeek = (target, clock ?? heardNow().clock, shared.seeks.load(ordering: .acquiring))
         RunnerSlot.release(shared.pending.exchange(slot.retainedBits(), ordering: .acquiringAndReleasing))
         currentSlot = slot
         wakeup.signal()

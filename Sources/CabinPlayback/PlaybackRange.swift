@@ -44,7 +44,8 @@ public struct PlaybackRange: Sendable {
             if armed && position >= turn {
                 armed = false
                 laps += 1
-                player.seek(to: start)
+                // From the range's first frame, not from where the wall clock would be.
+                player.seek(to: start, keepingTime: false)
             } else if !armed && position < turn {
                 armed = true
             }
