@@ -29,7 +29,29 @@ public enum SessionLoader {
     /// Why a session cannot run: the document's errors (one line each) or an unreadable file.
     public struct Failure: Error, Sendable, CustomStringConvertible {
         public var lines: [String]
+        /// The document's problems as the reader found them (rule, path, severity, message),
+        /// for an app to show its own way; empty when the failure is not the document's.
+        public var diagnostics: [Diagnostic] = []
         public var description: String { lines.joined(separator: "\n") }
+
+        public init(lines: [String], diagnostics: [Diagnostic] = []) {
+            self.lines = lines
+            self.diagnostics = diagnostics
+        }
+    }
+
+    /// Loads a document made in code: checked first as a file is (`SessionDocument.validated`:
+    /// unknown buses, layers, sounds, patterns, ranges), so nothing is silently left out;
+    /// its problems are one line each with their path (`layers.rain.bus: error: …`) and in
+    /// `Failure.diagnostics`. `folder` resolves relative sound paths.
+    public static func load(document: SessionDocument, folder: URL = URL(fileURLWithPath: "."), sampleRate: Double,
+                            maxBlockFrames: Int = 512, library: SoundLibrary? = .found,
+                            patterns: HapticPatternLibrary? = .locate(), options: SessionCompileOptions = .init(),
+                            stations: [String: String] = [:], progressive: Bool = false,
+                            startingAt start: Double = 0) throws(Failure) -> Loaded {
+        try load(bytes: Array(document.json().utf8), name: SessionDocument.inCodeName, folder: folder, sampleRate: sampleRate,
+                 maxBlockFrames: maxBlockFrames, library: library, patterns: patterns, options: options, stations: stations,
+                 progressive: progressive, startingAt: start, describe: \.pathDescription)
     }
 
     /// Loads the document at `path`. `stations` are the user's internet stations by name
@@ -61,11 +83,20 @@ public enum SessionLoader {
                             library: SoundLibrary? = .found, patterns: HapticPatternLibrary? = .locate(),
                             options: SessionCompileOptions = .init(), stations: [String: String] = [:],
                             progressive: Bool = false, startingAt start: Double = 0) throws(Failure) -> Loaded {
+        try load(bytes: bytes, name: name, folder: folder, sampleRate: sampleRate, maxBlockFrames: maxBlockFrames,
+                 library: library, patterns: patterns, options: options, stations: stations, progressive: progressive,
+                 startingAt: start, describe: \.description)
+    }
+
+    private static func load(bytes: [UInt8], name: String, folder: URL, sampleRate: Double, maxBlockFrames: Int,
+                             library: SoundLibrary?, patterns: HapticPatternLibrary?, options: SessionCompileOptions,
+                             stations: [String: String], progressive: Bool, startingAt start: Double,
+                             describe: (Diagnostic) -> String) throws(Failure) -> Loaded {
         let references = SessionReferences.checking(documentFolder: folder, library: library, patterns: patterns,
                                                     stations: stations)
         let result = SessionReader.read(bytes, file: name, references: references)
         guard var document = result.document else {
-            throw Failure(lines: result.diagnostics.map(\.description))
+            throw Failure(lines: result.diagnostics.map(describe), diagnostics: result.diagnostics.all)
         }
         if let strength = options.hapticStrength { document.hapticStrength = strength }
         let sounds: ResolvedSounds, decoding: SoundDecoding
