@@ -34,12 +34,7 @@ struct SmallerAllRealTests {
         let entries = ["../outside.wav", "sub/../../outside.wav", "/etc/shadow", dir.appendingPathComponent("secret").path,
                        "ftp://example.invalid/a.mp3", "gopher://example.invalid/b.mp3", "a.wav"]
         try Data(entries.joined(separator: "\n").utf8).write(to: dir.appendingPathComponent("list.m3u"))
-        let path = dir.appendingPathComponent("s.json").path
-        try Data("""
-            { "cabin": 1, "duration": "1s", "layers": { "radio": { "bus": "radio", "sound": "list.m3u" } },
-              "cues": [ { "at": 0, "start": "radio" } ] }
-            """.utf8).write(to: URL(fileURLWithPath: path))
-        let result = try ExternalTool.cabin(["play", path, "-D", "none"])
+        let result = try ExternalTool.cabin(["play", try Self.playlistSession(in: dir), "-D", "none"])
         #expect(result.status == 0, "\(result.stderr)")
         let lines = (result.stdout + result.stderr).split(separator: "\n").filter { $0.hasPrefix("radio list.m3u: ") }
         let expected = [

@@ -257,7 +257,7 @@ final class RadioStation: @unchecked Sendable {
     private static func describe(_ ending: HTTPStreamConnection.Ending, connection c: Connection) -> String {
         guard ending.isClosedByServer else { return describe(ending) }
         let audio = String(cFormat: "%.1f s of audio", c.audioSeconds)
-        if let length = c.http.header("content-length") {
+        if let length = c.http.header("content-length").flatMap({ Int($0) }) {  // a number: nothing of the server's text
             return "the server sent a file (\(audio), \(length) bytes), not a live stream, and ended it"
         }
         return "the server closed the stream after \(audio)"
