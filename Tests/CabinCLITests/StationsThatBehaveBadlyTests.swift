@@ -83,6 +83,8 @@ struct StationsThatBehaveBadlyTests {
         print("fasterThanRealTimeServerIsSlowedByTCP \(figures)")
         #expect(playing, "\(play.stdout)\(play.stderr)")
         #expect(status == 130 || status == 0, "\(play.stderr)")
+        let lines = Self.lines(play.stdout + play.stderr, url)
+        #expect(!lines.contains { $0.contains("reconnecting") || $0.contains("ran dry") }, "paced, it plays on: \(lines)")
         #expect(used < 2, "\(figures)")
         #expect(peak < 100, "\(figures)")
         #expect(through < 2 << 20, "\(figures)")
