@@ -99,6 +99,12 @@ struct PlaylistCommandTests {
         process.waitUntilExit()
     }
 
+    /// A 300 Hz tone of `seconds` (16-bit stereo WAV at 48 kHz) written to `file` by sox.
+    static func tone(_ file: URL, seconds: Int) throws {
+        _ = try ExternalTool.check("sox", ["-n", "-r", "48000", "-c", "2", "-b", "16", file.path,
+                                           "synth", "\(seconds)", "sine", "300", "vol", "0.2"])
+    }
+
     /// `cabin ARGUMENTS` with standard input a pipe nobody writes to; killed after `timeout`
     /// seconds (nil then: it hung).
     static func runGuarded(_ arguments: [String], timeout: Double) throws -> (status: Int32, stdout: String, stderr: String)? {
@@ -135,8 +141,7 @@ struct PlaylistCommandTests {
         let dir = try TestEnvironment.temporaryDirectory("cabin-playlist-hang")
         defer { try? FileManager.default.removeItem(at: dir) }
         #expect(mkfifo(dir.appendingPathComponent("fifo.mp3").path, 0o600) == 0)
-        _ = try ExternalTool.check("sox", ["-n", "-r", "48000", "-c", "2", "-b", "16", dir.appendingPathComponent("a.wav").path,
-                                           "synth", "5", "sine", "300", "vol", "0.2"])
+        try Self.tone(dir.appendingPathComponent("a.wav"), seconds: 5)
         try Data("fifo.mp3\n/dev/stdin\n/dev/tty\n/dev/urandom\na.wav\n".utf8).write(to: dir.appendingPathComponent("list.m3u"))
         let path = dir.appendingPathComponent("s.json").path
         try Data("""
@@ -165,10 +170,7 @@ struct PlaylistCommandTests {
         defer { try? FileManager.default.removeItem(at: dir) }
         let music = dir.appendingPathComponent("music")
         try FileManager.default.createDirectory(at: music, withIntermediateDirectories: true)
-        for (name, folder) in [("a.wav", music), ("outside.wav", dir)] {
-            _ = try ExternalTool.check("sox", ["-n", "-r", "48000", "-c", "2", "-b", "16", folder.appendingPathComponent(name).path,
-                                               "synth", "3", "sine", "300", "vol", "0.2"])
-        }
+        for file in [music.appendingPathComponent("a.wav"), dir.appendingPathComponent("outside.wav")] { try Self.tone(file, seconds: 3) }
         for i in 0..<10 { try FileManager.default.createSymbolicLink(atPath: music.appendingPathComponent("l\(i)").path, withDestinationPath: ".") }
         try FileManager.default.createSymbolicLink(atPath: music.appendingPathComponent("up").path, withDestinationPath: "..")
         let path = dir.appendingPathComponent("s.json").path
