@@ -13,6 +13,7 @@ static struct {
     CURLcode (*easy_setopt)(CURL *, CURLoption, ...);
     CURLcode (*easy_getinfo)(CURL *, CURLINFO, ...);
     const char *(*easy_strerror)(CURLcode);
+    CURLcode (*easy_pause)(CURL *, int);
     CURLM *(*multi_init)(void);
     CURLMcode (*multi_cleanup)(CURLM *);
     CURLMcode (*multi_add_handle)(CURLM *, CURL *);
@@ -54,6 +55,7 @@ static void load(void) {
     CABIN_FIND(easy_setopt, "curl_easy_setopt");
     CABIN_FIND(easy_getinfo, "curl_easy_getinfo");
     CABIN_FIND(easy_strerror, "curl_easy_strerror");
+    CABIN_FIND(easy_pause, "curl_easy_pause");
     CABIN_FIND(multi_init, "curl_multi_init");
     CABIN_FIND(multi_cleanup, "curl_multi_cleanup");
     CABIN_FIND(multi_add_handle, "curl_multi_add_handle");
@@ -102,6 +104,7 @@ const char *cabin_curl_info_string(CURL *handle, CURLINFO info) {
 CURL *cabin_curl_easy_init(void) { return api.easy_init(); }
 void cabin_curl_easy_cleanup(CURL *handle) { api.easy_cleanup(handle); }
 const char *cabin_curl_easy_strerror(CURLcode code) { return api.easy_strerror(code); }
+CURLcode cabin_curl_easy_pause(CURL *handle, int bitmask) { return api.easy_pause(handle, bitmask); }
 CURLM *cabin_curl_multi_init(void) { return api.multi_init(); }
 CURLMcode cabin_curl_multi_cleanup(CURLM *multi) { return api.multi_cleanup(multi); }
 CURLMcode cabin_curl_multi_add_handle(CURLM *multi, CURL *handle) { return api.multi_add_handle(multi, handle); }

@@ -6,9 +6,16 @@ import Glibc
 /// the one thread that owns it (a network radio station's thread).
 ///
 /// Redirects are followed up to `maxRedirects`; `Icy-Metadata: 1` is sent, so a SHOUTcast or
-/// Icecast server interleaves its metadata (read `icy-metaint` from `headers`); libcurl
-/// accepts an `ICY 200 OK` status line as HTTP/1.0. HTTP errors (4xx, 5xx) end the transfer.
-/// A stall — less than 1 byte/s for `stallSeconds` — ends it too (libcurl's low-speed limit).
+/// Icecast server interleaves its metadata (read `icy-metaint` from `headers`). A SHOUTcast v1
+/// server's `ICY 200 OK` status line is read as HTTP/1.0's 200 (`CURLOPT_HTTP200ALIASES`;
+/// without it libcurl takes the reply for HTTP/0.9 and refuses it). HTTP errors (4xx, 5xx)
+/// end the transfer. A stall — less than 1 byte/s for `stallSeconds` — ends it too
+/// (libcurl's low-speed limit; not counted while paused). Response headers are capped at
+/// `maximumHeaderBytes` (libcurl caps one line at 100 KB): beyond, the transfer ends with
+/// `Ending.isHeaderTooLarge`.
+///
+/// `isPaused` stops reading (`curl_easy_pause`): the socket's buffers fill and TCP slows the
+/// server, which is how a reader that has enough lets a faster-than-real-time server wait.
 ///
 /// HTTPS: the server's certificate is always verified (there is no switch to turn that off),
 /// against the system's certificates and, when given, `certificateBundle` — by default the
@@ -51,6 +58,8 @@ public final class HTTPStreamConnection {
         }
         /// The server's certificate did not verify (self-signed, unknown issuer, wrong name, expired).
         public var isCertificateRejected: Bool { code == Int(CURLE_PEER_FAILED_VERIFICATION.rawValue) }
+        /// The response's headers passed `maximumHeaderBytes` (or one line libcurl's 100 KB).
+        public var isHeaderTooLarge = false
         public var description: String { message }
     }
 
@@ -65,10 +74,45 @@ public final class HTTPStreamConnection {
     private let multi: UnsafeMutableRawPointer
     private let easy: UnsafeMutableRawPointer
     private var requestHeaders: UnsafeMutablePointer<curl_slist>?
+    private var statusAliases: UnsafeMutablePointer<curl_slist>?
     private let errorBuffer: UnsafeMutablePointer<CChar>
     private var received: [UInt8] = []
     private var headerLines: [String] = []
+    private var headerBytes = 0
+    private var headerOverflow = false
     private var finished = false
+    /// Paused by the reader (`isPaused`), and by the write callback once a pump has
+    /// `maximumPumpBytes` (libcurl reads up to 100 × 16 KB a call; unpaused at the next pump).
+    private var paused = false
+    private var pumpFull = false
+    private var curlPaused = false
+
+    /// The most body bytes one `pump` returns (give or take libcurl's 16 KB buffer), so a
+    /// fast server cannot hand the reader megabytes to decode at once.
+    public static let maximumPumpBytes = 64 * 1024
+
+    /// The most bytes of response headers taken (each response of a redirect counts anew).
+    public static let maximumHeaderBytes = 64 * 1024
+
+    /// Body bytes received in all.
+    public private(set) var bodyBytes = 0
+
+    /// Whether reading is paused: nothing arrives until it is false again, and the server
+    /// waits on TCP's flow control (libcurl's stall detector does not count the pause).
+    public var isPaused: Bool {
+        get { paused }
+        set {
+            paused = newValue
+            applyPause()
+        }
+    }
+
+    private func applyPause() {
+        let pause = paused || pumpFull
+        guard pause != curlPaused, !closed, !finished else { return }
+        curlPaused = pause
+        cabin_curl_easy_pause(easy, pause ? CURLPAUSE_RECV : CURLPAUSE_CONT)
+    }
 
     /// The header lines of the last response (after redirects), without line ends; the first
     /// is its status line (`HTTP/1.1 200 OK`, `ICY 200 OK`).
@@ -110,6 +154,7 @@ public final class HTTPStreamConnection {
         errorBuffer = .allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
         errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
         requestHeaders = cabin_curl_slist_append(nil, "Icy-Metadata: 1")
+        statusAliases = cabin_curl_slist_append(nil, "ICY 200 OK")
         let me = Unmanaged.passUnretained(self).toOpaque()
         var code = cabin_curl_set_pointer(easy, CURLOPT_URL, url)
         for (option, value) in [(CURLOPT_FOLLOWLOCATION, 1), (CURLOPT_MAXREDIRS, maxRedirects), (CURLOPT_FAILONERROR, 1),
@@ -122,10 +167,18 @@ public final class HTTPStreamConnection {
         if code == CURLE_OK { code = cabin_curl_set_pointer(easy, CURLOPT_USERAGENT, userAgent) }
         if code == CURLE_OK, let certificateBundle { code = cabin_curl_set_pointer(easy, CURLOPT_CAINFO, certificateBundle) }
         if code == CURLE_OK { code = cabin_curl_set_pointer(easy, CURLOPT_HTTPHEADER, UnsafeRawPointer(requestHeaders)) }
+        if code == CURLE_OK { code = cabin_curl_set_pointer(easy, CURLOPT_HTTP200ALIASES, UnsafeRawPointer(statusAliases)) }
         if code == CURLE_OK { code = cabin_curl_set_pointer(easy, CURLOPT_ERRORBUFFER, UnsafeRawPointer(errorBuffer)) }
         if code == CURLE_OK { code = cabin_curl_set_write(easy, { data, size, count, user in
             let me = Unmanaged<HTTPStreamConnection>.fromOpaque(user!).takeUnretainedValue()
+            if me.received.count >= HTTPStreamConnection.maximumPumpBytes {
+                // libcurl keeps these bytes and pauses; the next pump resumes (applyPause).
+                me.pumpFull = true
+                me.curlPaused = true
+                return Int(CURL_WRITEFUNC_PAUSE)
+            }
             me.received.append(contentsOf: UnsafeRawBufferPointer(start: data, count: size * count))
+            me.bodyBytes += size * count
             return size * count
         }, me) }
         if code == CURLE_OK { code = cabin_curl_set_header(easy, { data, size, count, user in
@@ -133,9 +186,15 @@ public final class HTTPStreamConnection {
             var bytes = UnsafeRawBufferPointer(start: data, count: size * count)[...]
             while let last = bytes.last, last == 10 || last == 13 { bytes = bytes.dropLast() }
             let line = String(decoding: bytes, as: UTF8.self)
-            if line.hasPrefix("HTTP/") || line.hasPrefix("ICY ") { me.headerLines = [line] } else if !line.isEmpty {
+            if line.hasPrefix("HTTP/") || line.hasPrefix("ICY ") {
+                me.headerLines = [line]
+                me.headerBytes = 0
+            } else if !line.isEmpty {
                 me.headerLines.append(line)
             }
+            me.headerBytes += size * count
+            // Returning less than given ends the transfer (CURLE_WRITE_ERROR).
+            if me.headerBytes > HTTPStreamConnection.maximumHeaderBytes { me.headerOverflow = true; return 0 }
             return size * count
         }, me) }
         if code != CURLE_OK {
@@ -158,6 +217,7 @@ public final class HTTPStreamConnection {
         cabin_curl_easy_cleanup(easy)
         cabin_curl_multi_cleanup(multi)
         cabin_curl_slist_free_all(requestHeaders)
+        cabin_curl_slist_free_all(statusAliases)
         errorBuffer.deallocate()
     }
 
@@ -165,6 +225,8 @@ public final class HTTPStreamConnection {
     /// the body bytes that arrived and, once, how the transfer ended.
     public func pump(timeoutMilliseconds: Int32) -> Step {
         guard !finished, !closed else { return Step(bytes: [], ending: nil) }
+        pumpFull = false
+        applyPause()
         var running: Int32 = 0
         cabin_curl_multi_perform(multi, &running)
         if running > 0 && received.isEmpty {
@@ -178,8 +240,12 @@ public final class HTTPStreamConnection {
             let result = message.pointee.data.result
             let detail = String(cString: errorBuffer)
             let text = detail.isEmpty ? String(cString: cabin_curl_easy_strerror(result)) : detail
+            // libcurl 7.x says "Out of memory" for a header line over its 100 KB.
+            let tooLarge = headerOverflow || (result == CURLE_OUT_OF_MEMORY && bodyBytes == 0)
             ending = Ending(code: Int(result.rawValue), status: status,
-                            message: result == CURLE_OK ? "the server closed the stream" : text)
+                            message: result == CURLE_OK ? "the server closed the stream"
+                                : tooLarge ? "the server's response header is larger than 64 KB: not a radio station" : text,
+                            isHeaderTooLarge: tooLarge)
             finished = true
         }
         let bytes = received

@@ -12,12 +12,24 @@ public final class MP3FeedDecoder {
     private let handle: OpaquePointer
     private var scratch = [Float](repeating: 0, count: 16_384)
     private var channels = 2
+    /// The frames now decoded are in another format than the first (dropped).
+    private var decodingOther = false
+    private var otherChannels = 2
     /// The stream's rate (0 until the first frame is found).
     public private(set) var sampleRate = 0.0
     /// Frames decoded so far.
     public private(set) var decodedFrames = 0
+    /// Keep only frames in the first format found (`init(keepingFirstFormat:)`).
+    private let keepsFirstFormat: Bool
+    private var firstFormat: (rate: Double, channels: Int)?
+    /// Frames dropped because they came in another format than the first.
+    public private(set) var droppedFrames = 0
 
-    public init() throws(SystemError) {
+    /// `keepingFirstFormat`: frames in another rate or channel count than the first are
+    /// dropped — a stream's garbage resyncs on false frame headers of every rate (a radio
+    /// station never changes its format in the middle of a connection).
+    public init(keepingFirstFormat: Bool = false) throws(SystemError) {
+        keepsFirstFormat = keepingFirstFormat
         var error: Int32 = 0
         guard let handle = mpg123_new(nil, &error) else {
             throw SystemError(operation: "mpg123_new", code: 0, reason: String(cString: mpg123_plain_strerror(error)))
@@ -76,11 +88,16 @@ public final class MP3FeedDecoder {
             if result == MPG123_NEW_FORMAT.rawValue {
                 var rate = 0, ch: Int32 = 0, encoding: Int32 = 0
                 mpg123_getformat(handle, &rate, &ch, &encoding)
-                sampleRate = Double(rate)
-                channels = Int(ch)
+                let format = (rate: Double(rate), channels: Int(ch))
+                let first = firstFormat ?? format
+                firstFormat = first
+                decodingOther = keepsFirstFormat && format != first
+                if decodingOther { otherChannels = format.channels } else { (sampleRate, channels) = format }
             }
-            let frames = done / MemoryLayout<Float>.size / max(1, channels)
-            if frames > 0 {
+            let frames = done / MemoryLayout<Float>.size / max(1, decodingOther ? otherChannels : channels)
+            if decodingOther {
+                droppedFrames += frames
+            } else if frames > 0 {
                 if channels == 1 {
                     for i in 0..<frames {
                         output.append(scratch[i])

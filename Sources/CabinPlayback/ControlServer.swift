@@ -241,6 +241,9 @@ struct ControlRequest {
             if let problem = diagnostics.errors.first { message += " (column \(problem.column): \(problem.message))" }
             return .failure(Failure(id: nil, message: message))
         }
+        if let duplicate = diagnostics.warnings.first(where: { $0.rule == "json.duplicate-key" }) {
+            return .failure(Failure(id: nil, message: "malformed request: \(duplicate.message.split(separator: ";").first ?? "a duplicate key") (each key once)"))
+        }
         let value = parsed!
         guard let object = value.objectValue else {
             return .failure(Failure(id: nil, message: "malformed request: expected an object such as {\"command\": [\"status\"]}, got \(value.typeName)"))

@@ -120,10 +120,14 @@ struct Ctl: ParsableCommand {
     }
 }
 
-/// Reads newline-terminated lines from a blocking connection (its timeout ends a wait).
+/// Reads newline-terminated lines from a blocking connection (its timeout ends a wait), each
+/// at most `maximumLine` bytes: a peer that never sends a newline is an error, not a buffer
+/// that grows for ever.
 struct LineReader {
     let connection: LocalSocketConnection
     var buffer: [UInt8] = []
+    /// A session's longest reply (`help`, `status` with every bus) is a few KB.
+    static let maximumLine = 1 << 20
 
     /// The next line without its newline; nil when the other end closed.
     mutating func next() throws(SystemError) -> [UInt8]? {
@@ -136,6 +140,10 @@ struct LineReader {
             guard let bytes = try connection.receive() else { throw SystemError(operation: "recv", code: EAGAIN) }
             if bytes.isEmpty { return nil }
             buffer += bytes
+            if buffer.count > Self.maximumLine && !buffer.contains(UInt8(ascii: "\n")) {
+                throw SystemError(operation: "reading the reply", code: 0,
+                                  reason: "more than 1 MiB without a newline: not a Cabin session's socket")
+            }
         }
     }
 }

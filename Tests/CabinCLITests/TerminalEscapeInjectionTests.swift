@@ -25,11 +25,11 @@ struct TerminalEscapeInjectionTests {
         return String(String(decoding: data, as: UTF8.self).dropFirst(2).dropLast(2))
     }
 
-    /// A 6 s MP3 of a tone, rendered by cabin itself.
-    static func mp3(in dir: URL) throws -> [UInt8] {
+    /// An MP3 of a tone (6 s unless told), rendered by cabin itself.
+    static func mp3(in dir: URL, seconds: Int = 6) throws -> [UInt8] {
         let doc = dir.appendingPathComponent("tone.json").path
         try Data("""
-            { "cabin": 1, "duration": "6s", "layers": { "t": { "bus": "ambient", "sound": "synth:sine?frequency=440", "loop": true } },
+            { "cabin": 1, "duration": "\(seconds)s", "layers": { "t": { "bus": "ambient", "sound": "synth:sine?frequency=440", "loop": true } },
               "cues": [ { "at": 0, "start": "t" } ] }
             """.utf8).write(to: URL(fileURLWithPath: doc))
         let out = dir.appendingPathComponent("tone.mp3").path

@@ -41,6 +41,27 @@ public final class RunningTool {
         try RunningTool(ExternalTool.cabinBinary, arguments, environment: environment)
     }
 
+    /// The running program's process id (for reading its figures from /proc).
+    public var processIdentifier: Int32 { process.processIdentifier }
+
+    /// The CPU time it has used so far (user and system, from /proc/PID/stat), in seconds.
+    public var cpuSeconds: Double {
+        guard let stat = try? String(contentsOfFile: "/proc/\(processIdentifier)/stat", encoding: .utf8),
+              let close = stat.lastIndex(of: ")") else { return 0 }
+        // After "pid (comm)": state is field 3, utime 14, stime 15.
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { return 0 }
+        return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
+    }
+
+    /// Its peak resident memory so far (VmHWM from /proc/PID/status), in MB.
+    public var peakResidentMegabytes: Double {
+        guard let status = try? String(contentsOfFile: "/proc/\(processIdentifier)/status", encoding: .utf8),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+              let kilobytes = Double(line.split(separator: " ").dropFirst().first ?? "") else { return 0 }
+        return kilobytes / 1024
+    }
+
     /// What it has written so far.
     public var stdout: String { out.text }
     public var stderr: String { err.text }

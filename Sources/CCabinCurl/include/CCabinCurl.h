@@ -34,6 +34,7 @@ const char *cabin_curl_info_string(CURL *handle, CURLINFO info);
 CURL *cabin_curl_easy_init(void);
 void cabin_curl_easy_cleanup(CURL *handle);
 const char *cabin_curl_easy_strerror(CURLcode code);
+CURLcode cabin_curl_easy_pause(CURL *handle, int bitmask);
 CURLM *cabin_curl_multi_init(void);
 CURLMcode cabin_curl_multi_cleanup(CURLM *multi);
 CURLMcode cabin_curl_multi_add_handle(CURLM *multi, CURL *handle);

@@ -83,7 +83,7 @@ final class PlaylistFeeder {
     /// A track's title when its file has no title tag: its file name without the extension.
     static func title(of entry: PlaylistSource.Entry) -> String {
         switch entry {
-        case .station(let url): return url
+        case .station(let url), .refused(let url, _): return url
         case .file(let path):
             let file = path.split(separator: "/").last.map(String.init) ?? path
             guard let dot = file.lastIndex(of: "."), dot != file.startIndex else { return file }
@@ -157,6 +157,9 @@ final class PlaylistFeeder {
             tried += 1
             if unplayable.contains(index) { position += step; continue }
             switch entries[index] {
+            case .refused(let entry, let reason):
+                unplayable.insert(index)
+                notes.append(Note(frame: frame, event: .skipped(url: name, message: "\(entry): \(reason)")))
             case .station(let url) where !playsStations:
                 unplayable.insert(index)
                 notes.append(Note(frame: frame, event: .skipped(url: name, message: "\(url): a live station has no fixed content to render")))

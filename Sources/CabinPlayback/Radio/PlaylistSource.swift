@@ -6,7 +6,10 @@ import CabinSession
 
 /// What a playlist `sound` holds: the tracks of a folder (every sound file in it and its
 /// subfolders, by path), or the entries of an M3U/M3U8 or PLS file (paths relative to the
-/// playlist's own folder, absolute paths, `file://` URLs, and station URLs).
+/// playlist's own folder, absolute paths, `file://` URLs, and station URLs). An entry that
+/// climbs out of the playlist's folder with `..` (documents refuse `..` too), a file whose
+/// name has no audio extension (`/etc/shadow`), or a URL of another scheme (`ftp://`) is
+/// refused as it is read: it is never opened, and is skipped with one line.
 ///
 /// ```swift
 /// let list = try PlaylistSource.read("/home/me/Music/drive.m3u")
@@ -21,6 +24,8 @@ public struct PlaylistSource: Sendable, Equatable {
         case file(String)
         /// An internet station (`http://`, `https://`).
         case station(String)
+        /// An entry that is not played (not opened): the entry as written, and why.
+        case refused(String, reason: String)
     }
 
     public var entries: [Entry]
@@ -126,10 +131,33 @@ public struct PlaylistSource: Sendable, Equatable {
         if lower.hasPrefix("file://") {
             var path = String(line.dropFirst(7))
             if path.hasPrefix("localhost/") { path = String(path.dropFirst(9)) }
-            return .file(percentDecoded(path))
+            return soundFile(percentDecoded(path))
+        }
+        if let scheme = scheme(of: lower) {
+            return .refused(line, reason: "\(scheme):// is not a scheme Cabin plays (an entry is a file, a file:// URL or an http(s):// station)")
         }
         let path = String(line.map { $0 == "\\" ? "/" : $0 })
-        return .file(resolve(path, in: folder))
+        if !path.hasPrefix("/") && path.split(separator: "/", omittingEmptySubsequences: false).contains("..") {
+            return .refused(line, reason: "leaves the playlist's folder: \"..\" is not allowed in an entry (give an absolute path)")
+        }
+        return soundFile(resolve(path, in: folder))
+    }
+
+    /// A file entry, refused unopened unless its name has an audio extension.
+    static func soundFile(_ path: String) -> Entry {
+        let name = path.split(separator: "/").last ?? ""
+        guard name.contains("."), let ext = name.split(separator: ".").last?.lowercased(), audioExtensions.contains(ext) else {
+            return .refused(path, reason: "not opened: its name is not a sound file's (.wav, .flac, .ogg, .opus, .mp3 …)")
+        }
+        return .file(path)
+    }
+
+    /// The scheme of a URL (`ftp` in `ftp://host/x`), nil for a path.
+    static func scheme(of text: String) -> String? {
+        let scheme = text.prefix { $0 != ":" }
+        guard text[scheme.endIndex...].hasPrefix("://"), let first = scheme.first, first.isLetter else { return nil }
+        for c in scheme where !(c.isLetter || c.isNumber || "+-.".contains(c)) { return nil }
+        return String(scheme)
     }
 
     /// `%20` and its kin decoded (a `file://` URL's path).

@@ -103,7 +103,8 @@ final class OggRadioCodec: RadioCodec {
     }
 }
 
-/// MP3 through libmpg123's feed API.
+/// MP3 through libmpg123's feed API, in the stream's first format only (garbage in a stream
+/// resyncs on false headers of every rate; their frames are dropped).
 final class MP3RadioCodec: RadioCodec {
     private let decoder: MP3FeedDecoder
     private var fed = 0
@@ -111,7 +112,7 @@ final class MP3RadioCodec: RadioCodec {
     var sampleRate: Double { decoder.sampleRate }
 
     init() throws(RadioFailure) {
-        do { decoder = try MP3FeedDecoder() } catch { throw RadioFailure(description: "\(error)") }
+        do { decoder = try MP3FeedDecoder(keepingFirstFormat: true) } catch { throw RadioFailure(description: "\(error)") }
     }
 
     func decode(_ bytes: [UInt8], into output: inout [Float]) throws(RadioFailure) -> [String] {

@@ -15,6 +15,8 @@ public enum RadioEvent: Sendable, Equatable {
     /// A playlist's track cannot be played (or stopped early): one line; the next plays.
     case skipped(url: String, message: String)
 
+    var isSkipped: Bool { if case .skipped = self { true } else { false } }
+
     public var url: String {
         switch self {
         case .buffering(let url, _), .playing(let url, _, _, _), .title(let url, _), .reconnect(let url, _, _, _),

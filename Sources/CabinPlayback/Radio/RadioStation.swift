@@ -9,11 +9,18 @@ import Synchronization
 /// all on its own thread, so the render thread never waits on the network (it plays silence
 /// for frames that have not arrived).
 ///
+/// Pace: a connection is read no further ahead of real time than `aheadSeconds` of audio
+/// (from its start); beyond, its transfer is paused and TCP slows the server — a static
+/// file or a faster-than-real-time server costs what a live stream does, not a core.
+///
 /// Failures: before any audio has played, a failure is reported once as `.error` and the
 /// station stops (its layers stay silent, the session plays on). Once it has played, a
-/// dropped or stalled connection (less than 1 byte/s for 4 s) reconnects with
-/// `ReconnectBackoff` (1 s doubling to 30 s), each attempt reported as `.reconnect`, and the
-/// audio fades back in.
+/// dropped or stalled connection (less than 1 byte/s for 4 s), or one whose bytes gave less
+/// than half as much audio as time passed over `noAudioSeconds` (a trickle, or garbage after
+/// valid audio; no audio at all before its first), reconnects with
+/// `ReconnectBackoff` (1 s doubling to 30 s; back to 1 s only after a connection stayed up
+/// `steadySeconds` with audio), each attempt reported as `.reconnect`, and the audio fades
+/// back in. A stream that ends is named a file when the server sent its length.
 ///
 /// Thread: `start`, `stop`, `takeEvents` and `status` on the control thread; the work on its own.
 final class RadioStation: @unchecked Sendable {
@@ -50,6 +57,13 @@ final class RadioStation: @unchecked Sendable {
 
     private func post(_ event: RadioEvent, _ update: (inout RadioStatus) -> Void = { _ in }) { worker.post(event, update) }
 
+    /// How far ahead of real time a connection is read (audio seconds past its wall-clock age).
+    static let aheadSeconds = 10.0
+    /// The span over which a connection must give at least half as much audio as time passed.
+    static let noAudioSeconds = 10.0
+    /// A connection up this long with audio resets the backoff.
+    static let steadySeconds = 30.0
+
     /// One connection's state.
     private struct Connection {
         var http: HTTPStreamConnection
@@ -59,6 +73,19 @@ final class RadioStation: @unchecked Sendable {
         var resampler: StreamingResampler?
         var resamplerRate = 0.0
         var startedAt: Double
+        /// Seconds of audio decoded on this connection.
+        var audioSeconds = 0.0
+        /// Body bytes received on this connection.
+        var bytes = 0
+        /// Where the span checked for enough audio started (its time, audio and bytes): the
+        /// connection's start, its first audio, or the last pause.
+        var window: (at: Double, audio: Double, bytes: Int)
+
+        init(http: HTTPStreamConnection, at now: Double) {
+            self.http = http
+            startedAt = now
+            window = (now, 0, 0)
+        }
     }
 
     private static func now() -> Double {
@@ -80,7 +107,7 @@ final class RadioStation: @unchecked Sendable {
             if connection == nil, let at = retryAt, Self.now() >= at {
                 retryAt = nil
                 do {
-                    connection = Connection(http: try HTTPStreamConnection(url: url, userAgent: "Cabin/radio"), startedAt: Self.now())
+                    connection = Connection(http: try HTTPStreamConnection(url: url, userAgent: "Cabin/radio"), at: Self.now())
                 } catch {
                     post(.error(url: url, message: "\(error)")) { $0.state = .failed }
                     ready.store(true, ordering: .relaxed)
@@ -89,6 +116,10 @@ final class RadioStation: @unchecked Sendable {
             }
             var failure: RadioFailure?
             if var c = connection {
+                let now = Self.now()
+                c.http.isPaused = c.audioSeconds > now - c.startedAt + Self.aheadSeconds
+                if c.http.isPaused { c.window = (now, c.audioSeconds, c.bytes) }
+                if now - c.startedAt >= Self.steadySeconds && c.audioSeconds > 0 { backoff.reset() }
                 let step = c.http.pump(timeoutMilliseconds: 10)
                 do throws(RadioFailure) {
                     let titles = try consume(step.bytes, ended: step.ending?.isClosedByServer == true, connection: &c,
@@ -102,8 +133,9 @@ final class RadioStation: @unchecked Sendable {
                 } catch { failure = error }
                 // A failed transfer is reported as itself, not as what its missing bytes look like.
                 if let ending = step.ending, failure == nil || !ending.isClosedByServer {
-                    failure = RadioFailure(description: Self.describe(ending), isPermanent: !hasPlayed)
+                    failure = RadioFailure(description: Self.describe(ending, connection: c), isPermanent: !hasPlayed)
                 }
+                if failure == nil, let why = Self.tooLittleAudio(&c, now: Self.now()) { failure = RadioFailure(description: why) }
                 connection = c
             } else {
                 usleep(10_000)
@@ -120,7 +152,6 @@ final class RadioStation: @unchecked Sendable {
             switch transition {
             case .started, .resumed:
                 hasPlayed = true
-                backoff.reset()
                 let c = connection
                 let name = c.flatMap { ICYStreamReader.stationName($0.http.headers) }
                 let seconds = c.map { Self.now() - $0.startedAt } ?? 0
@@ -140,10 +171,13 @@ final class RadioStation: @unchecked Sendable {
                 ready.store(true, ordering: .relaxed)
             }
             if let failure {
+                // A connection that gave audio before anything played it (a short file sent at
+                // once) is retried like one that played: the layer may play it next time.
+                let gaveAudio = (connection?.audioSeconds ?? 0) > 0
                 connection?.http.close()
                 connection = nil
                 buffer.connectionEnded(stream)
-                if !hasPlayed {
+                if !hasPlayed && !gaveAudio {
                     post(.error(url: url, message: failure.description)) { $0.state = .failed }
                     ready.store(true, ordering: .relaxed)
                     return
@@ -163,6 +197,7 @@ final class RadioStation: @unchecked Sendable {
     private func consume(_ bytes: [UInt8], ended: Bool, connection c: inout Connection,
                          buffer: inout RadioBuffer) throws(RadioFailure) -> [String] {
         guard !bytes.isEmpty || ended else { return [] }
+        c.bytes += bytes.count
         if c.icy == nil { c.icy = ICYStreamReader(metaInterval: ICYStreamReader.metaInterval(c.http.headers)) }
         var (audio, titles) = c.icy!.split(bytes)
         if c.codec == nil {
@@ -181,6 +216,8 @@ final class RadioStation: @unchecked Sendable {
         titles += try c.codec!.decode(audio, into: &decoded)
         guard !decoded.isEmpty else { return titles }
         let rate = c.codec!.sampleRate
+        if c.audioSeconds == 0 { c.window = (Self.now(), 0, c.bytes) }  // the first audio: the span starts
+        if rate > 0 { c.audioSeconds += Double(decoded.count / 2) / rate }
         if rate == sampleRate || rate <= 0 {
             buffer.append(decoded)
         } else {
@@ -197,6 +234,33 @@ final class RadioStation: @unchecked Sendable {
             } catch { throw RadioFailure(description: "\(error)") }
         }
         return titles
+    }
+
+    /// One line when `c`'s last `noAudioSeconds` (unpaused) gave less than half as much audio
+    /// as time passed — before its first audio, none at all: a trickle (a stall above
+    /// libcurl's 1 byte/s) or bytes the codec cannot decode (garbage after audio). Else
+    /// nil, starting the next span when this one is complete.
+    private static func tooLittleAudio(_ c: inout Connection, now: Double) -> String? {
+        let span = now - c.window.at
+        guard span >= noAudioSeconds else { return nil }
+        let audio = c.audioSeconds - c.window.audio, bytes = c.bytes - c.window.bytes
+        guard c.audioSeconds == 0 || audio < span / 2 else {
+            c.window = (now, c.audioSeconds, c.bytes)
+            return nil
+        }
+        let seconds = String(cFormat: "%.0f s", span), gave = String(cFormat: "%.1f s", audio)
+        if bytes < 4096 { return "the server sent only \(bytes) bytes in \(seconds) (\(gave) of audio): the stream stalled" }
+        return "\(bytes / 1024) KB in the last \(seconds) gave \(gave) of \(c.codec?.name ?? "audio"): the stream is damaged"
+    }
+
+    /// One line for how a transfer ended.
+    private static func describe(_ ending: HTTPStreamConnection.Ending, connection c: Connection) -> String {
+        guard ending.isClosedByServer else { return describe(ending) }
+        let audio = String(cFormat: "%.1f s of audio", c.audioSeconds)
+        if let length = c.http.header("content-length").flatMap({ Int($0) }) {  // a number: nothing of the server's text
+            return "the server sent a file (\(audio), \(length) bytes), not a live stream, and ended it"
+        }
+        return "the server closed the stream after \(audio)"
     }
 
     /// One line for how a transfer ended.

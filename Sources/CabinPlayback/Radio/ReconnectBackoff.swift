@@ -1,11 +1,13 @@
 /// How long to wait before reconnecting a dropped stream: 1 s, doubling, capped at 30 s (as
-/// FFmpeg's reconnect and Icecast's relays do); back to 1 s once audio flows again.
+/// FFmpeg's reconnect and Icecast's relays do); back to 1 s once a connection has stayed up
+/// with audio (`RadioStation.steadySeconds`), not at each brief success — a file sent at once
+/// and closed would otherwise be fetched every second.
 ///
 /// Thread: a value; pure.
 public struct ReconnectBackoff: Sendable, Equatable {
     public var initialDelay = 1.0
     public var maximumDelay = 30.0
-    /// Attempts since audio last flowed.
+    /// Attempts since a connection last stayed up.
     public private(set) var attempts = 0
 
     public init() {}
@@ -17,6 +19,6 @@ public struct ReconnectBackoff: Sendable, Equatable {
         return delay
     }
 
-    /// Audio flowed again.
+    /// A connection has stayed up with audio.
     public mutating func reset() { attempts = 0 }
 }

@@ -13,10 +13,17 @@ final class StationWorker: @unchecked Sendable {
     struct Shared {
         var events: [RadioEvent] = []
         var status: RadioStatus
+        /// `.skipped` events since the last take: kept (up to `maxSkipped`), and counted beyond.
+        var skippedKept = 0
+        var moreSkipped = 0
     }
 
     /// The most events kept for a control thread that does not take them.
     static let maxEvents = 1000
+    /// The most `.skipped` events kept between two takes; the rest become one line saying
+    /// how many more (a playlist of 100,000 missing files is 100 lines and a count, not the
+    /// last 999 of them).
+    static let maxSkipped = 100
     private let thread = StoppableThread()
     private let shared: Mutex<Shared>
 
@@ -36,15 +43,51 @@ final class StationWorker: @unchecked Sendable {
     var isRunning: Bool { thread.isRunning }
 
     /// The events since the last call.
-    func takeEvents() -> [RadioEvent] { shared.withLock { s in defer { s.events = [] }; return s.events } }
+    func takeEvents() -> [RadioEvent] {
+        shared.withLock { s in
+            Self.summarizeSkips(&s)
+            defer { s.events = []; s.skippedKept = 0 }
+            return s.events
+        }
+    }
     var status: RadioStatus { shared.withLock { $0.status } }
 
     /// Changes the shared state under the lock (events beyond `maxEvents` drop the oldest).
     func withShared(_ body: (inout Shared) -> Void) {
         shared.withLock { s in
+            let start = s.events.count
             body(&s)
+            Self.limitSkips(&s, from: start)
             if s.events.count > Self.maxEvents { s.events.removeFirst(s.events.count - Self.maxEvents) }
         }
+    }
+
+    /// Keeps the new events from `start` on, but only `maxSkipped` `.skipped` ones between
+    /// takes; the others are counted, and the count is one event before the next other event.
+    private static func limitSkips(_ s: inout Shared, from start: Int) {
+        guard s.moreSkipped > 0 || s.events[start...].contains(where: \.isSkipped) else { return }
+        let new = Array(s.events[start...])
+        s.events.removeSubrange(start...)
+        for event in new {
+            if event.isSkipped {
+                if s.skippedKept < maxSkipped {
+                    s.skippedKept += 1
+                    s.events.append(event)
+                } else {
+                    s.moreSkipped += 1
+                }
+            } else {
+                summarizeSkips(&s)
+                s.events.append(event)
+            }
+        }
+    }
+
+    /// The skipped events counted and not kept, as one event.
+    private static func summarizeSkips(_ s: inout Shared) {
+        guard s.moreSkipped > 0 else { return }
+        s.events.append(.skipped(url: s.status.url, message: "\(s.moreSkipped) more (the first \(maxSkipped) are listed)"))
+        s.moreSkipped = 0
     }
 
     /// Publishes `event`, updating the status with it.
