@@ -4,7 +4,8 @@ import CabinJSON
 ///
 /// Lenient mode (the default) loads what Core Haptics loads and says what it accepted:
 /// trailing commas, a BOM, leading whitespace, `Version` as the integer `1` or missing,
-/// unsorted events, curves before events, Lofelt-style absolute curve times, unknown keys,
+/// unsorted events, curves before events, Lofelt-style absolute curve times (see
+/// ``HapticReadOptions/CurveTimes``), unknown keys,
 /// out-of-range values (clamped), continuous events over 30 s (capped). Each is a warning
 /// with file, line:column and JSON path. Strict mode turns every warning into an error.
 ///
@@ -17,7 +18,7 @@ import CabinJSON
 public enum AHAPReader {
     /// Reads AHAP `bytes`; `file` is only used in diagnostics.
     public static func read(_ bytes: [UInt8], file: String, options: HapticReadOptions = .lenient) -> HapticReadResult {
-        var walk = AHAPWalk(file: file, limits: options.limits)
+        var walk = AHAPWalk(file: file, limits: options.limits, curveTimes: options.curveTimes)
         let pattern = walk.read(bytes)
         return walk.walker.finish(pattern, mode: options.mode)
     }
@@ -37,9 +38,11 @@ struct AHAPWalk {
     var events: [HapticEvent] = []
     var parameters: [HapticDynamicParameter] = []
     var curves: [HapticParameterCurve] = []
+    let curveTimes: HapticReadOptions.CurveTimes
 
-    init(file: String, limits: HapticLimits) {
+    init(file: String, limits: HapticLimits, curveTimes: HapticReadOptions.CurveTimes = .auto) {
         walker = DocumentWalker(file: file, limits: limits, format: "ahap")
+        self.curveTimes = curveTimes
     }
 
     mutating func read(_ bytes: [UInt8]) -> HapticPattern? {
