@@ -15,13 +15,14 @@ extension HapticPattern {
     ///
     /// A transient that no value of its own compensates — louder than the envelope under it
     /// (a Lofelt emphasis over its ducked texture; an emphasis-only click, whose envelope is
-    /// 0), or a soft one under a sharp envelope — gets a piece of the plain event to itself:
+    /// 0), or a soft one under a sharp envelope — or one under an envelope below ½ (which
+    /// `check` would call scaled below half its intensity) gets a piece of the plain event to itself:
     /// intensity k = the envelope there and sharpness = the sharpness envelope there,
     /// crossfading in over its attack ramp up to the transient (the pieces' ramps sum to a
     /// level that goes 1 → k), so both controls are neutral at the transient and it keeps
     /// its own values. The control curves there are the envelope ÷ that level and the
     /// sharpness envelope − the pieces' intensity-weighted sharpness, sampled through the
-    /// crossfades until linear pieces stay within 2·10⁻⁴ of them. Transients less than a ramp
+    /// crossfades until linear pieces stay within 2·10⁻³ of them. Transients less than a ramp
     /// apart share a piece (k = the lowest envelope among them); a piece where nothing sounds
     /// (k = 0) is left out. Patterns without envelopes are returned unchanged.
     ///
@@ -64,7 +65,9 @@ extension HapticPattern {
             let own = transients.filter { t in
                 guard t.time >= start && t.time <= end else { return false }
                 let s = t.sharpness - (sharpnessAt(t.time) - common)
-                return t.intensity > gain.value(at: t.time) + 1e-12 || !(-1e-12...(1 + 1e-12)).contains(s)
+                // Louder than the envelope, or under a control below ½ (which `check` warns of).
+                let g = gain.value(at: t.time)
+                return t.intensity > g + 1e-12 || (t.intensity > 0 && g < 0.5) || !(-1e-12...(1 + 1e-12)).contains(s)
             }
             let attack = shape.seconds(plain.value(.attackTime)), release = shape.seconds(plain.value(.releaseTime))
             let pieces = Self.pieces(start: start, end: end, around: own.map(\.time), attack: attack,
@@ -278,7 +281,7 @@ struct PieceSum {
 
     /// A control curve (times relative to `start`) with `value` at each of `target`'s points
     /// (steps kept), at the pieces' corners, and, where the pieces crossfade, at as many more
-    /// instants as keep linear pieces of it within 2·10⁻⁴ of `value` (weighted by the level).
+    /// instants as keep linear pieces of it within 2·10⁻³ of `value` (weighted by the level).
     func controlPoints(following target: PiecewiseLinear, from start: Double,
                        _ value: (Double, Bool) -> Double) -> [HapticControlPoint] {
         // A step (two points at one time) keeps its two sides.
@@ -296,7 +299,7 @@ struct PieceSum {
             func refine(_ a: Double, _ b: Double, depth: Int) {
                 let m = (a + b) / 2
                 let chord = (value(a, false) + value(b, true)) / 2
-                guard depth < 16, abs(chord - value(m, false)) * max(level(at: m, left: false), 1e-3) > 2e-4 else { return }
+                guard depth < 16, abs(chord - value(m, false)) * max(level(at: m, left: false), 1e-3) > 2e-3 else { return }
                 refine(a, m, depth: depth + 1)
                 extra.append(m)
                 refine(m, b, depth: depth + 1)

@@ -163,10 +163,11 @@ import Testing
         #expect(result.stdout == "\(out): AHAP of \(Self.shotgun) (1.225 s, 11 haptic events (10 transients))\n")
         let check = try ExternalTool.cabin(["haptics", "check", "--strict", out])
         #expect(check.status == 0)
-        // .haptic envelopes become Lofelt-style curves (see AHAPWriter): the same events; the
-        // curves go neutral at the transients they would change, so they need more points
-        // (16 a curve: 9 curves where plain ones needed 6).
-        #expect(check.stdout.hasPrefix("\(out): ok (1.227 s, 11 haptic events (10 transients), 9 curves)"))
+        // .haptic envelopes become Lofelt-style curves (see AHAPWriter): each of the 10
+        // emphasis transients, louder than its texture, gets a piece of the plain event (19
+        // pieces: 29 events), and the curves follow the pieces' crossfades, so they need more
+        // points (16 a curve: 30 curves where plain ones needed 6).
+        #expect(check.stdout.hasPrefix("\(out): ok (1.227 s, 29 haptic events (10 transients), 30 curves)"), "\(check.stdout)")
         let stdout = try ExternalTool.cabin(["haptics", "convert", Self.minimal])
         #expect(stdout.stdout.hasPrefix("{\n  \"Version\": 1.0,\n  \"Pattern\": [\n"))
     }
