@@ -8,6 +8,9 @@ struct HapticContinuousSource: Sendable {
     var tail: Double
     var intensity: PiecewiseLinear
     var sharpness: PiecewiseLinear
+    /// The control the tail keeps when it is not the one at `tail` (a loop's wrapped tail:
+    /// the control where the event really ended).
+    var tailControl: Double? = nil
 }
 
 /// The exact continuous-track model: sources summed, then the pattern-wide controls.
@@ -80,7 +83,7 @@ struct HapticSignalModel: Sendable {
                 weighted += level * sources[i].sharpness.value(at: t, left: left)
                 let tail = sources[i].tail
                 if level > 0 && (left ? t > tail : t >= tail) && tail < sources[i].end {
-                    tails += level * model.intensityControl.value(at: tail, left: true)
+                    tails += level * (sources[i].tailControl ?? model.intensityControl.value(at: tail, left: true))
                 } else {
                     body += level
                 }

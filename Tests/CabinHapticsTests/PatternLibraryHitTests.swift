@@ -54,6 +54,25 @@ struct PatternLibraryHitTests {
                 "\(a) \(x.map(\.sharpness)) against \(b) \(y.map(\.sharpness))")
     }
 
+    /// Issue 30: the road textures, looped as the session's haptic layers loop them
+    /// (`looped()`), have no seam: the intensity at the seam equals its neighbours within
+    /// 0.02 and the loop is as long as its period (where one pass dipped to 0 at 0 ms, 0.135
+    /// at 1 ms, and ended at 2.002 s).
+    @Test(arguments: ["road-smooth", "road-rough"])
+    func roadLoopsHaveNoSeam(name: String) throws {
+        let once = try PatternLibraryTests.compiled(name)
+        #expect(once.value(at: 0).intensity == 0 && once.endTime > once.duration, "one pass has its edges")
+        let loop = once.looped()
+        #expect(loop.endTime == 2.0 && loop.duration == 2.0)
+        let seam = [loop.value(at: 1.998), loop.value(at: 1.999), loop.value(at: 0), loop.value(at: 0.001), loop.value(at: 0.002), loop.value(at: 0.003)]
+        let steps = zip(seam.dropFirst(), seam).map { abs($0.intensity - $1.intensity) }
+        #expect(steps.allSatisfy { $0 <= 0.02 }, "\(name): \(seam.map(\.intensity))")
+        #expect(seam.allSatisfy { $0.intensity > 0.1 })
+        // Away from the seam the loop is the pattern.
+        #expect(abs(loop.value(at: 1).intensity - once.value(at: 1).intensity) < 1e-12)
+        #expect(loop.sampled().frameCount == 2001)
+    }
+
     /// A length a description states ("(2.27 s, …") lies between the pattern's last event end
     /// and the end of what is felt, to a tenth of a second (engine-off said 2.5 s for 2.27 s).
     @Test(arguments: PatternLibraryTests.required)
