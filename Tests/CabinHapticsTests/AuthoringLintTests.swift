@@ -27,6 +27,19 @@ struct AuthoringLintTests {
         """)
         #expect(d.description == "l.ahap:4:13: warning: Pattern[2].Event: HapticTransient at 2.25 s plays at 0.07, less than half its HapticIntensity 0.7: the pattern's HapticIntensityControl is 0.1 there")
         #expect(d.rule == "ahap.transient-under-curve")
+        // Meta Haptics Studio's Button_Press_Default_A as the old convert wrote it (its click
+        // of 0.775 under a HapticIntensityControl of 0 everywhere): check --strict fails it.
+        let silenced = HapticReader.read(Array("""
+        {"Version": 1.0, "Pattern": [
+          {"Event": {"Time": 0, "EventType": "HapticContinuous", "EventDuration": 0.1}},
+          {"Event": {"Time": 0.012, "EventType": "HapticTransient", "EventParameters": [{"ParameterID": "HapticIntensity", "ParameterValue": 0.775}]}},
+          {"ParameterCurve": {"ParameterID": "HapticIntensityControl", "Time": 0, "ParameterCurveControlPoints": [{"Time": 0, "ParameterValue": 0}, {"Time": 0.1, "ParameterValue": 0}]}}
+        ]}
+        """.utf8), file: "b.ahap", options: .strict)
+        #expect(silenced.pattern == nil)
+        #expect(silenced.diagnostics.all.map(\.description) == [
+            "b.ahap:3:13: error: Pattern[1].Event: HapticTransient at 0.012 s plays at 0, less than half its HapticIntensity 0.775: the pattern's HapticIntensityControl is 0 there",
+        ])
         // At half, nothing is said.
         let half = HapticReader.read(Array(#"{"Version": 1.0, "Pattern": [{"Parameter": {"ParameterID": "HapticIntensityControl", "Time": 0, "ParameterValue": 0.5}}, {"Event": {"Time": 1, "EventType": "HapticTransient"}}]}"#.utf8), file: "h.ahap", options: .strict)
         #expect(half.diagnostics.isEmpty)
