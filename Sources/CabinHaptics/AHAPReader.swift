@@ -4,7 +4,8 @@ import CabinJSON
 ///
 /// Lenient mode (the default) loads what Core Haptics loads and says what it accepted:
 /// trailing commas, a BOM, leading whitespace, `Version` as the integer `1` or missing,
-/// unsorted events, curves before events, Lofelt-style absolute curve times, unknown keys,
+/// unsorted events, curves before events, Lofelt-style absolute curve times (see
+/// ``HapticReadOptions/CurveTimes``), unknown keys,
 /// out-of-range values (clamped), continuous events over 30 s (capped). Each is a warning
 /// with file, line:column and JSON path. Strict mode turns every warning into an error.
 ///
@@ -17,7 +18,7 @@ import CabinJSON
 public enum AHAPReader {
     /// Reads AHAP `bytes`; `file` is only used in diagnostics.
     public static func read(_ bytes: [UInt8], file: String, options: HapticReadOptions = .lenient) -> HapticReadResult {
-        var walk = AHAPWalk(file: file, limits: options.limits)
+        var walk = AHAPWalk(file: file, limits: options.limits, curveTimes: options.curveTimes)
         let pattern = walk.read(bytes)
         return walk.walker.finish(pattern, mode: options.mode)
     }
@@ -37,9 +38,13 @@ struct AHAPWalk {
     var events: [HapticEvent] = []
     var parameters: [HapticDynamicParameter] = []
     var curves: [HapticParameterCurve] = []
+    /// Where each of `events` was written (its `Event` value and path), for lints.
+    var eventNodes: [(node: Int, path: JSONPath)] = []
+    let curveTimes: HapticReadOptions.CurveTimes
 
-    init(file: String, limits: HapticLimits) {
+    init(file: String, limits: HapticLimits, curveTimes: HapticReadOptions.CurveTimes = .auto) {
         walker = DocumentWalker(file: file, limits: limits, format: "ahap")
+        self.curveTimes = curveTimes
     }
 
     mutating func read(_ bytes: [UInt8]) -> HapticPattern? {
@@ -50,12 +55,30 @@ struct AHAPWalk {
               let elements = walker.doc.array(patternValue, at: JSONPath.root.key("Pattern"), in: &walker.diagnostics)
         else { return nil }
         readElements(elements)
-        return HapticPattern(
+        let pattern = HapticPattern(
             version: version,
             events: events.stableSorted { $0.time < $1.time },
             dynamicParameters: parameters.stableSorted { $0.time < $1.time },
             parameterCurves: curves.stableSorted { $0.time < $1.time },
             metadata: readMetadata(object))
+        lintTransients(pattern)
+        return pattern
+    }
+
+    /// A transient the pattern's own `HapticIntensityControl` scales below half its
+    /// authored intensity (a designed hit lost under a fade): a warning at the event.
+    private mutating func lintTransients(_ pattern: HapticPattern) {
+        let control = HapticControlTrack(.hapticIntensityControl, pattern: pattern)
+        guard !control.isEmpty else { return }
+        for (event, place) in zip(events, eventNodes) where event.type == .hapticTransient && event.intensity > 0 {
+            let gain = control.value(at: event.time)
+            guard gain < 0.5 else { continue }
+            walker.warn("HapticTransient at \(DocumentWalker.format(event.time)) s plays at "
+                        + "\(DocumentWalker.format((event.intensity * gain * 1000).rounded() / 1000)), less than half its "
+                        + "HapticIntensity \(DocumentWalker.format(event.intensity)): the pattern's HapticIntensityControl is "
+                        + "\(DocumentWalker.format((gain * 1000).rounded() / 1000)) there", at: place.node, path: place.path,
+                        rule: "transient-under-curve")
+        }
     }
 
     /// `Metadata`'s string members (a member of another kind is a warning and left out).
@@ -153,6 +176,7 @@ struct AHAPWalk {
                                 at: memberValue, path: memberPath(), rule: "unsorted-events")
                 }
                 events.append(event)
+                eventNodes.append((memberValue, memberPath()))
             case .parameter, .curve:
                 controlCount += 1
                 if controlCount > limits.maxControls {

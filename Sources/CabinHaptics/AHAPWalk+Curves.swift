@@ -5,7 +5,8 @@ extension AHAPWalk {
     ///
     /// Detection: the curve's `Time` t0 is > 0 and its first point's `Time` equals t0. Apple
     /// writes point times relative to the curve start (first point usually at 0); Lofelt's
-    /// converter wrote absolute times. The warning says which reading was used.
+    /// converter wrote absolute times. The warning says which reading was used;
+    /// ``HapticReadOptions/CurveTimes`` forces one instead.
     mutating func readCurve(_ value: Int, _ path: @autoclosure () -> JSONPath) -> HapticParameterCurve? {
         guard let object = walker.object(value, path()) else { return nil }
         walker.warnUnknownKeys(object, known: Self.curveKeys, path())
@@ -52,12 +53,24 @@ extension AHAPWalk {
             }
         }
         guard !points.isEmpty else { return nil }
-        if start > 0, points[0].time == start {
+        switch curveTimes {
+        case .auto where start > 0 && points[0].time == start:
             walker.warn("control-point times read as absolute (Lofelt style): the first point's Time equals the "
                         + "curve's Time \(DocumentWalker.format(start)); Apple's relative reading would start it at "
-                        + "\(DocumentWalker.format(2 * start)) s", at: doc.member(pointValues[0], "Time") ?? pointValues[0], path: pointsPath().index(0).key("Time"),
+                        + "\(DocumentWalker.format(2 * start)) s (choose with --curve-times relative|absolute)",
+                        at: doc.member(pointValues[0], "Time") ?? pointValues[0], path: pointsPath().index(0).key("Time"),
                         rule: "absolute-curve-times")
             points = points.map { HapticControlPoint(time: max(0, $0.time - start), value: $0.value) }
+        case .absolute:
+            if let early = points.firstIndex(where: { $0.time < start }) {
+                walker.warn("control point at \(DocumentWalker.format(points[early].time)) s is before the curve's Time "
+                            + "\(DocumentWalker.format(start)) (curve times read as absolute); read as the curve's start",
+                            at: doc.member(pointValues[early], "Time") ?? pointValues[early],
+                            path: pointsPath().index(early).key("Time"), rule: "point-before-curve")
+            }
+            points = points.map { HapticControlPoint(time: max(0, $0.time - start), value: $0.value) }
+        case .auto, .relative:
+            break
         }
         if let bad = points.indices.dropLast().first(where: { points[$0 + 1].time < points[$0].time }) {
             walker.warn("control points are not in time order; sorted by time", at: pointValues[bad + 1],

@@ -60,6 +60,10 @@ extension AHAPWalk {
                              rule: "limit")
                 return nil
             }
+            if duration == 0 {
+                walker.warn("\(type.rawValue) event with EventDuration 0: it plays nothing", at: durationValue,
+                            path: durationPath(), rule: "zero-length")
+            }
             event.duration = duration
         } else if let durationValue = doc.member(object, "EventDuration") {
             if type == .audioCustom {
@@ -71,7 +75,7 @@ extension AHAPWalk {
         }
         if let parametersValue = doc.member(object, "EventParameters"),
            let items = doc.array(parametersValue, at: path().key("EventParameters"), in: &walker.diagnostics) {
-            event.parameters = readEventParameters(items, path().key("EventParameters"))
+            event.parameters = readEventParameters(items, path().key("EventParameters"), for: type)
         }
         func waveformPath() -> JSONPath { path().key("EventWaveformPath") }
         if type == .audioCustom {
@@ -102,7 +106,8 @@ extension AHAPWalk {
         return nil
     }
 
-    private mutating func readEventParameters(_ items: Int, _ path: @autoclosure () -> JSONPath) -> [HapticEventParameterID: Double] {
+    private mutating func readEventParameters(_ items: Int, _ path: @autoclosure () -> JSONPath,
+                                              for type: HapticEventType? = nil) -> [HapticEventParameterID: Double] {
         let doc = walker.doc
         var result = [HapticEventParameterID: Double](minimumCapacity: doc.count(items))
         for (index, item) in doc.elements(items).enumerated() {
@@ -126,6 +131,11 @@ extension AHAPWalk {
             }
             guard let v = walker.clamped(valueValue, to: id.range, name: id.rawValue, itemPath().key("ParameterValue"))
             else { continue }
+            if let type, !id.applies(to: type) {
+                walker.warn("\(id.rawValue) does nothing on a \(type.rawValue) event (it is a"
+                            + " \(type.isHaptic ? "sound" : "haptic") parameter)", at: idValue,
+                            path: itemPath().key("ParameterID"), rule: "parameter-for-other-type")
+            }
             if result[id] != nil {
                 walker.warn("\(id.rawValue) is given more than once; the last one wins", at: idValue,
                             path: itemPath().key("ParameterID"), rule: "duplicate-parameter")

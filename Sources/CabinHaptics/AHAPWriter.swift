@@ -12,9 +12,8 @@ import CabinJSON
 /// Patterns read from AHAP round-trip exactly (read → write → read gives an equal pattern
 /// and the same compiled stream). Patterns from `.haptic` carry event-local envelopes that
 /// AHAP cannot express; they are written the way Lofelt's converter wrote them (see
-/// ``HapticPattern/ahapCompatible()``): exact for every transient, and for the continuous
-/// track away from event edges and from the 5 ms either side of a transient where the
-/// curves go neutral (where no transient value could compensate them).
+/// ``HapticPattern/ahapCompatible()``): exact for every transient, and the continuous track
+/// within ``HapticPattern/ahapCompatibleTolerance`` away from the event edges.
 ///
 /// Thread: pure; any thread except the render thread.
 public enum AHAPWriter {

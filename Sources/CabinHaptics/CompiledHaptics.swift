@@ -39,6 +39,32 @@ public struct CompiledHaptics: Sendable {
     public var endTime: Double
     let model: HapticSignalModel
 
+    /// The pattern as one period of a loop (`duration` long): what sounds past `duration` —
+    /// the release tails that cross the end, with the control they ended with — is played
+    /// over the period's start instead, where the next repeat begins; `endTime` is
+    /// `duration`. A release and the attack it overlaps then sum to a seam without a dip
+    /// (a loopable texture's 2 ms ramps: 0 → level at its start, level → 0 after its end).
+    /// Transients keep their times (a loopable pattern ends none within its tail).
+    public func looped() -> CompiledHaptics {
+        let period = duration
+        guard period > 0 else { return self }
+        var sources = model.sources
+        for s in model.sources where s.end > period {
+            func shifted(_ f: PiecewiseLinear) -> PiecewiseLinear {
+                PiecewiseLinear(f.points.map { HapticControlPoint(time: $0.time - period, value: $0.value) }, outside: f.outside)
+            }
+            sources.append(HapticContinuousSource(
+                start: s.start - period, end: s.end - period, tail: s.tail - period,
+                intensity: shifted(s.intensity), sharpness: shifted(s.sharpness),
+                tailControl: s.tailControl ?? model.intensityControl.value(at: s.tail, left: true)))
+        }
+        let wrapped = HapticSignalModel(sources: sources.stableSorted { $0.start < $1.start },
+                                        intensityControl: model.intensityControl, sharpnessControl: model.sharpnessControl,
+                                        intensityScale: model.intensityScale)
+        return CompiledHaptics(breakpoints: wrapped.breakpoints(until: period), transients: transients.filter { $0.time < period },
+                               duration: period, endTime: period, model: wrapped)
+    }
+
     /// Intensity and sharpness of the continuous track at `t` (exact; steps take the new value).
     public func value(at t: Double) -> (intensity: Double, sharpness: Double) {
         var sweep = model.sweeper()

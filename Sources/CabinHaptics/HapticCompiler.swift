@@ -9,15 +9,19 @@
 ///   event is held (so a renderer's pitch does not jump during silence);
 /// - `HapticIntensityControl` (curves and steps) **multiplies** intensity and
 ///   `HapticSharpnessControl` **adds** to sharpness, then both clamp to 0…1 — for the
-///   continuous track and for every transient, at the transient's time;
+///   continuous track and for every transient, at the transient's time; an event's release
+///   tail (after its `time + duration`) keeps the intensity control it had at its end, so a
+///   curve that faded an event out holds through its release (a curve starting as the event
+///   ends, as in Apple's Sparkle sample, does not bring it back);
 /// - `Haptic{Attack,Decay,Release}TimeControl` add to the event's time parameters at the
 ///   event's start (clamped to 0…1);
 /// - audio events and audio controls are ignored;
 /// - last, every intensity (continuous track and transients) is multiplied by the user's
 ///   ``HapticStrength`` (``HapticCompileOptions/strength``).
 ///
-/// Output stays inside 0…``CompiledHaptics/endTime``: the pattern's haptic duration plus a
-/// tail long enough for the last release and the last transient.
+/// Output stays inside 0…``CompiledHaptics/endTime``: the pattern's haptic duration (every
+/// continuous event's full `EventDuration`, sustained or not) plus a tail long enough for the
+/// last release and the last transient, so `endTime` ≥ `duration`.
 ///
 /// Thread: pure; any thread except the render thread (allocates).
 public enum HapticCompiler {
@@ -63,10 +67,12 @@ public enum HapticCompiler {
                 HapticControlPoint(time: event.time + $0.time, value: clamp01($0.value))
             } ?? [HapticControlPoint(time: event.time, value: event.sharpness)]
             sources.append(HapticContinuousSource(
-                start: event.time, end: last.time,
+                start: event.time, end: last.time, tail: event.intensityEnvelope == nil ? event.endTime : last.time,
                 intensity: PiecewiseLinear(intensityKnots, outside: .zero),
                 sharpness: PiecewiseLinear(sharpnessKnots, outside: .hold)))
-            endTime = max(endTime, last.time)
+            // A continuous event lasts its EventDuration even when its decay (Sustained 0)
+            // has ended it sooner: Core Haptics plays it "within the event".
+            endTime = max(endTime, last.time, event.endTime)
         }
         let model = HapticSignalModel(
             sources: sources.stableSorted { $0.start < $1.start },

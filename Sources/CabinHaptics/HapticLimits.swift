@@ -45,10 +45,29 @@ public struct HapticReadOptions: Sendable, Hashable {
 
     public var mode: Mode
     public var limits: HapticLimits
+    /// How AHAP `ParameterCurve` control-point times are read (default `.auto`).
+    public var curveTimes: CurveTimes
 
-    public init(mode: Mode = .lenient, limits: HapticLimits = .default) {
+    public init(mode: Mode = .lenient, limits: HapticLimits = .default, curveTimes: CurveTimes = .auto) {
         self.mode = mode
         self.limits = limits
+        self.curveTimes = curveTimes
+    }
+
+    /// How AHAP curve control-point times are read.
+    ///
+    /// Apple's are relative to the curve's `Time`; Lofelt's old converter wrote absolute ones.
+    /// Both are valid JSON for the same curve, so only a hint tells them apart.
+    public enum CurveTimes: String, Sendable, Hashable, CaseIterable {
+        /// Relative, unless the curve's `Time` is > 0 and its first point's `Time` equals it:
+        /// then absolute, with a warning (`ahap.absolute-curve-times`) that says so and how
+        /// to choose.
+        case auto
+        /// Always relative to the curve's `Time` (Apple's reading), without a warning.
+        case relative
+        /// Always absolute (Lofelt's); a point before the curve's `Time` is a warning
+        /// (`ahap.point-before-curve`) and starts the curve.
+        case absolute
     }
 
     public static let lenient = HapticReadOptions(mode: .lenient)

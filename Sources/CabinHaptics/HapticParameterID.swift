@@ -24,6 +24,16 @@ public enum HapticEventParameterID: String, Sendable, Hashable, CaseIterable {
         }
     }
 
+    /// Whether the parameter acts on events of `type`: intensity and sharpness on haptic
+    /// events, the `Audio…` ones on sound events, the envelope times and `Sustained` on both.
+    public func applies(to type: HapticEventType) -> Bool {
+        switch self {
+        case .hapticIntensity, .hapticSharpness: return type.isHaptic
+        case .audioVolume, .audioPitch, .audioPan, .audioBrightness: return !type.isHaptic
+        case .attackTime, .decayTime, .releaseTime, .sustained: return true
+        }
+    }
+
     /// The value used when the parameter is absent.
     public var defaultValue: Double {
         switch self {

@@ -3,8 +3,14 @@
 struct HapticContinuousSource: Sendable {
     var start: Double
     var end: Double
+    /// Where the event's release tail begins (its `time + duration`); `end` when it has none.
+    /// In the tail the intensity control keeps its value from just before this instant.
+    var tail: Double
     var intensity: PiecewiseLinear
     var sharpness: PiecewiseLinear
+    /// The control the tail keeps when it is not the one at `tail` (a loop's wrapped tail:
+    /// the control where the event really ended).
+    var tailControl: Double? = nil
 }
 
 /// The exact continuous-track model: sources summed, then the pattern-wide controls.
@@ -69,10 +75,18 @@ struct HapticSignalModel: Sendable {
             active.removeAll { sources[$0].end < t }
             var sum = 0.0
             var weighted = 0.0
+            var body = 0.0
+            var tails = 0.0  // already × the control held from each tail's start
             for i in active {
                 let level = sources[i].intensity.value(at: t, left: left)
                 sum += level
                 weighted += level * sources[i].sharpness.value(at: t, left: left)
+                let tail = sources[i].tail
+                if level > 0 && (left ? t > tail : t >= tail) && tail < sources[i].end {
+                    tails += level * (sources[i].tailControl ?? model.intensityControl.value(at: tail, left: true))
+                } else {
+                    body += level
+                }
             }
             let baseSharpness: Double
             if sum > 0 {
@@ -82,7 +96,7 @@ struct HapticSignalModel: Sendable {
             } else {
                 baseSharpness = sources.first?.sharpness.value(at: t, left: left) ?? 0
             }
-            return (clamp01(min(sum, 1) * model.intensityControl.value(at: t, left: left)) * model.intensityScale,
+            return (clamp01(min(body, 1) * model.intensityControl.value(at: t, left: left) + tails) * model.intensityScale,
                     clamp01(baseSharpness + model.sharpnessControl.value(at: t, left: left)))
         }
     }

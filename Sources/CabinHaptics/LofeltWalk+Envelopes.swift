@@ -34,6 +34,11 @@ extension LofeltWalk {
                 emphasis = readEmphasis(emphasisValue, itemPath().key("emphasis"))
             }
             guard let time, let v else { continue }
+            if let emphasis, emphasis.0 < v, let node = doc.member(object, "emphasis").flatMap({ doc.member($0, "amplitude") }) {
+                walker.warn("emphasis amplitude \(DocumentWalker.format(emphasis.0)) is below its breakpoint's amplitude "
+                            + "\(DocumentWalker.format(v)): the click is weaker than the texture it should stand out of",
+                            at: node, path: itemPath().key("emphasis").key("amplitude"), rule: "emphasis-below-envelope")
+            }
             if !warnedUnsorted, let previous = result.last, time < previous.time {
                 warnedUnsorted = true
                 walker.warn("breakpoint times must ascend (\(DocumentWalker.format(time)) s follows "

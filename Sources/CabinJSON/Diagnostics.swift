@@ -66,6 +66,26 @@ public struct Diagnostics: Sendable, Hashable, CustomStringConvertible, Sequence
         all.makeIterator()
     }
 
+    /// The diagnostics as lines in document order for people: without warnings when `quiet`,
+    /// and of each run of identical ones (same severity, rule and message) the first `first`,
+    /// then one line `FILE: SEVERITY: and N more like it (RULE): MESSAGE` after them all.
+    public func lines(quiet: Bool = false, first: Int = 3) -> [String] {
+        var seen: [String: Int] = [:]
+        var order: [(key: String, diagnostic: Diagnostic)] = []
+        var lines: [String] = []
+        for d in sortedByLocation where !(quiet && !d.isError) {
+            let key = "\(d.severity.rawValue)\u{0}\(d.rule)\u{0}\(d.message)"
+            let count = seen[key, default: 0] + 1
+            seen[key] = count
+            if count <= first { lines.append(d.description) } else if count == first + 1 { order.append((key, d)) }
+        }
+        for (key, d) in order {
+            let oneLine = d.message.split(whereSeparator: \.isNewline).joined(separator: " ")
+            lines.append("\(d.file): \(d.severity.rawValue): and \(seen[key]! - first) more like it (\(d.rule)): \(oneLine)")
+        }
+        return lines
+    }
+
     /// One diagnostic per line, in document order.
     public var description: String {
         sortedByLocation.map(\.description).joined(separator: "\n")

@@ -27,12 +27,13 @@ extension SessionCompiler.Builder {
             gainMap: intensityGainMap(layer.intensity)))
     }
 
-    /// One loop of `pattern` as audio (its duration's frames, at least one), registered
-    /// once as an asset; nil when the pattern did not load or renders to nothing.
+    /// One loop of `pattern` as audio (its duration's frames, at least one, with the tails
+    /// past its end wrapped onto its start: `CompiledHaptics.looped`), registered once as an
+    /// asset; nil when the pattern did not load or renders to nothing.
     mutating func hapticLoopAsset(_ pattern: String) -> AssetID? {
         let key = "haptic-loop:\(pattern)"
         if let id = assets[key] { return id }
-        guard let compiled = hapticPatterns[pattern] ?? resolvedHaptics.patterns[pattern] else { return nil }
+        guard let compiled = (hapticPatterns[pattern] ?? resolvedHaptics.patterns[pattern])?.looped() else { return nil }
         let length = max(1, Int((compiled.duration * config.sampleRate).rounded()))
         var clip = SessionHapticTrack.clip(compiled, sampleRate: config.sampleRate, options: options.hapticAudio,
                                            maxFrames: length)

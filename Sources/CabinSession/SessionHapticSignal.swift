@@ -82,12 +82,15 @@ public struct SessionHapticSignal: Sendable {
         var patternIndex: [String: Int] = [:]
         var patterns: [Pattern] = []
         var names: [String] = []
-        func pattern(_ text: String) -> Int? {
-            if let i = patternIndex[text] { return i }
+        /// A looping layer's pattern is sampled as a loop (`CompiledHaptics.looped`: its
+        /// last release over its start), under a name no cue can give.
+        func pattern(_ text: String, looping: Bool = false) -> Int? {
+            let key = looping ? "loop:" + text : text
+            if let i = patternIndex[key] { return i }
             guard let compiled = session.hapticPatterns[text] else { return nil }
-            patterns.append(Self.pattern(compiled))
-            patternIndex[text] = patterns.count - 1
-            names.append(text)
+            patterns.append(Self.pattern(looping ? compiled.looped() : compiled))
+            patternIndex[key] = patterns.count - 1
+            names.append(looping ? "\u{0}" + key : text)
             return patterns.count - 1
         }
         func mapped(_ map: LayerMap?) -> (parameter: Int, map: LayerMap)? {
@@ -106,7 +109,7 @@ public struct SessionHapticSignal: Sendable {
             var current: Int?
             var text = layer.pattern
             func open(_ name: String, at t: Double, fade: Double) {
-                guard let p = pattern(name) else { return }
+                guard let p = pattern(name, looping: layer.isLooping) else { return }
                 segments.append(Segment(pattern: p, origin: t, start: t, end: .infinity, isLooping: layer.isLooping,
                                         envelope: fade > 0 ? [(t, 0), (t + fade, 1)] : [(t, 1)],
                                         intensity: mapped(layer.intensity), sharpness: mapped(layer.sharpness)))

@@ -26,28 +26,55 @@ struct HapticsCommand: ParsableCommand {
         subcommands: [Check.self, Compile.self, RenderAudio.self, Plot.self, Show.self, Convert.self, Play.self, Watch.self, Doctor.self])
 }
 
+/// How the haptics commands that read patterns read them: `--curve-times` and `--quiet`.
+struct HapticsReadingArguments: ParsableArguments {
+    @Option(name: .customLong("curve-times"), help: ArgumentHelp(
+        "How AHAP curve point times are read: auto (relative to the curve's Time, or absolute with a warning when the first point's Time equals it), relative (Apple's) or absolute (Lofelt's).",
+        valueName: "auto|relative|absolute"))
+    var curveTimes: HapticReadOptions.CurveTimes = .auto
+
+    @Flag(help: "Print no warnings, only errors (identical warnings are otherwise shown three times, then counted).")
+    var quiet = false
+
+    /// The reader's options with `strict`.
+    func options(strict: Bool) -> HapticReadOptions {
+        HapticReadOptions(mode: strict ? .strict : .lenient, curveTimes: curveTimes)
+    }
+}
+
+extension HapticReadOptions.CurveTimes: ExpressibleByArgument {}
+
 /// Loading patterns for the haptics commands.
 enum CLIHaptics {
     /// Reads and compiles `path`. Warnings go to stderr (one line each); on errors, or a
     /// file that cannot be read, prints them and throws exit status 1.
-    static func load(_ path: String, strict: Bool = false,
+    static func load(_ path: String, strict: Bool = false, reading: HapticReadOptions.CurveTimes = .auto, quiet: Bool = false,
                      strength: HapticStrength = .strong) throws -> (pattern: HapticPattern, compiled: CompiledHaptics) {
-        let read = self.read(path, strict: strict, strength: strength)
+        let read = self.read(path, strict: strict, reading: reading, quiet: quiet, strength: strength)
         for line in read.lines { StandardStreams.writeError(line + "\n") }
         guard let loaded = read.loaded else { throw ExitCode.failure }
         return loaded
     }
 
-    /// The pattern at `path` read and compiled, or nil, and what was said on the way: its
-    /// diagnostics by location, or why the file could not be read (lines made terminal-safe).
-    static func read(_ path: String, strict: Bool = false, strength: HapticStrength = .strong)
+    /// `load` with the command's `--curve-times` and `--quiet`.
+    static func load(_ path: String, strict: Bool = false, _ reading: HapticsReadingArguments,
+                     strength: HapticStrength = .strong) throws -> (pattern: HapticPattern, compiled: CompiledHaptics) {
+        try load(path, strict: strict, reading: reading.curveTimes, quiet: reading.quiet, strength: strength)
+    }
+
+    /// The pattern at `path` read, linted and compiled, or nil, and what was said on the
+    /// way: its diagnostics by location (`Diagnostics.lines`: identical ones counted after
+    /// three, no warnings when `quiet`), or why the file could not be read (lines made
+    /// terminal-safe).
+    static func read(_ path: String, strict: Bool = false, reading: HapticReadOptions.CurveTimes = .auto, quiet: Bool = false,
+                     strength: HapticStrength = .strong)
         -> (loaded: (pattern: HapticPattern, compiled: CompiledHaptics)?, lines: [String]) {
         let bytes: [UInt8]
         do { bytes = try DocumentFile.read(path, kind: "document") } catch {
             return (nil, ["cabin: error: \(error)".terminalSafe])
         }
-        let result = HapticReader.read(bytes, file: path, options: strict ? .strict : .lenient)
-        let lines = result.diagnostics.sortedByLocation.map { "\($0)".terminalSafe }
+        let result = HapticReader.read(bytes, file: path, options: HapticReadOptions(mode: strict ? .strict : .lenient, curveTimes: reading))
+        let lines = result.diagnostics.lines(quiet: quiet).map(\.terminalSafe)
         guard let pattern = result.pattern else { return (nil, lines) }
         return ((pattern, HapticCompiler.compile(pattern, options: HapticCompileOptions(strength: strength))), lines)
     }

@@ -28,6 +28,8 @@ extension HapticsCommand {
         @Flag(help: "Print JSON: an array with each file's diagnostics and, when it loads, its length and contents.")
         var json = false
 
+        @OptionGroup var reading: HapticsReadingArguments
+
         /// One file in `--json`.
         struct Report: Encodable {
             struct Problem: Encodable {
@@ -54,11 +56,11 @@ extension HapticsCommand {
             var failed = false
             for file in files {
                 guard let bytes = CLIInput.readDocument(file) else { failed = true; continue }
-                let result = HapticReader.read(bytes, file: file, options: strict ? .strict : .lenient)
+                let result = HapticReader.read(bytes, file: file, options: reading.options(strict: strict))
                 let waveforms = result.pattern.map { waveformDiagnostics($0, file: file) } ?? Diagnostics(file: file)
                 var all = result.diagnostics
                 all.append(contentsOf: waveforms)
-                for diagnostic in all.sortedByLocation { print("\(diagnostic)".terminalSafe) }
+                for line in all.lines(quiet: reading.quiet) { print(line.terminalSafe) }
                 if waveforms.hasErrors { failed = true; continue }
                 if let pattern = result.pattern {
                     print("\(file): ok (\(CLIHaptics.summary(pattern, HapticCompiler.compile(pattern))))")
@@ -86,7 +88,7 @@ extension HapticsCommand {
                     reports.append(Report(file: file, ok: false, diagnostics: [], error: "\(error)"))
                     continue
                 }
-                let result = HapticReader.read(bytes, file: file, options: strict ? .strict : .lenient)
+                let result = HapticReader.read(bytes, file: file, options: reading.options(strict: strict))
                 let waveforms = result.pattern.map { waveformDiagnostics($0, file: file) } ?? Diagnostics(file: file)
                 var all = result.diagnostics
                 all.append(contentsOf: waveforms)
@@ -137,12 +139,14 @@ extension HapticsCommand {
         @Flag(help: "Treat every warning as an error.")
         var strict = false
 
+        @OptionGroup var reading: HapticsReadingArguments
+
         func validate() throws {
             guard rate.isFinite, (1...96_000).contains(rate) else { throw ValidationError("--rate must be 1…96000 Hz") }
         }
 
         func run() throws {
-            let (_, compiled) = try CLIHaptics.load(file, strict: strict)
+            let (_, compiled) = try CLIHaptics.load(file, strict: strict, reading)
             switch format {
             case .json: print(compiled.jsonDocument.serialized(), terminator: "")
             case .csv: print(compiled.sampled(rate: rate).csv, terminator: "")

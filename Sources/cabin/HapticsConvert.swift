@@ -28,6 +28,8 @@ extension HapticsCommand {
         @Flag(help: "Write Android composition primitives (JSON) instead of AHAP.")
         var androidComposition = false
 
+        @OptionGroup var reading: HapticsReadingArguments
+
         func validate() throws {
             if android && androidComposition {
                 throw ValidationError("--android and --android-composition are two exports; choose one")
@@ -36,7 +38,7 @@ extension HapticsCommand {
 
         func run() throws {
             if let output { try CLIOutput.refuseSame(output, inputs: [file]) }
-            let (pattern, compiled) = try CLIHaptics.load(file)
+            let (pattern, compiled) = try CLIHaptics.load(file, reading)
             let text: String
             if android {
                 // Android refuses a waveform with no non-zero timing, and one of zero amplitudes plays nothing.

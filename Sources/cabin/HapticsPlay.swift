@@ -31,10 +31,12 @@ extension HapticsCommand {
 
         @OptionGroup var target: HapticsTargetArguments
 
+        @OptionGroup var reading: HapticsReadingArguments
+
         func run() throws {
             let settings = try CLIConfig.hapticsSettings(strength: target.strength)
             let strength = settings.hapticStrength
-            let (pattern, compiled) = try CLIHaptics.load(file, strength: strength.value)
+            let (pattern, compiled) = try CLIHaptics.load(file, reading, strength: strength.value)
             Interrupt.install()
             target.warnDeprecated()
             let rumbleDevice = target.rumbleDevice

@@ -27,6 +27,8 @@ extension HapticsCommand {
         @Option(help: "Height in pixels.")
         var height: Int = 280
 
+        @OptionGroup var reading: HapticsReadingArguments
+
         func validate() throws {
             guard (200...10_000).contains(width), (120...4000).contains(height) else {
                 throw ValidationError("--width must be 200…10000 and --height 120…4000 pixels")
@@ -36,7 +38,7 @@ extension HapticsCommand {
         func run() throws {
             try CLIOutput.refuseSame(output, inputs: [file])
             try CLIOutput.requireExtension(output, "svg", what: "an SVG picture")
-            let (pattern, compiled) = try CLIHaptics.load(file)
+            let (pattern, compiled) = try CLIHaptics.load(file, reading)
             let title = "\(file.lastPathComponent) — \(CLIHaptics.summary(pattern, compiled))"
             try CLIHaptics.write(HapticPreview.svg(compiled, width: width, height: height, title: title), to: output, input: file)
             CLIOutput.summary("\(output): \(CLIHaptics.summary(pattern, compiled))", output: output)
@@ -59,6 +61,8 @@ extension HapticsCommand {
         @Argument(help: "Haptic patterns (.ahap, .haptic).")
         var files: [String]
 
+        @OptionGroup var reading: HapticsReadingArguments
+
         @Option(help: "Columns to use, labels included.")
         var width: Int = 80
 
@@ -70,7 +74,7 @@ extension HapticsCommand {
             var failed = false
             for (index, file) in files.enumerated() {
                 do {
-                    let (pattern, compiled) = try CLIHaptics.load(file)
+                    let (pattern, compiled) = try CLIHaptics.load(file, reading)
                     if index > 0 { print() }
                     print("\(file): \(CLIHaptics.summary(pattern, compiled))")
                     print(HapticPreview.terminal(compiled, width: width))

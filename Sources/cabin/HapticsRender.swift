@@ -30,6 +30,8 @@ extension HapticsCommand {
         @Flag(help: "Treat every warning as an error.")
         var strict = false
 
+        @OptionGroup var reading: HapticsReadingArguments
+
         @Option(help: "Haptic strength: off, light (intensity × 0.4), medium (× 0.7) or strong (× 1, as designed). Default: CABIN_HAPTIC_STRENGTH, else the config file's haptics.strength, else strong.")
         var strength: HapticStrength?
 
@@ -38,7 +40,7 @@ extension HapticsCommand {
             let strength = try CLIConfig.hapticsSettings(strength: strength).hapticStrength
             let format = try CLIOutput.format(output, encoding: .pcm24, inputs: [file])
             let destination = try CLIOutput.open(output, inputs: [file])
-            let (pattern, compiled) = try CLIHaptics.load(file, strict: strict, strength: strength.value)
+            let (pattern, compiled) = try CLIHaptics.load(file, strict: strict, reading, strength: strength.value)
             let options = audio.options
             if HapticPatternAudio.hasAudio(pattern) {
                 // A pattern with sound is rendered whole (its waveforms are in memory anyway),

@@ -35,6 +35,8 @@ extension HapticsCommand {
         @Flag(help: "Strict reading: every fix lenient reading would make is an error.")
         var strict = false
 
+        @OptionGroup var reading: HapticsReadingArguments
+
         @Option(help: "Columns for the terminal preview, labels included.")
         var width: Int = 80
 
@@ -77,7 +79,7 @@ extension HapticsCommand {
                     watched[k] = state
                     return
                 }
-                let read = CLIHaptics.read(file, strict: strict, strength: strength)
+                let read = CLIHaptics.read(file, strict: strict, reading: reading.curveTimes, quiet: reading.quiet, strength: strength)
                 guard let loaded = read.loaded else {
                     let errors = read.lines.filter { $0.contains(": error: ") }.count
                     state.block = ["\(now)  \(file.terminalSafe): not loaded (\(errors == 1 ? "1 error" : "\(max(errors, 1)) errors"))\(keeping)"] + read.lines

@@ -163,10 +163,11 @@ import Testing
         #expect(result.stdout == "\(out): AHAP of \(Self.shotgun) (1.225 s, 11 haptic events (10 transients))\n")
         let check = try ExternalTool.cabin(["haptics", "check", "--strict", out])
         #expect(check.status == 0)
-        // .haptic envelopes become Lofelt-style curves (see AHAPWriter): the same events; the
-        // curves go neutral at the transients they would change, so they need more points
-        // (16 a curve: 9 curves where plain ones needed 6).
-        #expect(check.stdout.hasPrefix("\(out): ok (1.227 s, 11 haptic events (10 transients), 9 curves)"))
+        // .haptic envelopes become Lofelt-style curves (see AHAPWriter): each of the 10
+        // emphasis transients, louder than its texture, gets a piece of the plain event (19
+        // pieces: 29 events), and the curves follow the pieces' crossfades, so they need more
+        // points (16 a curve: 30 curves where plain ones needed 6).
+        #expect(check.stdout.hasPrefix("\(out): ok (1.227 s, 29 haptic events (10 transients), 30 curves)"), "\(check.stdout)")
         let stdout = try ExternalTool.cabin(["haptics", "convert", Self.minimal])
         #expect(stdout.stdout.hasPrefix("{\n  \"Version\": 1.0,\n  \"Pattern\": [\n"))
     }
@@ -260,5 +261,48 @@ import Testing
             let help = try ExternalTool.cabin(["haptics", sub, "--help"])
             #expect(help.stdout.contains("Examples:"), "\(sub)")
         }
+    }
+}
+
+/// Issue 30: `--curve-times`, `--quiet`, repeated warnings counted, and an unsustained
+/// event's length, as `haptics check` prints them.
+@Suite struct HapticsReadingOptionTests {
+    @Test func curveTimesQuietAndRepeatedWarnings() throws {
+        let dir = try TestEnvironment.temporaryDirectory("cabin-haptics-reading")
+        let ambiguous = dir.appendingPathComponent("apple.ahap").path
+        try Data("""
+        {"Version": 1.0, "Pattern": [
+          {"Event": {"Time": 0, "EventType": "HapticContinuous", "EventDuration": 2}},
+          {"ParameterCurve": {"ParameterID": "HapticIntensityControl", "Time": 0.5,
+            "ParameterCurveControlPoints": [{"Time": 0.5, "ParameterValue": 1}, {"Time": 1.0, "ParameterValue": 0}]}}
+        ]}
+        """.utf8).write(to: URL(fileURLWithPath: ambiguous))
+        let auto = try ExternalTool.cabin(["haptics", "check", ambiguous])
+        #expect(auto.status == 0)
+        #expect(auto.stdout.contains("warning: Pattern[1].ParameterCurve.ParameterCurveControlPoints[0].Time: control-point times read as absolute"))
+        let relative = try ExternalTool.cabin(["haptics", "check", ambiguous, "--curve-times", "relative"])
+        #expect(relative.stdout == "\(ambiguous): ok (2.002 s, 1 haptic event, 1 curve)\n")
+        // Apple's reading keeps the event at full intensity until 1 s; the absolute one fades it from 0.5 s.
+        let csv = try ExternalTool.cabin(["haptics", "compile", ambiguous, "--curve-times", "relative", "--format", "csv", "--rate", "4"])
+        #expect(csv.stdout.contains("\n0.75,1,"), "\(csv.stdout)")
+        let quiet = try ExternalTool.cabin(["haptics", "check", ambiguous, "--quiet"])
+        #expect(quiet.stdout == "\(ambiguous): ok (2.002 s, 1 haptic event, 1 curve)\n")
+        let bad = try ExternalTool.cabin(["haptics", "check", ambiguous, "--curve-times", "sideways"])
+        #expect(bad.status == 64 && bad.stderr.contains("curve-times"), "\(bad.status) \(bad.stderr)")
+
+        let repeated = dir.appendingPathComponent("studio.haptic").path
+        let points = (0..<10).map { #"{"time": \#(Double($0) / 10), "amplitude": 0.5, "curve": 1}"# }.joined(separator: ", ")
+        try Data(#"{"version": {"major": 1, "minor": 0, "patch": 0}, "signals": {"continuous": {"envelopes": {"amplitude": [\#(points)]}}}}"#.utf8)
+            .write(to: URL(fileURLWithPath: repeated))
+        let lines = try ExternalTool.cabin(["haptics", "check", repeated]).stdout.split(separator: "\n").map(String.init)
+        #expect(lines.count == 5, "\(lines)")
+        #expect(lines.prefix(3).allSatisfy { $0.hasPrefix("\(repeated):1:") && $0.contains(": warning: ") })
+        #expect(lines.dropFirst(3).first?.hasPrefix("\(repeated): warning: and 7 more like it (haptic.unknown-key): ") == true, "\(lines)")
+        #expect(try ExternalTool.cabin(["haptics", "show", repeated, "--quiet"]).stderr.isEmpty)
+
+        let unsustained = dir.appendingPathComponent("decay.ahap").path
+        try Data(#"{"Version": 1.0, "Pattern": [{"Event": {"Time": 2, "EventType": "HapticContinuous", "EventDuration": 1, "EventParameters": [{"ParameterID": "Sustained", "ParameterValue": 0}, {"ParameterID": "DecayTime", "ParameterValue": 0.6}]}}]}"#.utf8)
+            .write(to: URL(fileURLWithPath: unsustained))
+        #expect(try ExternalTool.cabin(["haptics", "check", unsustained]).stdout == "\(unsustained): ok (3 s, 1 haptic event)\n")
     }
 }

@@ -130,7 +130,7 @@ struct AHAPDiagnosticTests {
         ]}
         """)
         #expect(result.diagnostics.all.map(\.description) == [
-            "p.ahap:4:46: warning: Pattern[1].ParameterCurve.ParameterCurveControlPoints[0].Time: control-point times read as absolute (Lofelt style): the first point's Time equals the curve's Time 0.5; Apple's relative reading would start it at 1 s",
+            "p.ahap:4:46: warning: Pattern[1].ParameterCurve.ParameterCurveControlPoints[0].Time: control-point times read as absolute (Lofelt style): the first point's Time equals the curve's Time 0.5; Apple's relative reading would start it at 1 s (choose with --curve-times relative|absolute)",
         ])
         let curve = try #require(result.pattern?.parameterCurves.first)
         #expect(curve.controlPoints.map(\.time) == [0, 1])
@@ -138,6 +138,43 @@ struct AHAPDiagnosticTests {
         // Apple's relative reading: first point at 0, no warning.
         let apple = read(#"{"Version": 1.0, "Pattern": [{"ParameterCurve": {"ParameterID": "HapticIntensityControl", "Time": 0.5, "ParameterCurveControlPoints": [{"Time": 0, "ParameterValue": 0}]}}]}"#)
         #expect(apple.diagnostics.isEmpty)
+    }
+
+    /// Issue 30: a valid Apple file whose curve's first point Time equals the curve's Time
+    /// (0.5: Apple means 1.0 s) is read as absolute in auto, with the warning; relative and
+    /// absolute force a reading, without it. Under the relative reading the event is at full
+    /// intensity until 1.0 s (Apple's); under the absolute one it fades from 0.5 s.
+    @Test func curveTimesCanBeForced() throws {
+        let text = """
+        {"Version": 1.0, "Pattern": [
+          {"Event": {"Time": 0, "EventType": "HapticContinuous", "EventDuration": 2}},
+          {"ParameterCurve": {"ParameterID": "HapticIntensityControl", "Time": 0.5,
+            "ParameterCurveControlPoints": [{"Time": 0.5, "ParameterValue": 1}, {"Time": 1.0, "ParameterValue": 0}]}}
+        ]}
+        """
+        func reading(_ times: HapticReadOptions.CurveTimes) throws -> (HapticReadResult, CompiledHaptics) {
+            let result = read(text, HapticReadOptions(curveTimes: times))
+            return (result, HapticCompiler.compile(try #require(result.pattern)))
+        }
+        let (auto, autoCompiled) = try reading(.auto)
+        #expect(auto.diagnostics.all.map(\.rule) == ["ahap.absolute-curve-times"])
+        let (relative, relativeCompiled) = try reading(.relative)
+        #expect(relative.diagnostics.isEmpty)
+        #expect(relative.pattern?.parameterCurves.first?.controlPoints.map(\.time) == [0.5, 1.0])
+        #expect(abs(relativeCompiled.value(at: 0.9).intensity - 1) < 1e-9)
+        #expect(abs(relativeCompiled.value(at: 1.25).intensity - 0.5) < 1e-9)
+        let (absolute, absoluteCompiled) = try reading(.absolute)
+        #expect(absolute.diagnostics.isEmpty)
+        #expect(absolute.pattern?.parameterCurves == auto.pattern?.parameterCurves)
+        #expect(abs(absoluteCompiled.value(at: 0.75).intensity - 0.5) < 1e-9)
+        #expect(abs(autoCompiled.value(at: 0.75).intensity - 0.5) < 1e-9)
+        // Absolute times before the curve's own Time: one located warning, and the curve starts there.
+        let early = read(#"{"Version": 1.0, "Pattern": [{"ParameterCurve": {"ParameterID": "HapticIntensityControl", "Time": 0.5, "ParameterCurveControlPoints": [{"Time": 0.2, "ParameterValue": 1}, {"Time": 1, "ParameterValue": 0}]}}]}"#,
+                         HapticReadOptions(curveTimes: .absolute))
+        #expect(early.diagnostics.all.map(\.description) == [
+            "p.ahap:1:145: warning: Pattern[0].ParameterCurve.ParameterCurveControlPoints[0].Time: control point at 0.2 s is before the curve's Time 0.5 (curve times read as absolute); read as the curve's start",
+        ])
+        #expect(early.pattern?.parameterCurves.first?.controlPoints.map(\.time) == [0, 0.5])
     }
 
     @Test func eventParameterUsedAsDynamicIDIsExplained() {

@@ -67,6 +67,22 @@ import Testing
         ])
     }
 
+    /// Issue 30: a looping layer plays its pattern as a loop (`CompiledHaptics.looped`): the
+    /// road texture holds its level through every seam (one pass dipped to 0 there for 2 ms).
+    @Test func aLoopingLayerHasNoSeam() throws {
+        let dir = try TestEnvironment.temporaryDirectory("cabin-haptic-loop")
+        let loaded = try Self.load("""
+            { "cabin": 1, "duration": "7s", "layers": { "road": { "haptic": "road-smooth", "loop": true } },
+              "cues": [ { "at": 0, "start": "road" } ] }
+            """, in: dir)
+        let signal = try #require(SessionHapticSignal(loaded.compiled))
+        for seam in [2.0, 4.0, 6.0] {
+            let around = stride(from: seam - 0.003, through: seam + 0.003, by: 0.001).map { signal.value(at: $0).intensity }
+            #expect(around.allSatisfy { $0 > 0.1 }, "at \(seam) s: \(around)")
+            #expect(zip(around.dropFirst(), around).allSatisfy { abs($0 - $1) <= 0.02 }, "at \(seam) s: \(around)")
+        }
+    }
+
     @Test func layersCombineAsCoreHapticsCombinesPlayers() throws {
         let dir = try TestEnvironment.temporaryDirectory("cabin-haptic-layers")
         try Self.flat(dir, "a.ahap", intensity: 0.6, sharpness: 0.2)
