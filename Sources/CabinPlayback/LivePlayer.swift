@@ -77,6 +77,15 @@ public final class LivePlayer: @unchecked Sendable {
             self.configuration = configuration
         }
 
+        /// The backend that opens `hapticsDevice` and the name it is given: `hapticsBackend`,
+        /// else `backend`, else the one its scheme names in `OutputRegistry.standard`.
+        public var resolvedHaptics: (backend: any AudioOutputBackend, device: String)? {
+            guard let hapticsDevice else { return nil }
+            if let chosen = hapticsBackend ?? backend { return (chosen, hapticsDevice) }
+            let resolved = OutputRegistry.standard.resolve(hapticsDevice)
+            return (resolved.entry.make(), resolved.device)
+        }
+
         /// The backend that plays `device`, and the name it is given (the scheme removed).
         public var resolvedOutput: (backend: any AudioOutputBackend, device: String, scheme: String?) {
             if let backend { return (backend, device, nil) }
@@ -88,7 +97,10 @@ public final class LivePlayer: @unchecked Sendable {
         /// the `started` event. A haptics device still plays, on the backend sound would have
         /// used, and then paces the session.
         public mutating func playSilently(because reason: String) {
-            if hapticsDevice != nil && hapticsBackend == nil { hapticsBackend = resolvedOutput.backend }
+            if let haptics = resolvedHaptics, hapticsBackend == nil {
+                hapticsBackend = haptics.backend
+                hapticsDevice = haptics.device
+            }
             device = SilentClockBackend.device
             backend = SilentClockBackend()
             silentReason = reason
@@ -162,10 +174,10 @@ public final class LivePlayer: @unchecked Sendable {
         self.options = options
         shared = PlayerShared(session)
         negotiated = output.negotiated
-        if let device = options.hapticsDevice {
+        if let haptics = options.resolvedHaptics {
             do {
-                hapticsOutput = try HapticsDeviceOutput(device: device, session: session, options: options.hapticAudio,
-                                                        like: output.negotiated, backend: options.hapticsBackend ?? backend)
+                hapticsOutput = try HapticsDeviceOutput(device: haptics.device, session: session, options: options.hapticAudio,
+                                                        like: output.negotiated, backend: haptics.backend)
             } catch {
                 output.close()
                 throw error
