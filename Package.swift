@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "CabinHaptics", targets: ["CabinHaptics"]),
         .library(name: "CabinSession", targets: ["CabinSession"]),
         .library(name: "CabinIO", targets: ["CabinIO"]),
+        .library(name: "CabinOutput", targets: ["CabinOutput"]),
         .library(name: "CabinPlayback", targets: ["CabinPlayback"]),
         .library(name: "CabinSoundDesign", targets: ["CabinSoundDesign"]),
     ],
@@ -66,13 +67,16 @@ let package = Package(
         .target(name: "CabinSession", dependencies: ["CabinJSON", "CabinAudio", "CabinHaptics"]),
         /// The built-in sound library's recipes: pure, seeded synthesis.
         .target(name: "CabinSoundDesign", dependencies: ["CabinJSON", "CabinAudio"]),
+        /// The output seam in backend-neutral types (configuration, negotiated format, device
+        /// errors, push and pull outputs, backends and their registry): no C, no OS.
+        .target(name: "CabinOutput"),
 
         // MARK: the edge
         /// Wrappers of C libraries and the OS, and nothing else.
         .target(
             name: "CabinIO",
             dependencies: [
-                "CabinAudio", "CabinHaptics", "CabinSoundDesign",
+                "CabinOutput", "CabinAudio", "CabinHaptics", "CabinSoundDesign",
                 "CALSA", "CSndFile", "CSoxr", "CEbur128", "CEspeakNG", "CFlite", "CCabinShims",
                 "COgg", "COpus", "CVorbis", "CMpg123", "CCabinCurl", "CCabinSDBus",
             ]
@@ -83,7 +87,7 @@ let package = Package(
         /// the rumble player, the sound library and its generator. Built on the cores and the edge.
         .target(
             name: "CabinPlayback",
-            dependencies: ["CabinJSON", "CabinAudio", "CabinHaptics", "CabinSession", "CabinSoundDesign", "CabinIO"]
+            dependencies: ["CabinJSON", "CabinAudio", "CabinHaptics", "CabinSession", "CabinSoundDesign", "CabinOutput", "CabinIO"]
         ),
 
         // MARK: the user's settings
@@ -100,8 +104,8 @@ let package = Package(
         .executableTarget(
             name: "cabin",
             dependencies: [
-                "CabinJSON", "CabinAudio", "CabinHaptics", "CabinSession", "CabinIO", "CabinPlayback", "CabinSoundDesign",
-                "CabinConfig",
+                "CabinJSON", "CabinAudio", "CabinHaptics", "CabinSession", "CabinOutput", "CabinIO", "CabinPlayback",
+                "CabinSoundDesign", "CabinConfig",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             // The Swift runtime (and FoundationEssentials, Dispatch) linked into the binary:
@@ -152,10 +156,10 @@ let package = Package(
         .testTarget(name: "CabinAudioTests", dependencies: ["CabinAudio", "CabinTestSupport"]),
         .testTarget(name: "CabinHapticsTests", dependencies: ["CabinHaptics", "CabinAudio", "CabinTestSupport"]),
         .testTarget(name: "CabinSessionTests", dependencies: ["CabinSession", "CabinTestSupport"]),
-        .testTarget(name: "CabinIOTests", dependencies: ["CabinIO", "CabinAudio", "CabinSoundDesign", "CabinTestSupport"]),
+        .testTarget(name: "CabinIOTests", dependencies: ["CabinIO", "CabinOutput", "CabinAudio", "CabinSoundDesign", "CabinTestSupport"]),
         .testTarget(name: "CabinPlaybackTests",
-                    dependencies: ["CabinPlayback", "CabinIO", "CabinAudio", "CabinSession", "CabinHaptics", "CabinSoundDesign", "CabinTestSupport"]),
-        .testTarget(name: "CabinCLITests", dependencies: ["CabinTestSupport", "CabinIO", "CabinSession", "CabinPlayback"]),
+                    dependencies: ["CabinPlayback", "CabinOutput", "CabinIO", "CabinAudio", "CabinSession", "CabinHaptics", "CabinSoundDesign", "CabinTestSupport"]),
+        .testTarget(name: "CabinCLITests", dependencies: ["CabinTestSupport", "CabinOutput", "CabinIO", "CabinSession", "CabinPlayback"]),
         .testTarget(name: "CabinConfigTests", dependencies: ["CabinConfig", "CabinPlayback", "CabinSession", "CabinAudio"]),
         .testTarget(name: "CabinSoundDesignTests", dependencies: ["CabinSoundDesign", "CabinAudio", "CabinTestSupport"]),
     ]

@@ -1,6 +1,7 @@
 import CALSA
 import CabinAudio
 import CCabinShims
+import CabinOutput
 import Glibc
 
 /// Small helpers shared by the ALSA wrappers.

@@ -1,3 +1,4 @@
+import CabinOutput
 import Glibc
 
 /// Why a rumble device could not be used, with the device path, the operation and errno.

@@ -1,4 +1,5 @@
 import CALSA
+import CabinOutput
 import Glibc
 
 extension PCMOutput {
@@ -8,7 +9,7 @@ extension PCMOutput {
     /// The corresponding C functions are `snd_pcm_hw_params_*`, `snd_pcm_hw_params`,
     /// `snd_pcm_sw_params_*` and `snd_pcm_sw_params`.
     static func configure(_ pcm: OpaquePointer, device: String,
-                          _ config: PCMConfiguration) throws(AudioDeviceError) -> PCMNegotiated {
+                          _ config: OutputConfiguration) throws(AudioDeviceError) -> OutputFormat {
         func check(_ err: Int32, _ op: String, _ kind: AudioDeviceError.Kind? = nil) throws(AudioDeviceError) {
             if err < 0 { throw ALSA.error(err, device: device, operation: op, kind: kind) }
         }
@@ -49,7 +50,7 @@ extension PCMOutput {
         try check(snd_pcm_sw_params_set_avail_min(pcm, sw, period), "snd_pcm_sw_params_set_avail_min")
         try check(snd_pcm_sw_params(pcm, sw), "snd_pcm_sw_params")
 
-        return PCMNegotiated(sampleRate: Int(rate), channelCount: config.channelCount,
+        return OutputFormat(sampleRate: Int(rate), channelCount: config.channelCount,
                              periodFrames: Int(period), bufferFrames: Int(buffer), format: format)
     }
 }

@@ -1,22 +1,11 @@
 import CALSA
+import CabinOutput
 import Glibc
 
 /// Poll-based, non-blocking playback for a real-time render thread: wait until a period is
 /// free (or another file descriptor, such as a shutdown eventfd, becomes readable), then
 /// write exactly what is free. Underruns are recovered here and reported to the caller,
 /// who decides what the lost time means (the session player skips ahead to stay on time).
-/// What a wait for an output ended with.
-///
-/// Thread: a plain value; any thread.
-public enum OutputWaitResult: Sendable, Equatable {
-    /// At least `availMin` frames can be written.
-    case ready
-    /// The extra descriptor is readable (shutdown or a command).
-    case wakeup
-    /// Nothing happened within the timeout.
-    case timeout
-}
-
 extension PCMOutput {
     public typealias WaitResult = OutputWaitResult
 

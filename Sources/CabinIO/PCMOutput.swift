@@ -1,54 +1,14 @@
 import CALSA
+import CabinOutput
 import Glibc
 
-/// Sample formats Cabin can hand to ALSA, in order of preference.
-public enum PCMSampleFormat: String, Sendable, CaseIterable, Codable {
-    case float32 = "FLOAT_LE", s32 = "S32_LE", s16 = "S16_LE"
-
+extension SampleFormat {
     var alsa: snd_pcm_format_t {
         switch self {
         case .float32: SND_PCM_FORMAT_FLOAT_LE
         case .s32: SND_PCM_FORMAT_S32_LE
         case .s16: SND_PCM_FORMAT_S16_LE
         }
-    }
-
-    var bytesPerSample: Int { self == .s16 ? 2 : 4 }
-}
-
-/// What Cabin asks of a playback device.
-public struct PCMConfiguration: Sendable, Equatable {
-    public var sampleRate: Int = 48000
-    public var channelCount: Int = 2
-    /// Frames per period (ALSA's unit of wake-up). Powers of two suit PipeWire and JACK.
-    public var periodFrames: Int = 256
-    /// Periods per buffer (2–3 for low latency).
-    public var periodCount: Int = 3
-    /// Formats to try, best first; the first the device takes is used.
-    public var formats: [PCMSampleFormat] = PCMSampleFormat.allCases
-
-    public init(sampleRate: Int = 48000, channelCount: Int = 2, periodFrames: Int = 256, periodCount: Int = 3) {
-        self.sampleRate = sampleRate
-        self.channelCount = channelCount
-        self.periodFrames = periodFrames
-        self.periodCount = periodCount
-    }
-}
-
-/// What the device agreed to.
-public struct PCMNegotiated: Sendable, Equatable {
-    public var sampleRate: Int
-    public var channelCount: Int
-    public var periodFrames: Int
-    public var bufferFrames: Int
-    public var format: PCMSampleFormat
-
-    public init(sampleRate: Int, channelCount: Int, periodFrames: Int, bufferFrames: Int, format: PCMSampleFormat) {
-        self.sampleRate = sampleRate
-        self.channelCount = channelCount
-        self.periodFrames = periodFrames
-        self.bufferFrames = bufferFrames
-        self.format = format
     }
 }
 
@@ -77,7 +37,7 @@ public final class PCMOutput {
     /// How many of `pollDescriptors[1...]` are ALSA's (0 until the first wait).
     private var alsaPollCount = 0
     public let device: String
-    public let negotiated: PCMNegotiated
+    public let negotiated: OutputFormat
     /// Underruns and suspends recovered so far.
     public var xrunCount: Int { xruns }
     private var xruns = 0
@@ -85,7 +45,7 @@ public final class PCMOutput {
 
     /// Opens and configures `device` for playback. The corresponding C functions are
     /// `snd_pcm_open`, `snd_pcm_hw_params_*` and `snd_pcm_sw_params_*`.
-    public init(device: String = "default", configuration: PCMConfiguration = PCMConfiguration(),
+    public init(device: String = "default", configuration: OutputConfiguration = OutputConfiguration(),
                 nonBlocking: Bool = false) throws(AudioDeviceError) {
         _ = ALSA.captureErrors
         self.device = device

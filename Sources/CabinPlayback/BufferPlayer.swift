@@ -1,8 +1,13 @@
 import CabinAudio
 import CabinIO
+import CabinOutput
+import Glibc
+import Synchronization
 
-/// Plays a finished buffer through ALSA from start to end, blocking: for previews (`cabin
-/// haptics play --audio`), not for sessions (those go through the mixer).
+/// Plays a finished buffer on a device from start to end, blocking: for previews (`cabin
+/// haptics play --audio`, `cabin sounds play`), not for sessions (those go through the
+/// mixer). The device is any the registry opens (`-D` names: ALSA, `none`, …), pushed into
+/// or pulling, through the same seam as sessions.
 ///
 /// Mono buffers are sent as stereo (the same samples on both channels), because many
 /// hardware devices refuse one channel; other channel counts go as they are (a 4-channel
@@ -12,23 +17,19 @@ import CabinIO
 public enum BufferPlayer {
     /// How a preview ended.
     public enum Outcome: Sendable, Equatable {
-        /// Every frame was played and drained.
+        /// Every frame was played and heard.
         case finished
         /// `isCancelled` returned true; playback stopped at once.
         case cancelled
     }
 
-    /// Plays `buffer` on `device`, in chunks of one period, polling `isCancelled` between
-    /// chunks; `started` is called once the first chunk is written (the sound has begun). The
-    /// corresponding C functions are those of ``PCMOutput`` (`snd_pcm_open`, `snd_pcm_writei`,
-    /// `snd_pcm_drain`, `snd_pcm_close`).
+    /// Plays `buffer` on `device` (a `-D` name; `backend` overrides the registry's), in
+    /// periods, polling `isCancelled` about every period; `started` is called once the first
+    /// period is on its way (the sound has begun). Returns once the last frame has been heard.
     public static func play(_ buffer: AudioBuffer, device: String = "default", periodFrames: Int = 1024,
+                            backend: (any AudioOutputBackend)? = nil,
                             isCancelled: () -> Bool = { false }, started: () -> Void = {}) throws(AudioDeviceError) -> Outcome {
         let channels = buffer.channelCount == 1 ? 2 : buffer.channelCount
-        let output = try PCMOutput(device: device, configuration: PCMConfiguration(
-            sampleRate: Int(buffer.sampleRate.rounded()), channelCount: channels, periodFrames: periodFrames,
-            periodCount: 4))
-        defer { output.close() }
         var samples = buffer.samples
         if buffer.channelCount == 1 {
             samples = [Float](repeating: 0, count: 2 * buffer.samples.count)
@@ -37,18 +38,77 @@ public enum BufferPlayer {
                 samples[2 * i + 1] = v
             }
         }
-        let chunk = periodFrames * channels
-        var offset = 0
-        while offset < samples.count {
-            if isCancelled() { return .cancelled }
-            let end = min(samples.count, offset + chunk)
-            try samples.withUnsafeBufferPointer { (p) throws(AudioDeviceError) in
-                try output.write(UnsafeBufferPointer(rebasing: p[offset..<end]))
-            }
-            if offset == 0 { started() }
-            offset = end
+        let resolved = backend.map { ($0, device) } ?? {
+            let r = OutputRegistry.standard.resolve(device)
+            return (r.entry.make(), r.device)
+        }()
+        let opened = try resolved.0.open(device: resolved.1, configuration: OutputConfiguration(
+            sampleRate: Int(buffer.sampleRate.rounded()), channelCount: channels, periodFrames: periodFrames, periodCount: 4))
+        defer { opened.close() }
+        guard opened.negotiated.channelCount == channels else {
+            throw AudioDeviceError(.unsupportedConfiguration, device: device, operation: "channels", code: EINVAL,
+                                   detail: "the buffer has \(channels) channels, the device took \(opened.negotiated.channelCount)")
         }
-        try output.drain()
+        switch opened {
+        case .push(let output):
+            return try push(samples, channels: channels, to: output, clock: resolved.0, isCancelled: isCancelled, started: started)
+        case .pull(let output):
+            return try pull(samples, channels: channels, from: output, clock: resolved.0, isCancelled: isCancelled, started: started)
+        }
+    }
+
+    private static func push(_ samples: [Float], channels: Int, to output: any AudioOutput, clock: any AudioOutputBackend,
+                             isCancelled: () -> Bool, started: () -> Void) throws(AudioDeviceError) -> Outcome {
+        let total = samples.count / channels
+        var offset = 0
+        var running = false
+        while offset < total {
+            if isCancelled() { return .cancelled }
+            let room = try output.availableFrames()
+            if room > 0 {
+                let n = min(room, total - offset)
+                let taken = try samples.withUnsafeBufferPointer { (p) throws(AudioDeviceError) in
+                    try output.writeAvailable(UnsafeBufferPointer(rebasing: p[(offset * channels)..<((offset + n) * channels)]),
+                                              frameCount: n)
+                }
+                if offset == 0 && taken > 0 { started() }
+                offset += taken
+                if taken < n || offset == total {
+                    if !running { try output.start(); running = true }
+                }
+            }
+            if offset < total { _ = try output.wait(extraDescriptor: -1, timeoutMilliseconds: 100) }
+        }
+        if !running { try output.start() }
+        // Heard when the device's queue has played out.
+        while let queued = output.delayFrames(), queued > 0 {
+            if isCancelled() { return .cancelled }
+            let seconds = min(0.1, Double(queued) / Double(output.negotiated.sampleRate))
+            _ = clock.sleep(seconds: max(0.001, seconds), wakeupDescriptor: -1)
+        }
+        return .finished
+    }
+
+    private static func pull(_ samples: [Float], channels: Int, from output: any PullOutput, clock: any AudioOutputBackend,
+                             isCancelled: () -> Bool, started: () -> Void) throws(AudioDeviceError) -> Outcome {
+        let source = UnsafeMutableBufferPointer<Float>.allocate(capacity: samples.count)
+        _ = source.initialize(from: samples)
+        defer { source.deallocate() }
+        let read = Atomic<Int>(0)  // samples handed to the device so far
+        try output.start { out, frameCount in
+            let at = read.load(ordering: .relaxed)
+            let n = min(frameCount * channels, source.count - at, out.count)
+            if n > 0 { out.baseAddress!.update(from: source.baseAddress! + at, count: n) }
+            if out.count > n { out[n...].update(repeating: 0) }
+            read.store(at + max(0, n), ordering: .releasing)
+        }
+        started()
+        while read.load(ordering: .acquiring) < source.count {
+            if isCancelled() { return .cancelled }
+            _ = try output.wait(extraDescriptor: -1, timeoutMilliseconds: 50)
+        }
+        let tail = Double(output.delayFrames() ?? 0) / Double(output.negotiated.sampleRate)
+        if tail > 0 { _ = clock.sleep(seconds: tail, wakeupDescriptor: -1) }
         return .finished
     }
 }

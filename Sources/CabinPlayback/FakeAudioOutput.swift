@@ -1,4 +1,5 @@
 import CabinIO
+import CabinOutput
 
 /// Time that moves only when the render loop waits: the clock of `FakeAudioBackend`, in
 /// frames of its rate, with actions scheduled at exact times (pause here, seek there, lose
@@ -66,7 +67,7 @@ public final class VirtualClock: @unchecked Sendable {
 ///
 /// ```swift
 /// let backend = FakeAudioBackend(rate: 1000)
-/// var options = LivePlayer.Options(device: "fake", configuration: PCMConfiguration(sampleRate: 1000, periodFrames: 8))
+/// var options = LivePlayer.Options(device: "fake", configuration: OutputConfiguration(sampleRate: 1000, periodFrames: 8))
 /// options.backend = backend
 /// let player = try LivePlayer(session: compiled, options: options)
 /// backend.clock.at(0.5) { player.pause() }
@@ -77,38 +78,53 @@ public final class VirtualClock: @unchecked Sendable {
 /// Thread: as `VirtualClock`.
 public final class FakeAudioBackend: AudioOutputBackend, @unchecked Sendable {
     public let clock: VirtualClock
-    /// Every output opened, in order.
+    /// Every push output opened, in order.
     public private(set) var outputs: [FakeAudioOutput] = []
+    /// Every device opened, push and pull, in order.
+    public private(set) var opened: [any FakeDevice] = []
+    /// Whether it opens pull devices (`FakePullOutput`: the device calls the player, as
+    /// PipeWire does) instead of push devices (`FakeAudioOutput`, as ALSA).
+    public let pulls: Bool
     /// Opening fails (`notFound`) before this time on the clock, in seconds.
     public var unavailableUntil = 0.0
     /// Opens refused so far.
     public private(set) var refusedOpens = 0
 
-    public init(rate: Int) { clock = VirtualClock(rate: rate) }
+    public init(rate: Int, pulls: Bool = false) {
+        clock = VirtualClock(rate: rate)
+        self.pulls = pulls
+    }
 
-    public func open(device: String, configuration: PCMConfiguration) throws(AudioDeviceError) -> any AudioOutput {
+    public func open(device: String, configuration: OutputConfiguration) throws(AudioDeviceError) -> OpenedOutput {
         guard clock.seconds >= unavailableUntil else {
             refusedOpens += 1
             throw AudioDeviceError(.notFound, device: device, operation: "open", code: 2, detail: "the fake device is away")
         }
+        if pulls {
+            let output = FakePullOutput(device: device, configuration: configuration, clock: clock)
+            opened.append(output)
+            return .pull(output)
+        }
         let output = FakeAudioOutput(device: device, configuration: configuration, clock: clock)
         outputs.append(output)
-        return output
+        opened.append(output)
+        return .push(output)
     }
 
     public func now() -> Double { clock.seconds }
 
-    public func sleep(seconds: Double, wakeup: EventFD) -> Bool {
-        let woken = clock.advance(to: clock.frame + Int64((seconds * Double(clock.rate)).rounded())) { wakeup.isSignalled }
-        if woken || wakeup.isSignalled { wakeup.drain(); return true }
-        return false
+    public func sleep(seconds: Double, wakeupDescriptor: Int32) -> Bool {
+        let woken = clock.advance(to: clock.frame + Int64((seconds * Double(clock.rate)).rounded())) {
+            EventFD.isReadable(wakeupDescriptor)
+        }
+        return woken || EventFD.isReadable(wakeupDescriptor)
     }
 
     /// Everything heard on every output, interleaved, laid on the clock's timeline from 0
     /// (silence before the first start and while no output played).
     public func heard() -> [Float] {
         var all: [Float] = []
-        for output in outputs {
+        for output in opened {
             guard let start = output.startedAt else { continue }
             let channels = output.negotiated.channelCount
             let at = Int(start) * channels
@@ -122,15 +138,91 @@ public final class FakeAudioBackend: AudioOutputBackend, @unchecked Sendable {
     public var current: FakeAudioOutput? { outputs.last }
 }
 
+/// What tests read of any fake device, push or pull.
+public protocol FakeDevice: AnyObject {
+    var device: String { get }
+    var negotiated: OutputFormat { get }
+    /// What was heard, interleaved, from `startedAt` on.
+    var heard: [Float] { get }
+    /// Clock tick at which the device first started playing.
+    var startedAt: Int64? { get }
+    /// From this clock time on, every call fails as a lost device does.
+    var lostAt: Double { get set }
+}
+
+/// A pull device on a virtual clock (see `FakeAudioBackend`), as PipeWire's stream works:
+/// once started, every period the device calls the render and plays what it got over the
+/// next period. Its "thread" is the one that waits on it (the player's render thread), so
+/// the clock and the test's actions stay on one thread, as with the push fake.
+///
+/// Thread: as `VirtualClock`.
+public final class FakePullOutput: PullOutput, FakeDevice, @unchecked Sendable {
+    public let device: String
+    public let negotiated: OutputFormat
+    public let xrunCount = 0
+    public private(set) var heard: [Float] = []
+    public private(set) var startedAt: Int64?
+    public var lostAt: Double = .infinity
+    private let clock: VirtualClock
+    private var render: PullRender?
+    private let block: UnsafeMutableBufferPointer<Float>
+    private var closed = false
+
+    init(device: String, configuration: OutputConfiguration, clock: VirtualClock) {
+        self.device = device
+        self.clock = clock
+        negotiated = OutputFormat(sampleRate: configuration.sampleRate, channelCount: configuration.channelCount,
+                                  periodFrames: configuration.periodFrames,
+                                  bufferFrames: configuration.periodFrames * configuration.periodCount,
+                                  format: configuration.formats.first ?? .float32)
+        block = .allocate(capacity: configuration.periodFrames * configuration.channelCount)
+        block.initialize(repeating: 0)
+    }
+
+    deinit { block.deallocate() }
+
+    private func check(_ operation: String) throws(AudioDeviceError) {
+        if closed { throw AudioDeviceError(.failed, device: device, operation: operation, code: 9, detail: "closed") }
+        if clock.seconds >= lostAt {
+            throw AudioDeviceError(.disconnected, device: device, operation: operation, code: 19, detail: "the fake device was unplugged")
+        }
+    }
+
+    public func start(render: @escaping PullRender) throws(AudioDeviceError) {
+        try check("start")
+        self.render = render
+        if startedAt == nil { startedAt = clock.frame }
+    }
+
+    /// One device cycle: the callback for a period, then the period played out on the clock.
+    public func wait(extraDescriptor: Int32, timeoutMilliseconds: Int32) throws(AudioDeviceError) -> OutputWaitResult {
+        try check("wait")
+        if EventFD.isReadable(extraDescriptor) { return .wakeup }
+        guard let render else { return .timeout }
+        render(block, negotiated.periodFrames)
+        heard += block
+        let woken = clock.advance(to: clock.frame + Int64(negotiated.periodFrames)) { EventFD.isReadable(extraDescriptor) }
+        return woken || EventFD.isReadable(extraDescriptor) ? .wakeup : .ready
+    }
+
+    /// What a callback renders is heard over the period after it.
+    public func delayFrames() -> Int? { negotiated.periodFrames }
+
+    public func close() {
+        closed = true
+        render = nil
+    }
+}
+
 /// A sound device on a virtual clock (see `FakeAudioBackend`): a buffer of
 /// `negotiated.bufferFrames`, started when full (ALSA's start threshold) or by `start()`;
 /// the clock plays it out; running dry is an underrun, recovered and counted by the next
 /// `availableFrames` or write, with silence heard until then (as a real device plays).
 ///
 /// Thread: as `VirtualClock`.
-public final class FakeAudioOutput: AudioOutput, @unchecked Sendable {
+public final class FakeAudioOutput: AudioOutput, FakeDevice, @unchecked Sendable {
     public let device: String
-    public let negotiated: PCMNegotiated
+    public let negotiated: OutputFormat
     public private(set) var xrunCount = 0
     /// What was heard, interleaved, from `startedAt` on: written frames, and silence while the
     /// device had run dry.
@@ -147,10 +239,10 @@ public final class FakeAudioOutput: AudioOutput, @unchecked Sendable {
     private var queueHead = 0
     private var lastUpdate: Int64 = 0
 
-    init(device: String, configuration: PCMConfiguration, clock: VirtualClock) {
+    init(device: String, configuration: OutputConfiguration, clock: VirtualClock) {
         self.device = device
         self.clock = clock
-        negotiated = PCMNegotiated(sampleRate: configuration.sampleRate, channelCount: configuration.channelCount,
+        negotiated = OutputFormat(sampleRate: configuration.sampleRate, channelCount: configuration.channelCount,
                                    periodFrames: configuration.periodFrames,
                                    bufferFrames: configuration.periodFrames * configuration.periodCount,
                                    format: configuration.formats.first ?? .float32)

@@ -1,6 +1,7 @@
 import CabinAudio
 import CabinHaptics
 import CabinIO
+import CabinOutput
 import CabinSession
 import Glibc
 import Synchronization
@@ -36,12 +37,17 @@ final class HapticsDeviceOutput: @unchecked Sendable {
     let failed = Atomic<Bool>(false)
 
     /// Opens `device` for 4 channels at the session's rate and period.
-    init(device: String, session: CompiledSession, options: HapticAudioOptions, like main: PCMNegotiated,
+    init(device: String, session: CompiledSession, options: HapticAudioOptions, like main: OutputFormat,
          backend: any AudioOutputBackend) throws(AudioDeviceError) {
-        let configuration = PCMConfiguration(sampleRate: Int(session.sampleRate), channelCount: Self.channelCount,
+        let configuration = OutputConfiguration(sampleRate: Int(session.sampleRate), channelCount: Self.channelCount,
                                              periodFrames: main.periodFrames,
                                              periodCount: max(2, main.bufferFrames / max(1, main.periodFrames)))
-        let output = try backend.open(device: device, configuration: configuration)
+        let opened = try backend.open(device: device, configuration: configuration)
+        guard case .push(let output) = opened else {
+            opened.close()
+            throw AudioDeviceError(.unsupportedConfiguration, device: device, operation: "open", code: EINVAL,
+                                   detail: "a haptics device is written beside the session's periods: its backend must take pushed periods")
+        }
         let got = output.negotiated
         guard got.channelCount == Self.channelCount, got.sampleRate == Int(session.sampleRate) else {
             output.close()
@@ -112,13 +118,13 @@ final class HapticsDeviceOutput: @unchecked Sendable {
 final class HapticsPacedOutput: AudioOutput {
     let silent: any AudioOutput
     let haptics: any AudioOutput
-    let negotiated: PCMNegotiated
+    let negotiated: OutputFormat
 
     init(silent: any AudioOutput, haptics: any AudioOutput) {
         self.silent = silent
         self.haptics = haptics
         let h = haptics.negotiated
-        negotiated = PCMNegotiated(sampleRate: h.sampleRate, channelCount: silent.negotiated.channelCount,
+        negotiated = OutputFormat(sampleRate: h.sampleRate, channelCount: silent.negotiated.channelCount,
                                    periodFrames: h.periodFrames, bufferFrames: h.bufferFrames, format: silent.negotiated.format)
     }
 

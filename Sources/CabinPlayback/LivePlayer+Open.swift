@@ -1,4 +1,5 @@
 import CabinIO
+import CabinOutput
 import CabinSession
 
 extension LivePlayer {
@@ -26,23 +27,26 @@ extension LivePlayer {
                             load: (_ sampleRate: Double, _ periodFrames: Int) throws -> SessionLoader.Loaded)
         throws -> (player: LivePlayer, loaded: SessionLoader.Loaded) {
         var options = options
-        // "none" on ALSA asks for the silent clock (`cabin play -D none` says so itself first,
+        // "none" asks for the silent clock (`cabin play -D none` says so itself first,
         // keeping ALSA for a haptics device).
-        if options.device == SilentClockBackend.device && options.backend is ALSABackend {
+        if options.resolvedOutput.scheme == SilentClockBackend.device {
             options.playSilently(because: "the device is \"\(SilentClockBackend.device)\"")
         }
-        let output: any AudioOutput
+        let output: OpenedOutput
         do {
-            output = try options.backend.open(device: options.device, configuration: options.configuration)
+            let resolved = options.resolvedOutput
+            output = try resolved.backend.open(device: resolved.device, configuration: options.configuration)
         } catch {
-            guard options.whenNoSoundDevice == .playSilently, options.device == "default", options.backend is ALSABackend,
+            let resolved = options.resolvedOutput
+            guard options.whenNoSoundDevice == .playSilently, resolved.device == "default", resolved.backend is ALSABackend,
                   !ALSADevices.hasSoundDevice() else { throw error }
             options.playSilently(because: noSoundDevice)
-            output = try options.backend.open(device: options.device, configuration: options.configuration)
+            let silent = options.resolvedOutput
+            output = try silent.backend.open(device: silent.device, configuration: options.configuration)
         }
         do {
             let loaded = try load(Double(output.negotiated.sampleRate), output.negotiated.periodFrames)
-            let player = try LivePlayer(session: loaded.compiled, options: options, output: output)
+            let player = try LivePlayer(session: loaded.compiled, options: options, opened: output)
             player.radio = loaded.radio
             if loaded.radio.canSwitch { player.stations = loaded.radio }
             return (player, loaded)

@@ -1,6 +1,7 @@
 import CabinAudio
 import CabinHaptics
 import CabinIO
+import CabinOutput
 import CabinSession
 import Glibc
 import Synchronization
@@ -28,7 +29,7 @@ public final class LivePlayer: @unchecked Sendable {
     public var radio: RadioStations?
     public struct Options: Sendable {
         public var device: String
-        public var configuration: PCMConfiguration
+        public var configuration: OutputConfiguration
         /// Ask for SCHED_FIFO (playing on without it if refused, with a `started` note).
         public var realtime = true
         public var realtimePriority: Int32 = 70
@@ -42,8 +43,11 @@ public final class LivePlayer: @unchecked Sendable {
         /// session (it does not advance or end). Its CPU is the loop's own floor — the
         /// kernel's wake-ups and the ALSA calls — against which mixing is measured.
         public var rendersSilence = false
-        /// Opens devices and keeps time: ALSA and the monotonic clock, or a fake for tests.
-        public var backend: any AudioOutputBackend = ALSABackend()
+        /// Opens devices and keeps time. nil (the default): the backend `device`'s scheme names
+        /// in `OutputRegistry.standard` (a bare name or `alsa:NAME` ALSA, `none` the silent
+        /// clock); set it to play on another (a test's `FakeAudioBackend`), and `device` is then
+        /// given to it as it is.
+        public var backend: (any AudioOutputBackend)?
         /// A 4-channel device whose channels 3–4 play the session's haptic track, frame for
         /// frame with the session (a DualSense's USB audio; `cabin play --haptics-device`).
         public var hapticsDevice: String?
@@ -68,16 +72,35 @@ public final class LivePlayer: @unchecked Sendable {
             case fail
         }
 
-        public init(device: String = "default", configuration: PCMConfiguration = PCMConfiguration()) {
+        public init(device: String = "default", configuration: OutputConfiguration = OutputConfiguration()) {
             self.device = device
             self.configuration = configuration
+        }
+
+        /// The backend that opens `hapticsDevice` and the name it is given: `hapticsBackend`,
+        /// else `backend`, else the one its scheme names in `OutputRegistry.standard`.
+        public var resolvedHaptics: (backend: any AudioOutputBackend, device: String)? {
+            guard let hapticsDevice else { return nil }
+            if let chosen = hapticsBackend ?? backend { return (chosen, hapticsDevice) }
+            let resolved = OutputRegistry.standard.resolve(hapticsDevice)
+            return (resolved.entry.make(), resolved.device)
+        }
+
+        /// The backend that plays `device`, and the name it is given (the scheme removed).
+        public var resolvedOutput: (backend: any AudioOutputBackend, device: String, scheme: String?) {
+            if let backend { return (backend, device, nil) }
+            let resolved = OutputRegistry.standard.resolve(device)
+            return (resolved.entry.make(), resolved.device, resolved.entry.scheme)
         }
 
         /// Plays on the system clock with no sound (`SilentClockBackend`), saying `reason` in
         /// the `started` event. A haptics device still plays, on the backend sound would have
         /// used, and then paces the session.
         public mutating func playSilently(because reason: String) {
-            if hapticsDevice != nil && hapticsBackend == nil { hapticsBackend = backend }
+            if let haptics = resolvedHaptics, hapticsBackend == nil {
+                hapticsBackend = haptics.backend
+                hapticsDevice = haptics.device
+            }
             device = SilentClockBackend.device
             backend = SilentClockBackend()
             silentReason = reason
@@ -90,9 +113,13 @@ public final class LivePlayer: @unchecked Sendable {
     let wakeup: EventFD
     /// The device as opened; the render thread takes it over (and replaces it if the
     /// device is lost), so the control side reads only `negotiated`.
-    let output: any AudioOutput
+    let opened: OpenedOutput
+    /// What opens the device and keeps time (`Options.resolvedOutput`), and the device's
+    /// name as that backend takes it.
+    let backend: any AudioOutputBackend
+    let deviceName: String
     /// What the device agreed to when opened (for status and events).
-    public let negotiated: PCMNegotiated
+    public let negotiated: OutputFormat
     /// The haptics device (`Options.hapticsDevice`), opened with the player.
     let hapticsOutput: HapticsDeviceOutput?
     private var thread: RealtimeThread?
@@ -121,27 +148,36 @@ public final class LivePlayer: @unchecked Sendable {
     public convenience init(session: CompiledSession, options: Options) throws(AudioDeviceError) {
         var configuration = options.configuration
         configuration.sampleRate = Int(session.sampleRate)
-        let output = try options.backend.open(device: options.device, configuration: configuration)
-        try self.init(session: session, options: options, output: output)
+        let resolved = options.resolvedOutput
+        let output = try resolved.backend.open(device: resolved.device, configuration: configuration)
+        try self.init(session: session, options: options, opened: output)
+    }
+
+    /// Plays on a push device already opened (see `init(session:options:opened:)`).
+    public convenience init(session: CompiledSession, options: Options, output: any AudioOutput) throws(AudioDeviceError) {
+        try self.init(session: session, options: options, opened: .push(output))
     }
 
     /// Plays on a device already opened (non-blocking, by `options.backend`) — open it first
     /// to learn its rate, then load the session at that rate, so assets are resampled once at
     /// load and never by the device (`LivePlayer.open` does both). The session's rate must be
     /// the device's.
-    public init(session: CompiledSession, options: Options, output: any AudioOutput) throws(AudioDeviceError) {
+    public init(session: CompiledSession, options: Options, opened output: OpenedOutput) throws(AudioDeviceError) {
         guard output.negotiated.sampleRate == Int(session.sampleRate) else {
-            throw AudioDeviceError(.unsupportedConfiguration, device: output.device, operation: "snd_pcm_hw_params_set_rate_near",
+            throw AudioDeviceError(.unsupportedConfiguration, device: output.device, operation: "sample rate",
                                    code: EINVAL, detail: "the device plays at \(output.negotiated.sampleRate) Hz, the session was loaded at \(Int(session.sampleRate)) Hz")
         }
+        let resolved = options.resolvedOutput
+        backend = resolved.backend
+        deviceName = resolved.device
         self.session = session
         self.options = options
         shared = PlayerShared(session)
         negotiated = output.negotiated
-        if let device = options.hapticsDevice {
+        if let haptics = options.resolvedHaptics {
             do {
-                hapticsOutput = try HapticsDeviceOutput(device: device, session: session, options: options.hapticAudio,
-                                                        like: output.negotiated, backend: options.hapticsBackend ?? options.backend)
+                hapticsOutput = try HapticsDeviceOutput(device: haptics.device, session: session, options: options.hapticAudio,
+                                                        like: output.negotiated, backend: haptics.backend)
             } catch {
                 output.close()
                 throw error
@@ -150,10 +186,10 @@ public final class LivePlayer: @unchecked Sendable {
             hapticsOutput = nil
         }
         // No sound device, a real haptics device: the session keeps the haptics device's time.
-        if output is SilentClockOutput, let haptics = hapticsOutput, !(haptics.output is SilentClockOutput) {
-            self.output = HapticsPacedOutput(silent: output, haptics: haptics.output)
+        if case .push(let silent) = output, !silent.playsSound, let haptics = hapticsOutput, haptics.output.playsSound {
+            opened = .push(HapticsPacedOutput(silent: silent, haptics: haptics.output))
         } else {
-            self.output = output
+            opened = output
         }
         do { wakeup = try EventFD() } catch {
             throw AudioDeviceError(.failed, device: options.device, operation: "eventfd", code: error.code, detail: error.reason)

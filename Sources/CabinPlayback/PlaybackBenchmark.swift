@@ -1,5 +1,6 @@
 import CabinAudio
 import CabinIO
+import CabinOutput
 import CabinSession
 import Glibc
 
@@ -45,7 +46,7 @@ public enum PlaybackBenchmark {
 
     public static func play(_ session: CompiledSession, device: String, periodFrames: Int, periods: Int,
                             realtime: Bool, seconds: Double, silence: Bool = false) throws -> PlayFigure {
-        var options = LivePlayer.Options(device: device, configuration: PCMConfiguration(
+        var options = LivePlayer.Options(device: device, configuration: OutputConfiguration(
             sampleRate: Int(session.sampleRate), periodFrames: periodFrames, periodCount: periods))
         options.realtime = realtime
         options.rendersSilence = silence

@@ -1,4 +1,5 @@
 import CabinAudio
+import CabinOutput
 import CabinSession
 
 /// The live player's transport as a state machine: playing, fading (to a pause, a quit or

@@ -1,4 +1,5 @@
 import CabinIO
+import CabinOutput
 /// What happens while a session plays, for the CLI's status line, `--json` and embedders.
 public enum PlayerEvent: Sendable, Equatable {
     /// Playback began on `device`.
@@ -35,7 +36,7 @@ public struct PlaybackInfo: Sendable, Equatable {
     public var sampleRate: Int
     public var periodFrames: Int
     public var bufferFrames: Int
-    public var format: PCMSampleFormat
+    public var format: SampleFormat
     /// "SCHED_FIFO 70" or "normal (reason)".
     public var scheduling: String
     public var isRealtime: Bool

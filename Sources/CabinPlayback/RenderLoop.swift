@@ -1,13 +1,19 @@
 import CabinAudio
 import CabinIO
+import CabinOutput
 import CabinSession
 import Glibc
 
 extension LivePlayer {
     func renderThreadMain(scheduling: RealtimeThread.Scheduling) {
         shared.scheduling.withLock { $0 = scheduling }
-        var loop = RenderLoop(player: self)
-        loop.run()
+        switch opened {
+        case .push(let output):
+            var loop = RenderLoop(player: self, output: output)
+            loop.run()
+        case .pull(let output):
+            PullDriver(player: self, output: output).run()
+        }
     }
 }
 
@@ -46,13 +52,13 @@ struct RenderLoop {
     /// The haptics device beside the session's (`LivePlayer.Options.hapticsDevice`).
     let haptics: HapticsDeviceOutput?
 
-    init(player: LivePlayer) {
+    init(player: LivePlayer, output: any AudioOutput) {
         self.player = player
         shared = player.shared
         wakeup = player.wakeup
-        output = player.output
+        self.output = output
         haptics = player.hapticsOutput
-        backend = player.options.backend
+        backend = player.backend
         rate = player.session.sampleRate
         period = output.negotiated.periodFrames
         capacity = max(8192, output.negotiated.bufferFrames)
@@ -83,10 +89,7 @@ struct RenderLoop {
         if outcome != PlayerShared.State.failed.rawValue {
             shared.position.store(transport.absolutePosition, ordering: .releasing)
         }
-        var cpu = timespec()
-        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu)
-        shared.renderCPUNanoseconds.store(Int64(cpu.tv_sec) * 1_000_000_000 + Int64(cpu.tv_nsec), ordering: .releasing)
-        shared.state.store(outcome, ordering: .releasing)
+        shared.finish(outcome)
         output.close()
     }
 
@@ -166,20 +169,7 @@ struct RenderLoop {
 
     /// Renders `n` frames into `block` (to be written at the device clock's next frame).
     mutating func renderPeriod(_ n: Int) {
-        transport.deviceFrame = clockBase + framesWritten
-        let from = transport.absolutePosition
-        transport.render(into: UnsafeMutableBufferPointer(rebasing: block[0..<(2 * n)]), frameCount: n)
-        if let haptics {
-            // The session frames this period played (none while paused or draining; a
-            // seek's swap at the period's end counts the old runner's whole period).
-            let after = transport.absolutePosition
-            let advanced = after >= from && after - from <= FrameTime(n) ? Int(after - from) : n
-            let runner = transport.runnerReference
-            let lead = runner._withUnsafeGuaranteedRef { $0.lookAheadFrames }
-            haptics.processPeriod(from: from, frameCount: n, advanced: advanced, lead: lead) { p in
-                runner._withUnsafeGuaranteedRef { $0.processParameterValue(p) }
-            }
-        }
+        transport.renderPeriod(into: block, frameCount: n, deviceFrame: clockBase + framesWritten, haptics: haptics)
     }
 
     /// After an underrun the device played silence for a while: skip the session by the
@@ -204,12 +194,50 @@ struct RenderLoop {
             lastDelay = output.delayFrames() ?? 0
             lastDelayQuery = framesWritten
         }
-        let delay = lastDelay
-        shared.delayFrames.store(delay, ordering: .relaxed)
-        // The pair under the sequence lock (`LivePlayer.heardNow` reads it).
-        shared.heardSequence.add(1, ordering: .acquiringAndReleasing)
-        shared.heardClock.store(clockBase + framesWritten - Int64(delay), ordering: .releasing)
-        shared.position.store(transport.heardPosition(delay: delay + unwritten), ordering: .releasing)
-        shared.heardSequence.add(1, ordering: .acquiringAndReleasing)
+        shared.publishHeard(clock: clockBase + framesWritten, delay: lastDelay,
+                            position: transport.heardPosition(delay: lastDelay + unwritten))
+    }
+}
+
+extension PlaybackTransport {
+    /// Renders `n` frames into `block` for the device frame clock's `deviceFrame`, and the
+    /// haptics device's period beside them. Both drivers' one render step.
+    mutating func renderPeriod(into block: UnsafeMutableBufferPointer<Float>, frameCount n: Int, deviceFrame: Int64,
+                               haptics: HapticsDeviceOutput?) {
+        self.deviceFrame = deviceFrame
+        let from = absolutePosition
+        render(into: UnsafeMutableBufferPointer(rebasing: block[0..<(2 * n)]), frameCount: n)
+        if let haptics {
+            // The session frames this period played (none while paused or draining; a
+            // seek's swap at the period's end counts the old runner's whole period).
+            let after = absolutePosition
+            let advanced = after >= from && after - from <= FrameTime(n) ? Int(after - from) : n
+            let runner = runnerReference
+            let lead = runner._withUnsafeGuaranteedRef { $0.lookAheadFrames }
+            haptics.processPeriod(from: from, frameCount: n, advanced: advanced, lead: lead) { p in
+                runner._withUnsafeGuaranteedRef { $0.processParameterValue(p) }
+            }
+        }
+    }
+}
+
+extension PlayerShared {
+    /// Publishes what the listener hears: the device frame clock at the heard frame and the
+    /// session position, as a pair under the sequence lock (`LivePlayer.heardNow` reads it),
+    /// and the output latency. `clock`: the device frame clock at the next frame to render.
+    func publishHeard(clock: Int64, delay: Int, position: FrameTime) {
+        delayFrames.store(delay, ordering: .relaxed)
+        heardSequence.add(1, ordering: .acquiringAndReleasing)
+        heardClock.store(clock - Int64(delay), ordering: .releasing)
+        self.position.store(position, ordering: .releasing)
+        heardSequence.add(1, ordering: .acquiringAndReleasing)
+    }
+
+    /// The render thread's last word: its CPU time, then the outcome (a `State` raw value).
+    func finish(_ outcome: Int) {
+        var cpu = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu)
+        renderCPUNanoseconds.store(Int64(cpu.tv_sec) * 1_000_000_000 + Int64(cpu.tv_nsec), ordering: .releasing)
+        state.store(outcome, ordering: .releasing)
     }
 }

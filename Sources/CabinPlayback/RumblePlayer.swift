@@ -1,5 +1,6 @@
 import CabinHaptics
 import CabinIO
+import CabinOutput
 
 /// Plays haptic patterns on a Linux evdev rumble device (`FF_RUMBLE`): walks a
 /// ``RumblePlan`` in real time, uploading effects (`EVIOCSFF`) and playing and stopping

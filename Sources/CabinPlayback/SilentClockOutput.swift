@@ -1,4 +1,5 @@
 import CabinIO
+import CabinOutput
 
 /// Playing with no sound device, as mpv's `--ao=null` does: a session runs on the system's
 /// monotonic clock with everything but the sound — timeline, marks, events, status,
@@ -17,16 +18,18 @@ public final class SilentClockBackend: AudioOutputBackend {
 
     public init() {}
 
-    public func open(device: String, configuration: PCMConfiguration) throws(AudioDeviceError) -> any AudioOutput {
-        SilentClockOutput(device: device, configuration: configuration)
+    public func devices() -> [OutputDevice] {
+        [OutputDevice(name: Self.device, description: "No sound: the session plays on the system clock", scheme: Self.device)]
+    }
+
+    public func open(device: String, configuration: OutputConfiguration) throws(AudioDeviceError) -> OpenedOutput {
+        .push(SilentClockOutput(device: device, configuration: configuration))
     }
 
     public func now() -> Double { monotonicSeconds() }
 
-    public func sleep(seconds: Double, wakeup: EventFD) -> Bool {
-        guard EventFD.waitReadable(wakeup.descriptor, timeoutMilliseconds: Int32(seconds * 1000)) else { return false }
-        wakeup.drain()
-        return true
+    public func sleep(seconds: Double, wakeupDescriptor: Int32) -> Bool {
+        EventFD.waitReadable(wakeupDescriptor, timeoutMilliseconds: Int32(seconds * 1000))
     }
 }
 
@@ -38,17 +41,18 @@ public final class SilentClockBackend: AudioOutputBackend {
 /// Thread: the render thread once playback starts (see `AudioOutput`).
 public final class SilentClockOutput: AudioOutput {
     public let device: String
-    public let negotiated: PCMNegotiated
+    public let negotiated: OutputFormat
     public private(set) var xrunCount = 0
+    public var playsSound: Bool { false }
     private enum State { case prepared, running, underrun, closed }
     private var state = State.prepared
     /// Frames written since the stream (re)started, and the monotonic time it started at.
     private var written: Int64 = 0
     private var startedAt = 0.0
 
-    init(device: String, configuration: PCMConfiguration) {
+    init(device: String, configuration: OutputConfiguration) {
         self.device = device
-        negotiated = PCMNegotiated(sampleRate: configuration.sampleRate, channelCount: configuration.channelCount,
+        negotiated = OutputFormat(sampleRate: configuration.sampleRate, channelCount: configuration.channelCount,
                                    periodFrames: configuration.periodFrames,
                                    bufferFrames: configuration.periodFrames * configuration.periodCount,
                                    format: configuration.formats.first ?? .float32)

@@ -1,12 +1,13 @@
 import CabinAudio
 import CabinIO
+import CabinOutput
 import CabinSession
 import FoundationEssentials
 import Glibc
 
 /// Hearing one library sound on its own: decoded, at its loudness trim (so every sound
 /// plays at the library's reference loudness), optionally looped, rendered to a file or
-/// played through ALSA.
+/// played on a device.
 ///
 /// Thread: control thread only (file and device I/O).
 public enum SoundPreview {
@@ -36,12 +37,8 @@ public enum SoundPreview {
         return AudioBuffer(samples: out, channelCount: 2, sampleRate: sampleRate)
     }
 
-    /// Plays `buffer` (stereo) on `device` and waits until it has been heard.
+    /// Plays `buffer` (stereo) on `device` (a `-D` name) and waits until it has been heard.
     public static func play(_ buffer: AudioBuffer, device: String) throws(AudioDeviceError) {
-        let output = try PCMOutput(device: device, configuration: PCMConfiguration(
-            sampleRate: Int(buffer.sampleRate), channelCount: 2, periodFrames: 1024, periodCount: 4))
-        defer { output.close() }
-        try buffer.samples.withUnsafeBufferPointer { (p) throws(AudioDeviceError) in try output.write(p) }
-        try output.drain()
+        _ = try BufferPlayer.play(buffer, device: device)
     }
 }

@@ -1,14 +1,16 @@
 import ArgumentParser
+import CabinAudio
 import CabinIO
+import CabinOutput
 import CabinPlayback
 
 /// `cabin devices`: where Cabin can play.
 struct Devices: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "devices",
-        abstract: "List ALSA playback devices (as 'aplay -L' does) and rumble devices.",
+        abstract: "List playback devices, by backend, and rumble devices.",
         discussion: """
-            ALSA devices go to -D/--device; rumble devices (/dev/input/event* with FF_RUMBLE) to --rumble ('cabin play --rumble', 'cabin haptics play --rumble'). --json prints the ALSA devices as before; --rumble lists only the rumble devices (as JSON with --json).
+            Playback devices go to -D/--device, named as listed: ALSA's as 'aplay -L' lists them (a bare name, or alsa:NAME), and none (no sound: the session plays on the system clock). Rumble devices (/dev/input/event* with FF_RUMBLE) go to --rumble ('cabin play --rumble', 'cabin haptics play --rumble'). --json prints the playback devices (name, description, and the backend's scheme); --rumble lists only the rumble devices (as JSON with --json).
 
             Examples:
               cabin devices
@@ -28,16 +30,20 @@ struct Devices: ParsableCommand {
             if json { try CLIOutput.json(listing.devices) } else { printRumble(listing) }
             return
         }
-        let devices = ALSADevices.playback()
+        let backends = OutputRegistry.standard.entries.map { ($0, $0.make().devices()) }
         if json {
-            try CLIOutput.json(devices)
+            try CLIOutput.json(backends.flatMap { $0.1 })
             return
         }
-        for device in devices {
-            print(device.name)
-            if !device.description.isEmpty { print("    \(device.description)") }
+        for (entry, devices) in backends {
+            print("\(entry.scheme): \(entry.summary)")
+            for device in devices {
+                print(device.name.terminalSafe)
+                if !device.description.isEmpty { print("    \(device.description.terminalSafe)") }
+            }
+            print()
         }
-        if !ALSADevices.hasSoundDevice(devices) {
+        if !ALSADevices.hasSoundDevice(ALSADevices.playback()) {
             print("No sound card or sound server is set up for ALSA (no 'default', no hw: device): 'cabin play' has nowhere to play; 'cabin render' writes sessions to files.")
         }
         print()

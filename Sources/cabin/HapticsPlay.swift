@@ -3,6 +3,7 @@ import CabinAudio
 import CabinConfig
 import CabinHaptics
 import CabinIO
+import CabinOutput
 import CabinPlayback
 
 extension HapticsCommand {

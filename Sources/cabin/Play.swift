@@ -3,6 +3,7 @@ import CabinAudio
 import CabinConfig
 import CabinHaptics
 import CabinIO
+import CabinOutput
 import CabinPlayback
 import CabinSession
 import FoundationEssentials
@@ -191,13 +192,13 @@ struct Play: ParsableCommand {
         var compileOptions = try mix.options()
         if let strength = settings.hapticStrengthOverride { compileOptions.hapticStrength = strength }
         let device = settings.device.value, period = settings.period.value
-        var options = LivePlayer.Options(device: device, configuration: PCMConfiguration(
+        var options = LivePlayer.Options(device: device, configuration: OutputConfiguration(
             sampleRate: sampleRate, channelCount: 2, periodFrames: period, periodCount: settings.periods.value))
         options.realtime = !noRealtime
         options.startTime = startTime
         options.hapticsDevice = haptics.hapticsDevice
         options.hapticAudio = compileOptions.hapticAudio
-        if device == SilentClockBackend.device { options.playSilently(because: "-D none") }
+        if OutputRegistry.standard.resolve(device).entry.scheme == SilentClockBackend.device { options.playSilently(because: "-D none") }
         let player: LivePlayer
         let decoding: SoundDecoding
         do {

@@ -130,4 +130,20 @@ import Testing
         #expect(result.stdout.contains("Rumble devices (evdev force feedback"))
     }
 
+    /// Issue 29: the devices come from the output registry, a heading per backend; `none`
+    /// is listed and plays, and `alsa:NAME` names the same ALSA device as NAME.
+    @Test func devicesListsEveryBackendOfTheRegistry() throws {
+        let result = try ExternalTool.cabin(["devices"])
+        #expect(result.status == 0)
+        #expect(result.stdout.hasPrefix("alsa: ALSA devices"))
+        #expect(result.stdout.contains("\nnone: no sound: the session plays on the system clock\nnone\n"))
+        let json = try ExternalTool.cabin(["devices", "--json"])
+        #expect(json.stdout.contains("\"scheme\" : \"none\"") || json.stdout.contains("\"scheme\":\"none\""), "\(json.stdout)")
+        let silent = try ExternalTool.cabin(["play", "-D", "none:", "--preset", "quest", "--seconds", "10", "--to", "1s", "--no-state", "--no-config"])
+        #expect(silent.status == 0, "\(silent.stderr)")
+        let unknown = try ExternalTool.cabin(["play", "-D", "alsa:cabin-no-such-device", "--preset", "quest", "--seconds", "10", "--to", "1s",
+                                               "--no-state", "--no-config"])
+        #expect(unknown.status != 0)
+        #expect(unknown.stderr.contains("audio device \"cabin-no-such-device\""), "\(unknown.stderr)")
+    }
 }

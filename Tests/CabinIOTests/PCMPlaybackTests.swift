@@ -1,5 +1,6 @@
 import CabinAudio
 import CabinIO
+import CabinOutput
 import CabinTestSupport
 import Foundation
 import Testing
@@ -19,7 +20,7 @@ struct PCMPlaybackTests {
         let amplitude = 0.5 // −6 dBFS
         let tone = TestSignals.sine(frequency: 440, amplitude: amplitude, seconds: 2, channelCount: 2)
         let output = try PCMOutput(device: "default",
-                                   configuration: PCMConfiguration(sampleRate: 48000, channelCount: 2,
+                                   configuration: OutputConfiguration(sampleRate: 48000, channelCount: 2,
                                                                    periodFrames: 256, periodCount: 4))
         #expect(output.negotiated.sampleRate == 48000)
         #expect(output.negotiated.periodFrames == 256)
@@ -53,7 +54,7 @@ struct PCMPlaybackTests {
 
     func stallOnce() throws {
         let output = try PCMOutput(device: "default",
-                                   configuration: PCMConfiguration(periodFrames: 256, periodCount: 2))
+                                   configuration: OutputConfiguration(periodFrames: 256, periodCount: 2))
         let block = TestSignals.sine(frequency: 440, amplitude: 0.1, seconds: 0.1, channelCount: 2)
         try block.samples.withUnsafeBufferPointer { try output.write($0) }
         usleep(150_000) // 150 ms stall with a 10.7 ms buffer

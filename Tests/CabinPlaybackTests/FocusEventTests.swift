@@ -1,6 +1,7 @@
 import CabinAudio
 import CabinHaptics
 import CabinIO
+import CabinOutput
 import CabinPlayback
 import CabinSession
 import CabinTestSupport
@@ -66,7 +67,7 @@ import Testing
                                             patterns: Self.library,
                                             options: SessionCompileOptions(hapticsBusGain: -12))
         let backend = FakeAudioBackend(rate: Self.rate)
-        var options = LivePlayer.Options(device: "fake", configuration: PCMConfiguration(
+        var options = LivePlayer.Options(device: "fake", configuration: OutputConfiguration(
             sampleRate: Self.rate, channelCount: 2, periodFrames: 16, periodCount: 3))
         options.backend = backend
         options.realtime = false

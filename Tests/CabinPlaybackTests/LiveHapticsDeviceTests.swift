@@ -1,6 +1,7 @@
 import CabinAudio
 import CabinHaptics
 import CabinIO
+import CabinOutput
 import CabinPlayback
 import CabinSession
 import CabinTestSupport
@@ -52,7 +53,7 @@ import Testing
         let compiled = try Self.load(dir, cues: "")
         #expect(compiled.config.parameter(named: "speed")?.index == 10)
         let backend = FakeAudioBackend(rate: Self.rate)
-        var options = LivePlayer.Options(device: "fake", configuration: PCMConfiguration(
+        var options = LivePlayer.Options(device: "fake", configuration: OutputConfiguration(
             sampleRate: Self.rate, channelCount: 2, periodFrames: Self.period, periodCount: 3))
         options.backend = backend
         options.realtime = false
@@ -122,7 +123,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: dir) }
         let compiled = try Self.load(dir, cues: "")
         let backend = FakeAudioBackend(rate: Self.rate)
-        var options = LivePlayer.Options(device: "fake", configuration: PCMConfiguration(
+        var options = LivePlayer.Options(device: "fake", configuration: OutputConfiguration(
             sampleRate: Self.rate, channelCount: 2, periodFrames: 16, periodCount: 3))
         options.backend = backend
         options.realtime = false

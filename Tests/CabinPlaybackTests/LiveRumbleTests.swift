@@ -1,6 +1,7 @@
 import CabinAudio
 import CabinHaptics
 import CabinIO
+import CabinOutput
 import CabinPlayback
 import CabinSession
 import CabinTestSupport
@@ -73,7 +74,7 @@ import Testing
         let dir = try TestEnvironment.temporaryDirectory("cabin-live-rumble")
         let compiled = try Self.load(dir, cues: "")
         let backend = FakeAudioBackend(rate: Self.rate)
-        var options = LivePlayer.Options(device: "fake", configuration: PCMConfiguration(
+        var options = LivePlayer.Options(device: "fake", configuration: OutputConfiguration(
             sampleRate: Self.rate, channelCount: 2, periodFrames: 16, periodCount: 3))
         options.backend = backend
         options.realtime = false

@@ -1,5 +1,6 @@
 import CabinAudio
 import CabinIO
+import CabinOutput
 import CabinPlayback
 import CabinSession
 import CabinTestSupport
@@ -144,7 +145,7 @@ import Testing
         let document = try #require(SessionReader.read(json, file: "t.json").document)
         let compiled = SessionCompiler.compile(document, sounds: ResolvedSounds(), sampleRate: 8000, maxBlockFrames: 16)
         let backend = FakeAudioBackend(rate: 8000)
-        var options = LivePlayer.Options(device: "fake", configuration: PCMConfiguration(sampleRate: 8000, channelCount: 2, periodFrames: 16, periodCount: 3))
+        var options = LivePlayer.Options(device: "fake", configuration: OutputConfiguration(sampleRate: 8000, channelCount: 2, periodFrames: 16, periodCount: 3))
         options.backend = backend
         options.realtime = false
         let player = try LivePlayer(session: compiled, options: options)
@@ -179,7 +180,7 @@ import Testing
             """
         let document = try #require(SessionReader.read(json, file: "v.json").document)
         let compiled = SessionCompiler.compile(document, sounds: ResolvedSounds(), sampleRate: 8000, maxBlockFrames: 16)
-        var options = LivePlayer.Options(device: "fake", configuration: PCMConfiguration(sampleRate: 8000, channelCount: 2, periodFrames: 16, periodCount: 3))
+        var options = LivePlayer.Options(device: "fake", configuration: OutputConfiguration(sampleRate: 8000, channelCount: 2, periodFrames: 16, periodCount: 3))
         options.backend = FakeAudioBackend(rate: 8000)
         options.realtime = false
         let player = try LivePlayer(session: compiled, options: options)

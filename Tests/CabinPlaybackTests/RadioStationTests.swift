@@ -1,5 +1,6 @@
 import CabinAudio
 import CabinIO
+import CabinOutput
 import CabinPlayback
 import CabinSession
 import CabinTestSupport
@@ -26,7 +27,7 @@ struct RadioStationTests {
         let capture = folder.appendingPathComponent("capture.wav").path
         // 1024 × 4 frames (85 ms): these tests start and kill servers and encoders beside the
         // player on a 2-core machine; what they check is the radio, not the latency.
-        let options = LivePlayer.Options(device: "default", configuration: PCMConfiguration(
+        let options = LivePlayer.Options(device: "default", configuration: OutputConfiguration(
             sampleRate: 48000, channelCount: 2, periodFrames: 1024, periodCount: 4))
         let events: [PlayerEvent] = try SinkLock.recording(into: capture) {
             let (player, _) = try LivePlayer.open(options: options) { rate, period in

@@ -1,5 +1,6 @@
 import CabinHaptics
 import CabinIO
+import CabinOutput
 import CabinPlayback
 import Foundation
 import Glibc

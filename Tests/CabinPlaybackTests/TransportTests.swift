@@ -1,5 +1,6 @@
 import CabinAudio
 import CabinIO
+import CabinOutput
 import CabinPlayback
 import CabinSession
 import Testing
@@ -44,10 +45,12 @@ import Testing
         var offline: [Float]
     }
 
-    static func makeRun(fade: Double = 0.05) throws -> Run {
+    /// `pulls`: on a device that calls the player (the pull driver, as PipeWire plays)
+    /// instead of one the player writes into (the push driver, as ALSA plays).
+    static func makeRun(fade: Double = 0.05, pulls: Bool = false) throws -> Run {
         let compiled = try compile()
-        let backend = FakeAudioBackend(rate: rate)
-        var options = LivePlayer.Options(device: "fake", configuration: PCMConfiguration(
+        let backend = FakeAudioBackend(rate: rate, pulls: pulls)
+        var options = LivePlayer.Options(device: "fake", configuration: OutputConfiguration(
             sampleRate: rate, channelCount: 2, periodFrames: period, periodCount: periods))
         options.backend = backend
         options.realtime = false
@@ -85,8 +88,8 @@ import Testing
 
     static func frame(_ seconds: Double) -> Int { Int(seconds * Double(rate)) }
 
-    @Test func playsTheOfflineRenderBitForBitAndEndsOnTime() throws {
-        let run = try Self.makeRun()
+    @Test(arguments: [false, true]) func playsTheOfflineRenderBitForBitAndEndsOnTime(pulls: Bool) throws {
+        let run = try Self.makeRun(pulls: pulls)
         let events = try Self.play(run)
         let heard = run.backend.heard()
         let frames = Int(run.compiled.durationFrames)
@@ -99,8 +102,8 @@ import Testing
         #expect(run.player.status.position == 2.0)
     }
 
-    @Test func pauseFadesOutHoldsTheTimelineAndResumesWhereItStopped() throws {
-        let run = try Self.makeRun(fade: 0.05)
+    @Test(arguments: [false, true]) func pauseFadesOutHoldsTheTimelineAndResumesWhereItStopped(pulls: Bool) throws {
+        let run = try Self.makeRun(fade: 0.05, pulls: pulls)
         run.backend.clock.at(0.5) { run.player.pause() }
         run.backend.clock.at(1.0) { run.player.resume() }
         let events = try Self.play(run)
@@ -112,9 +115,15 @@ import Testing
         // Silence between the end of the fade-out and the resume.
         let quiet = (Self.frame(0.5) + Self.buffer + fade)..<Self.frame(1.0)
         #expect(quiet.allSatisfy { heard[2 * $0] == 0 && heard[2 * $0 + 1] == 0 })
-        // The fade-out takes `fade` frames: the level falls to silence, it does not cut.
-        let loud = (Self.frame(0.5)..<(Self.frame(0.5) + Self.buffer + fade)).filter { abs(heard[2 * $0]) > 1e-4 }
-        #expect(loud.count >= fade / 2, "the fade-out is audible for \(loud.count) frames")
+        // The fade-out takes `fade` frames: the level falls to silence, it does not cut. From
+        // the first frame it touches (after what the device had queued: a buffer pushed, a
+        // period pulled), the gain falls in dB, so the sine (−12 dBFS) stays above −80 dBFS
+        // for 39 % of the fade (156 of 400 frames, pushed or pulled); a cut would leave none.
+        let window = Self.frame(0.5)..<(Self.frame(0.5) + Self.buffer + fade)
+        let touched = try #require(window.first { heard[2 * $0] != run.offline[2 * $0] })
+        let loud = (touched..<window.upperBound).filter { abs(heard[2 * $0]) > 1e-4 }
+        #expect(touched - Self.frame(0.5) <= (pulls ? Self.period : Self.buffer) + 1, "the fade starts at \(touched)")
+        #expect(loud.count >= fade / 3, "the fade-out is audible for \(loud.count) frames")
         // After the fade-in, the timeline goes on where it stopped: the heard audio is the
         // offline render one paused span (0.5 s, give or take a buffer) earlier.
         let tail = (Self.frame(1.0) + Self.buffer + fade)..<Self.frame(2.2)
@@ -130,8 +139,8 @@ import Testing
     /// A seek to 1.5 s asked at 0.5 s: the listener hears 1.5 s plus the time since it was
     /// asked (the 30 ms fade, the wait for the next period and the output latency are not
     /// lost), so the session ends on time, a second early; the mark at 1.5 s is reached.
-    @Test func seekFadesAndSwapsToTheNewPosition() throws {
-        let run = try Self.makeRun()
+    @Test(arguments: [false, true]) func seekFadesAndSwapsToTheNewPosition(pulls: Bool) throws {
+        let run = try Self.makeRun(pulls: pulls)
         run.backend.clock.at(0.5) { run.player.seek(to: 1.5) }
         let events = try Self.play(run)
         let heard = run.backend.heard()
@@ -152,8 +161,8 @@ import Testing
     /// Auto-repeat: three presses of "forward" before the first seek has happened move
     /// three steps, not one step three times over; and the timeline stays on the wall
     /// clock: from the swap on, the frame heard at t is the session's t + 0.9 s exactly.
-    @Test func relativeSeeksInABurstAddUp() throws {
-        let run = try Self.makeRun()
+    @Test(arguments: [false, true]) func relativeSeeksInABurstAddUp(pulls: Bool) throws {
+        let run = try Self.makeRun(pulls: pulls)
         run.backend.clock.at(0.2) { for _ in 0..<3 { run.player.seek(by: 0.3) } }
         let events = try Self.play(run)
         let seeks = events.compactMap { if case .seeked(let t) = $0 { t } else { nil } }
@@ -171,8 +180,8 @@ import Testing
     }
 
     /// Issue 31.6: a relative seek of 0 is nothing (no fade, no swap, not a frame lost).
-    @Test func aSeekOfZeroIsNothing() throws {
-        let run = try Self.makeRun()
+    @Test(arguments: [false, true]) func aSeekOfZeroIsNothing(pulls: Bool) throws {
+        let run = try Self.makeRun(pulls: pulls)
         for t in [0.3, 0.6, 0.9, 1.2] { run.backend.clock.at(t) { run.player.seek(by: 0) } }
         let events = try Self.play(run)
         #expect(!events.contains { if case .seeked = $0 { true } else { false } }, "\(events)")
@@ -183,8 +192,8 @@ import Testing
     /// Issue 31.6: +0.5 s then −0.5 s comes back to the same moment: after the second
     /// swap the frame heard at t is the session's t, bit for bit, and it ends on time
     /// (before: each seek lost its fade and the latency).
-    @Test func forwardThenBackReturnsToTheSameMoment() throws {
-        let run = try Self.makeRun()
+    @Test(arguments: [false, true]) func forwardThenBackReturnsToTheSameMoment(pulls: Bool) throws {
+        let run = try Self.makeRun(pulls: pulls)
         run.backend.clock.at(0.3) { run.player.seek(by: 0.5) }
         run.backend.clock.at(0.7) { run.player.seek(by: -0.5) }
         let events = try Self.play(run)
@@ -203,8 +212,8 @@ import Testing
     /// `cabin ctl seek TIME absolute` with the time status showed) lose nothing: the session
     /// ends on time (before: 20 seeks made a 20 s session end 0.9 s late); and status shows
     /// a seek's target at once, before it is heard.
-    @Test func seeksToWhereItIsLoseNothingAndStatusShowsTheTarget() throws {
-        let run = try Self.makeRun()
+    @Test(arguments: [false, true]) func seeksToWhereItIsLoseNothingAndStatusShowsTheTarget(pulls: Bool) throws {
+        let run = try Self.makeRun(pulls: pulls)
         for k in 1...8 { run.backend.clock.at(0.2 * Double(k)) { run.player.seek(to: run.player.status.position) } }
         nonisolated(unsafe) var shown = -1.0
         run.backend.clock.at(0.25) {
@@ -240,16 +249,16 @@ import Testing
         #expect(abs(run.backend.clock.seconds - 2.0) <= Double(2 * Self.buffer + Self.period) / Double(Self.rate))
     }
 
-    @Test func aLostDeviceIsReopenedAndTheSessionKeepsTime() throws {
-        let run = try Self.makeRun()
-        try #require(run.backend.current).lostAt = 0.5
+    @Test(arguments: [false, true]) func aLostDeviceIsReopenedAndTheSessionKeepsTime(pulls: Bool) throws {
+        let run = try Self.makeRun(pulls: pulls)
+        try #require(run.backend.opened.last).lostAt = 0.5
         run.backend.unavailableUntil = 1.2
         let events = try Self.play(run)
         let heard = run.backend.heard()
         // Backoff 0.25 s, then 0.5 s: the first open that can succeed is at 1.25 s.
-        #expect(run.backend.outputs.count == 2)
+        #expect(run.backend.opened.count == 2)
         #expect(run.backend.refusedOpens == 1)
-        let reopened = try #require(run.backend.outputs.last?.startedAt)
+        let reopened = try #require(run.backend.opened.last?.startedAt)
         #expect(Int(reopened) == Self.frame(1.25))
         #expect(events.contains { if case .deviceError(let text) = $0 { text.contains("unplugged") } else { false } }, "\(events)")
         // While it retries, the event says what failed, not "play again".
@@ -264,9 +273,9 @@ import Testing
         #expect(run.backend.clock.seconds < 2.1)
     }
 
-    @Test func aDeviceThatNeverComesBackEndsAsFailed() throws {
-        let run = try Self.makeRun()
-        try #require(run.backend.current).lostAt = 0.5
+    @Test(arguments: [false, true]) func aDeviceThatNeverComesBackEndsAsFailed(pulls: Bool) throws {
+        let run = try Self.makeRun(pulls: pulls)
+        try #require(run.backend.opened.last).lostAt = 0.5
         run.backend.unavailableUntil = .infinity
         let events = try Self.play(run)
         #expect(events.contains { if case .ended(.failed, _, _) = $0 { true } else { false } }, "\(events)")
@@ -275,8 +284,8 @@ import Testing
         #expect(run.backend.clock.seconds >= 30.5 && run.backend.clock.seconds < 33)
     }
 
-    @Test func quitFadesOutAndEndsAsStopped() throws {
-        let run = try Self.makeRun(fade: 0.05)
+    @Test(arguments: [false, true]) func quitFadesOutAndEndsAsStopped(pulls: Bool) throws {
+        let run = try Self.makeRun(fade: 0.05, pulls: pulls)
         run.backend.clock.at(0.5) { run.player.stop() }
         let events = try Self.play(run)
         let heard = run.backend.heard()

@@ -1,9 +1,9 @@
-import Glibc
-
-/// Why an audio device could not be used, with the device name and ALSA's own words.
+/// Why an audio device could not be used: a kind every backend maps its failures into
+/// (ALSA's and, later, PipeWire's), the device as named, and the backend's failing call and
+/// words kept as detail.
 public typealias AudioDeviceError = DeviceError<AudioDeviceFailure>
 
-/// The ways an ALSA playback device fails, as kinds the caller can act on.
+/// The ways a playback device fails, whatever its backend, as kinds the caller can act on.
 public enum AudioDeviceFailure: DeviceFailure {
     /// No such PCM name or card.
     case notFound
@@ -40,8 +40,11 @@ public enum AudioDeviceFailure: DeviceFailure {
         }
     }
 
+    /// `ECONNREFUSED` on Linux (this module touches no C; the edge reports errno as is).
+    static let connectionRefused: Int32 = 111
+
     public static func describe(_ e: AudioDeviceError) -> String {
-        if e.kind == .disconnected && e.operation == "snd_pcm_open" && e.code == ECONNREFUSED {
+        if e.kind == .disconnected && e.operation == "snd_pcm_open" && e.code == connectionRefused {
             // Refused at open: nothing went away, the sound server is not running.
             return "audio device \"\(e.device)\": no sound server answers (\(e.operation): \(e.detail)); "
                 + "start PulseAudio or PipeWire, pick a device from 'cabin devices', or play silently with -D none"
@@ -57,6 +60,6 @@ public enum AudioDeviceFailure: DeviceFailure {
 }
 
 extension DeviceError where Failure == AudioDeviceFailure {
-    /// The one line without the advice: what failed, on which device, in ALSA's words.
+    /// The one line without the advice: what failed, on which device, in the backend's words.
     public var happened: String { AudioDeviceFailure.happened(self) }
 }

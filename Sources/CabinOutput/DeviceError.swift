@@ -1,5 +1,5 @@
-/// Why a device could not be used: a kind the caller can act on (``AudioDeviceError`` for ALSA
-/// playback, ``ForceFeedbackError`` for rumble), the device as named, the operation that
+/// Why a device could not be used: a kind the caller can act on (``AudioDeviceError`` for
+/// playback on any backend, ``ForceFeedbackError`` for rumble), the device as named, the operation that
 /// failed and its code. Prints as one line that says what to try.
 ///
 /// Thread: a value type; any thread.

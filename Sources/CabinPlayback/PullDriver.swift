@@ -1,0 +1,151 @@
+import CabinAudio
+import CabinIO
+import CabinOutput
+import CabinSession
+import Synchronization
+
+/// The pull driver: serves a device that calls for audio from its own real-time thread
+/// (`PullOutput`: PipeWire's `pw_stream`, JACK, a test's fake) from the same
+/// `PlaybackTransport` the push driver (`RenderLoop`) uses, so pause and seek fades,
+/// volumes, parameters, live events and the end play the same either way.
+///
+/// The player's render thread starts the device and then supervises it: it sleeps until
+/// the session ends, a stop is asked for, or the device fails (then it reopens it, as the
+/// push driver does). Each device callback renders its frames; everything it uses is
+/// allocated before the device starts, so a callback never allocates, locks, throws or does
+/// I/O — apart from one eventfd write at the end, to wake the supervisor.
+final class PullDriver {
+    /// The player outlives the driver (its deinit joins the render thread, which closes the
+    /// device, and a closed device calls no more), so nothing here retains it.
+    unowned(unsafe) let player: LivePlayer
+    let shared: PlayerShared
+    let wakeup: EventFD
+    var output: any PullOutput
+    var transport: PlaybackTransport
+    let haptics: HapticsDeviceOutput?
+    let channels: Int
+    let capacity: Int
+    let block: UnsafeMutableBufferPointer<Float>
+    /// Device-timeline frames rendered since the stream (re)started, and the clock base.
+    var framesRendered: Int64 = 0
+    var clockBase: Int64 = 0
+    var knownXruns = 0
+    /// Set by the callback when the session has ended (its outcome) or a stop was seen;
+    /// the supervisor reads it. 0: still playing.
+    let ended = Atomic<Int>(0)
+
+    init(player: LivePlayer, output: any PullOutput) {
+        self.player = player
+        shared = player.shared
+        wakeup = player.wakeup
+        self.output = output
+        haptics = player.hapticsOutput
+        channels = output.negotiated.channelCount
+        capacity = max(8192, output.negotiated.periodFrames)
+        block = .allocate(capacity: 2 * capacity)
+        block.initialize(repeating: 0)
+        transport = PlaybackTransport(shared: player.shared, sampleRate: player.session.sampleRate,
+                                      transportFade: player.options.transportFade,
+                                      drainFrames: output.negotiated.bufferFrames, rendersSilence: player.options.rendersSilence)
+    }
+
+    deinit {
+        block.deallocate()
+        transport.deallocate()
+    }
+
+    /// Runs on the player's render thread until the session has ended, stopped or failed.
+    func run() {
+        shared.state.store(PlayerShared.State.playing.rawValue, ordering: .releasing)
+        var outcome = PlayerShared.State.finished.rawValue
+        while true {
+            do {
+                try startStream()
+                shared.started.store(true, ordering: .releasing)
+                outcome = try supervise()
+                break
+            } catch {
+                output.close()
+                if shared.stopRequested.load(ordering: .acquiring) { outcome = PlayerShared.State.stopped.rawValue; break }
+                let reconnection = DeviceReconnection(player: player, after: error)
+                guard let (opened, outage) = reconnection.reopen(like: output.negotiated), case .pull(let fresh) = opened,
+                      fresh.negotiated.channelCount == channels, fresh.negotiated.periodFrames <= capacity
+                else { outcome = PlayerShared.State.failed.rawValue; break }
+                output = fresh
+                transport.skip(outage)
+                reconnection.restored(paused: transport.isPaused)
+            }
+        }
+        // When close returns no callback runs: the transport is this thread's again.
+        output.close()
+        if outcome != PlayerShared.State.failed.rawValue {
+            shared.position.store(transport.absolutePosition, ordering: .releasing)
+        }
+        shared.finish(outcome)
+    }
+
+    private func startStream() throws(AudioDeviceError) {
+        clockBase += framesRendered
+        framesRendered = 0
+        knownXruns = output.xrunCount
+        transport.drainFrames = output.negotiated.bufferFrames
+        try output.start { [unowned(unsafe) self] samples, frameCount in
+            self.render(into: samples, frameCount: frameCount)
+        }
+        haptics?.start()
+    }
+
+    /// Sleeps until the callback says the session ended, a stop is asked for, or the device
+    /// fails (thrown by its `wait`).
+    private func supervise() throws(AudioDeviceError) -> Int {
+        while true {
+            if shared.stopRequested.load(ordering: .acquiring) { return PlayerShared.State.stopped.rawValue }
+            let outcome = ended.load(ordering: .acquiring)
+            if outcome != 0 { return outcome }
+            if try output.wait(extraDescriptor: wakeup.descriptor, timeoutMilliseconds: 1000) == .wakeup {
+                wakeup.drain()
+            }
+        }
+    }
+
+    /// One device callback, on the device's thread.
+    private func render(into samples: UnsafeMutableBufferPointer<Float>, frameCount: Int) {
+        let n = min(frameCount, capacity, samples.count / max(1, channels))
+        if ended.load(ordering: .relaxed) != 0 || shared.stopRequested.load(ordering: .relaxed) {
+            samples.update(repeating: 0)
+            return
+        }
+        let deviceFrame = clockBase + framesRendered
+        transport.deviceFrame = deviceFrame
+        transport.applyRequests()
+        if let outcome = transport.outcome {
+            samples.update(repeating: 0)
+            ended.store(outcome, ordering: .releasing)
+            wakeup.signal()
+            return
+        }
+        catchUpAfterUnderrun()
+        transport.renderPeriod(into: block, frameCount: n, deviceFrame: clockBase + framesRendered, haptics: haptics)
+        if channels == 2 {
+            samples.baseAddress!.update(from: block.baseAddress!, count: 2 * n)
+        } else {
+            // The transport renders stereo: other channel counts take left and right in turn.
+            for frame in 0..<n {
+                for c in 0..<channels { samples[frame * channels + c] = block[2 * frame + (c & 1)] }
+            }
+        }
+        if samples.count > n * channels { samples[(n * channels)...].update(repeating: 0) }
+        framesRendered += Int64(n)
+        let delay = output.delayFrames() ?? 0
+        shared.publishHeard(clock: clockBase + framesRendered, delay: delay, position: transport.heardPosition(delay: delay))
+    }
+
+    /// Underruns the device reports, counted for `status` (a pull device's clock is its own
+    /// callbacks: the session does not skip, it plays on from where the device asks next).
+    private func catchUpAfterUnderrun() {
+        let xruns = output.xrunCount
+        guard xruns != knownXruns else { return }
+        knownXruns = xruns
+        shared.xruns.store(xruns, ordering: .releasing)
+    }
+}
