@@ -21,6 +21,10 @@ let package = Package(
         .library(name: "CabinOutput", targets: ["CabinOutput"]),
         .library(name: "CabinPlayback", targets: ["CabinPlayback"]),
         .library(name: "CabinSoundDesign", targets: ["CabinSoundDesign"]),
+        /// libcabin: the C API (include/cabin.h). SwiftPM names the file after the product
+        /// (`libCabinC.so`; `cabin` is the CLI's name); its SONAME is `libcabin.so.0` and
+        /// scripts/install-lib installs it as libcabin.so with the header and cabin.pc.
+        .library(name: "CabinC", type: .dynamic, targets: ["CabinC"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -129,6 +133,25 @@ let package = Package(
             ]
         ),
 
+        // MARK: the C library
+        /// `@_cdecl` functions over CabinPlayback's public API, declared by the hand-written
+        /// include/cabin.h. The Swift runtime is linked in (`-static-stdlib`: a C or Python
+        /// program needs no Swift toolchain), and only the `cabin_` functions are exported
+        /// (exports.map), so the runtime inside cannot clash with another one in the process.
+        .target(
+            name: "CabinC",
+            dependencies: ["CabinJSON", "CabinAudio", "CabinHaptics", "CabinSession", "CabinIO", "CabinPlayback"],
+            exclude: ["exports.map"],
+            linkerSettings: [
+                .unsafeFlags(["-static-stdlib", "-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
+                              "-Xlinker", "-soname=libcabin.so.0",
+                              "-Xlinker", "--version-script=\(Context.packageDirectory)/Sources/CabinC/exports.map"],
+                             .when(platforms: [.linux])),
+                .linkedLibrary("_FoundationCollections", .when(platforms: [.linux])),
+                .linkedLibrary("_FoundationCShims", .when(platforms: [.linux])),
+            ]
+        ),
+
         /// Renders a session with the allocator hooked and prints the allocation counts of
         /// steady-state rendering; run with LD_PRELOAD of libMallocInterposerSwift.so (the
         /// allocation test does). Not part of `cabin`: linking the interposer would replace
@@ -161,6 +184,8 @@ let package = Package(
                     dependencies: ["CabinPlayback", "CabinOutput", "CabinIO", "CabinAudio", "CabinSession", "CabinHaptics", "CabinSoundDesign", "CabinTestSupport"]),
         .testTarget(name: "CabinCLITests", dependencies: ["CabinTestSupport", "CabinOutput", "CabinIO", "CabinSession", "CabinPlayback"]),
         .testTarget(name: "CabinConfigTests", dependencies: ["CabinConfig", "CabinPlayback", "CabinSession", "CabinAudio"]),
+        /// libcabin from C (gcc, AddressSanitizer) and Python (pytest): programs, not imports.
+        .testTarget(name: "CabinCTests", dependencies: ["CabinTestSupport", "CabinPlayback"]),
         .testTarget(name: "CabinSoundDesignTests", dependencies: ["CabinSoundDesign", "CabinAudio", "CabinTestSupport"]),
     ]
 )

@@ -194,3 +194,14 @@ extension JSONValue {
         return x == x.rounded() && abs(x) < 1e15 ? .number(Int(x)) : .number(x)
     }
 }
+
+extension LivePlayer {
+    /// What the control socket's `status` answers (`cabin ctl status --json`): title, state,
+    /// position, duration, segment, mark, parameters, volumes, xruns, device, latency, radio,
+    /// live events. `title` is the session's name for people.
+    ///
+    /// Thread: control thread.
+    public func statusJSON(title: String) -> JSONValue {
+        ControlCommands(player: self, title: title).status()
+    }
+}

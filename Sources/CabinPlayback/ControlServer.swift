@@ -6,8 +6,8 @@ import Glibc
 /// speaking newline-delimited JSON. A request `{"command": ["pause"], "request_id": 7}` gets
 /// the reply `{"request_id": 7, "error": "success", "data": …}` (`error` is the one-line
 /// reason otherwise); `["observe"]` makes the connection also receive every event, one
-/// JSON object a line, as `eventLine` writes it (`cabin play` gives the one its `--json`
-/// prints). The commands are `ControlCommands`'.
+/// JSON object a line, as `eventLine` writes it (`cabin play` gives `PlayerEvent.jsonLine`,
+/// the lines its `--json` prints). The commands are `ControlCommands`'.
 ///
 /// It never blocks the player or the control loop: it runs on the control thread from the
 /// caller's loop (`serve` waits at most its timeout), every socket is non-blocking, replies
@@ -17,7 +17,7 @@ import Glibc
 ///
 /// ```swift
 /// let server = try ControlServer(path: ControlServer.defaultPath()!, player: player, title: "Drive") { event in
-///     "{\"event\": \"\(event)\"}"   // your JSON for each event
+///     event.jsonLine(title: "Drive")   // the lines `cabin play --json` prints
 /// }
 /// while !player.isFinished {
 ///     server.publish(player.poll())

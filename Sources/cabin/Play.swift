@@ -347,7 +347,7 @@ extension Play {
         if ipc == "off" { return nil }
         do {
             guard let path = try ipc ?? ControlServer.defaultPath() else { return nil }
-            return try ControlServer(path: path, player: player, title: title) { PlayEventJSON.line($0, title: title) }
+            return try ControlServer(path: path, player: player, title: title) { $0.jsonLine(title: title) }
         } catch {
             if ipc == nil {
                 CLIOutput.warning("no control socket: \(error) (give another with --ipc PATH)")

@@ -52,7 +52,7 @@ final class PlayView {
             if case .radio(.error(let url, let message)) = event { CLIOutput.warning("radio \(url): \(message)") }
             if case .radio(.skipped(let url, let message)) = event { CLIOutput.warning("radio \(url): skipped \(message)") }
         case .json:
-            print(PlayEventJSON.line(event, title: title))
+            print(event.jsonLine(title: title))
             CLIOutput.flush()
         case .lines, .terminal:
             clear()
@@ -160,67 +160,6 @@ final class PlayView {
             return "\(t(time))  \(how) (\(xruns) underrun\(xruns == 1 ? "" : "s"))"
         case .radio(let event): return RadioLine.describe(event)
         }
-    }
-}
-
-/// `--json` lines: `{"event":"mark","name":"rest","time":1500,"title":"rest stop"}` (the control socket's
-/// `observe` streams the same lines).
-enum PlayEventJSON {
-    static func line(_ event: PlayerEvent, title: String) -> String {
-        var o: Line
-        switch event {
-        case .started(let i):
-            o = Line(event: "start")
-            (o.title, o.device, o.sampleRate, o.period, o.buffer) = (title, i.device, i.sampleRate, i.periodFrames, i.bufferFrames)
-            (o.format, o.realtime, o.scheduling) = (i.format.rawValue, i.isRealtime, i.scheduling)
-        case .mark(let name, let time, let markTitle):
-            o = Line(event: "mark", time: time, name: name)
-            o.title = markTitle
-        case .xrun(let count, let time, let lost): o = Line(event: "xrun", time: time, count: count, lost: lost)
-        case .deviceError(let message): o = Line(event: "device-error", message: message)
-        case .deviceRestored(let time): o = Line(event: "device-restored", time: time)
-        case .paused(let time): o = Line(event: "pause", time: time)
-        case .resumed(let time): o = Line(event: "resume", time: time)
-        case .seeked(let time): o = Line(event: "seek", time: time)
-        case .triggered(let name, let time): o = Line(event: "trigger", time: time, name: name)
-        case .volumeChanged(let bus, let decibels, let muted):
-            o = Line(event: "volume")
-            (o.bus, o.decibels, o.muted) = (bus, decibels.isFinite ? decibels : nil, muted)
-        case .ended(let reason, let time, let xruns): o = Line(event: "end", time: time, reason: reason.rawValue, xruns: xruns)
-        case .radio(let event): o = RadioLine.json(event)
-        }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: (try? encoder.encode(o)) ?? Data(), as: UTF8.self)
-    }
-
-    /// One event; members left `nil` are not written.
-    struct Line: Encodable {
-        var event: String
-        var time: Double?
-        var name: String?
-        var count: Int?
-        var lost: Double?
-        var message: String?
-        var reason: String?
-        var xruns: Int?
-        var title: String?
-        var device: String?
-        var sampleRate: Int?
-        var period: Int?
-        var buffer: Int?
-        var format: String?
-        var realtime: Bool?
-        var scheduling: String?
-        var url: String?
-        var codec: String?
-        var seconds: Double?
-        var attempt: Int?
-        var delay: Double?
-        var bus: String?
-        /// dB; absent for silence (−∞).
-        var decibels: Double?
-        var muted: Bool?
     }
 }
 

@@ -22,25 +22,6 @@ enum RadioLine {
         }
     }
 
-    /// `{"event":"radio-title","url":"…","title":"…"}` and its kin.
-    static func json(_ event: RadioEvent) -> PlayEventJSON.Line {
-        var o: PlayEventJSON.Line
-        switch event {
-        case .buffering(_, let reason): o = .init(event: "radio-buffering", reason: reason)
-        case .playing(_, let name, let codec, let seconds):
-            o = .init(event: "radio-playing", name: name)
-            (o.codec, o.seconds) = (codec, seconds)
-        case .title(_, let title): o = .init(event: "radio-title", title: title)
-        case .reconnect(_, let attempt, let delay, let reason):
-            o = .init(event: "radio-reconnect", reason: reason)
-            (o.attempt, o.delay) = (attempt, delay)
-        case .error(_, let message): o = .init(event: "radio-error", message: message)
-        case .skipped(_, let message): o = .init(event: "radio-skipped", message: message)
-        }
-        o.url = event.url
-        return o
-    }
-
     /// `radio ▶ Station name — Artist - Title` for the status block.
     static func status(_ s: RadioStatus) -> String {
         let what = s.name ?? s.url

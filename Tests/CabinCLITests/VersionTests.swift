@@ -3,8 +3,9 @@ import CabinTestSupport
 import Foundation
 import Testing
 
-/// One version everywhere: `cabin --version`, the library's `CabinVersion.string` and the
-/// newest entry of CHANGELOG.md; and the licence files the README and NOTICE name are there.
+/// One version everywhere: `cabin --version`, the library's `CabinVersion.string`, the C
+/// library's `cabin_version()` and its `cabin.pc`, and the newest entry of CHANGELOG.md; and
+/// the licence files the README and NOTICE name are there.
 @Suite struct VersionTests {
     @Test func theBinaryTheLibraryAndTheChangelogNameOneVersion() throws {
         let printed = try ExternalTool.cabin(["--version"])
@@ -16,6 +17,22 @@ import Testing
         let changelog = try String(contentsOf: TestEnvironment.packageRoot.appendingPathComponent("CHANGELOG.md"), encoding: .utf8)
         let newest = try #require(changelog.split(separator: "\n").first { $0.hasPrefix("## ") && $0.dropFirst(3).first?.isNumber == true })
         #expect(newest.dropFirst(3).split(separator: " ").first.map(String.init) == CabinVersion.string, "\(newest)")
+    }
+
+    /// libcabin reports the same version to a C program, and pkg-config to its build.
+    @Test(.enabled(if: CLibrary.problem == nil, "\(CLibrary.problem ?? "")"))
+    func theCLibraryAndItsPkgConfigNameTheSameVersion() throws {
+        let dir = try TestEnvironment.temporaryDirectory("cabin-version")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let source = dir.appendingPathComponent("version.c")
+        try Data("#include <cabin.h>\n#include <stdio.h>\nint main(void) { puts(cabin_version()); return 0; }\n".utf8).write(to: source)
+        let binary = dir.appendingPathComponent("version").path
+        let built = try CLibrary.compile(source.path, to: binary)
+        try #require(built.status == 0, "\(built.stderr)")
+        let printed = try ExternalTool.run(binary, [])
+        #expect(printed.stdout == CabinVersion.string + "\n", "\(printed.stdout)\(printed.stderr)")
+        let pc = try ExternalTool.run("pkg-config", ["--modversion", "cabin"], environment: try CLibrary.pkgConfigEnvironment())
+        #expect(pc.stdout == CabinVersion.string + "\n", "\(pc.stdout)\(pc.stderr)")
     }
 
     /// LICENSE is the Apache License 2.0 and NOTICE names each library the package links
