@@ -140,7 +140,7 @@ let package = Package(
         /// (exports.map), so the runtime inside cannot clash with another one in the process.
         .target(
             name: "CabinC",
-            dependencies: ["CabinJSON", "CabinAudio", "CabinHaptics", "CabinSession", "CabinIO", "CabinPlayback"],
+            dependencies: ["CabinJSON", "CabinAudio", "CabinHaptics", "CabinSession", "CabinOutput", "CabinIO", "CabinPlayback"],
             exclude: ["exports.map"],
             linkerSettings: [
                 .unsafeFlags(["-static-stdlib", "-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",

@@ -1,5 +1,6 @@
 import CabinAudio
 import CabinIO
+import CabinOutput
 import CabinPlayback
 import CabinSession
 import Glibc
