@@ -54,6 +54,14 @@ public struct OutputFormat: Sendable, Equatable {
         self.bufferFrames = bufferFrames
         self.format = format
     }
+
+    /// What a device that takes whatever it is asked agrees to (the silent clock, the fakes):
+    /// the rate, channels and period asked, a buffer of `periodCount` periods, the first format.
+    public init(granting configuration: OutputConfiguration) {
+        self.init(sampleRate: configuration.sampleRate, channelCount: configuration.channelCount,
+                  periodFrames: configuration.periodFrames, bufferFrames: configuration.periodFrames * configuration.periodCount,
+                  format: configuration.formats.first ?? .float32)
+    }
 }
 
 /// A playback device a backend can open, for `cabin devices` and pickers.

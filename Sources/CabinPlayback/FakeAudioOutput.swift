@@ -171,10 +171,7 @@ public final class FakePullOutput: PullOutput, FakeDevice, @unchecked Sendable {
     init(device: String, configuration: OutputConfiguration, clock: VirtualClock) {
         self.device = device
         self.clock = clock
-        negotiated = OutputFormat(sampleRate: configuration.sampleRate, channelCount: configuration.channelCount,
-                                  periodFrames: configuration.periodFrames,
-                                  bufferFrames: configuration.periodFrames * configuration.periodCount,
-                                  format: configuration.formats.first ?? .float32)
+        negotiated = OutputFormat(granting: configuration)
         block = .allocate(capacity: configuration.periodFrames * configuration.channelCount)
         block.initialize(repeating: 0)
     }
@@ -242,10 +239,7 @@ public final class FakeAudioOutput: AudioOutput, FakeDevice, @unchecked Sendable
     init(device: String, configuration: OutputConfiguration, clock: VirtualClock) {
         self.device = device
         self.clock = clock
-        negotiated = OutputFormat(sampleRate: configuration.sampleRate, channelCount: configuration.channelCount,
-                                   periodFrames: configuration.periodFrames,
-                                   bufferFrames: configuration.periodFrames * configuration.periodCount,
-                                   format: configuration.formats.first ?? .float32)
+        negotiated = OutputFormat(granting: configuration)
     }
 
     private var channels: Int { negotiated.channelCount }

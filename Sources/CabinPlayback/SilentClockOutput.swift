@@ -52,10 +52,7 @@ public final class SilentClockOutput: AudioOutput {
 
     init(device: String, configuration: OutputConfiguration) {
         self.device = device
-        negotiated = OutputFormat(sampleRate: configuration.sampleRate, channelCount: configuration.channelCount,
-                                   periodFrames: configuration.periodFrames,
-                                   bufferFrames: configuration.periodFrames * configuration.periodCount,
-                                   format: configuration.formats.first ?? .float32)
+        negotiated = OutputFormat(granting: configuration)
     }
 
     /// Frames written and not yet played by the clock (an underrun is noted here).
