@@ -21,7 +21,7 @@ public final class WebDriver {
 
     /// Starts chromedriver on a free port and a headless Chromium session through it.
     public init() throws {
-        let port = HTTPClient.freePort()
+        let port = IcecastServer.freePort()
         driver = try RunningTool(Self.chromedriver, ["--port=\(port)"])
         base = "http://127.0.0.1:\(port)"
         profile = try TestEnvironment.temporaryDirectory("cabin-chromium")
@@ -49,7 +49,7 @@ public final class WebDriver {
         let created = try HTTPClient.plainRequest(base + "/session", method: "POST", json: capabilities, timeout: 60)
         guard let value = (try? JSONSerialization.jsonObject(with: created.body) as? [String: Any])?["value"] as? [String: Any],
               let id = value["sessionId"] as? String else {
-            driver.interrupt()
+            _ = driver.interrupt()
             throw HTTPClient.Failure(description: "no WebDriver session: \(created.text)")
         }
         session = id
