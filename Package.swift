@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 import PackageDescription
 
 /// Cabin: a real-time mixer on ALSA, a haptic-pattern compiler and a session timeline.
@@ -25,6 +25,7 @@ let package = Package(
         /// (`libCabinC.so`; `cabin` is the CLI's name); its SONAME is `libcabin.so.0` and
         /// scripts/install-lib installs it as libcabin.so with the header and cabin.pc.
         .library(name: "CabinC", type: .dynamic, targets: ["CabinC"]),
+        .library(name: "CabinStudio", targets: ["CabinStudio"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -32,6 +33,9 @@ let package = Package(
         .package(url: "https://github.com/ordo-one/malloc-interposer", from: "1.6.1"),
         // TOML for the config file (~/.config/cabin/config.toml): toml++ underneath.
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
+        // The HTTP server of `cabin studio` (on SwiftNIO). Without its default traits: they
+        // add swift-configuration and URL-encoded forms, which the studio does not use.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
     ],
     targets: [
         // MARK: C libraries (Debian packages, found through pkg-config)
@@ -104,12 +108,21 @@ let package = Package(
                            .product(name: "TOMLKit", package: "TOMLKit")]
         ),
 
+        // MARK: the studio
+        /// `cabin studio`: a local page (Hummingbird on 127.0.0.1, a random token in its
+        /// address) that draws patterns as timelines, plays their sound and reloads on save.
+        .target(
+            name: "CabinStudio",
+            dependencies: ["CabinJSON", "CabinAudio", "CabinHaptics", "CabinIO", "CabinPlayback",
+                           .product(name: "Hummingbird", package: "hummingbird")]
+        ),
+
         // MARK: the CLI
         .executableTarget(
             name: "cabin",
             dependencies: [
                 "CabinJSON", "CabinAudio", "CabinHaptics", "CabinSession", "CabinOutput", "CabinIO", "CabinPlayback",
-                "CabinSoundDesign", "CabinConfig",
+                "CabinSoundDesign", "CabinConfig", "CabinStudio",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             // The Swift runtime (and FoundationEssentials, Dispatch) linked into the binary:
@@ -182,7 +195,7 @@ let package = Package(
         .testTarget(name: "CabinIOTests", dependencies: ["CabinIO", "CabinOutput", "CabinAudio", "CabinSoundDesign", "CabinTestSupport"]),
         .testTarget(name: "CabinPlaybackTests",
                     dependencies: ["CabinPlayback", "CabinOutput", "CabinIO", "CabinAudio", "CabinSession", "CabinHaptics", "CabinSoundDesign", "CabinTestSupport"]),
-        .testTarget(name: "CabinCLITests", dependencies: ["CabinTestSupport", "CabinOutput", "CabinIO", "CabinSession", "CabinPlayback"]),
+        .testTarget(name: "CabinCLITests", dependencies: ["CabinTestSupport", "CabinOutput", "CabinIO", "CabinSession", "CabinPlayback", "CabinHaptics", "CabinJSON"]),
         .testTarget(name: "CabinConfigTests", dependencies: ["CabinConfig", "CabinPlayback", "CabinSession", "CabinAudio"]),
         /// libcabin from C (gcc, AddressSanitizer) and Python (pytest): programs, not imports.
         .testTarget(name: "CabinCTests", dependencies: ["CabinTestSupport", "CabinPlayback"]),

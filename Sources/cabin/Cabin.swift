@@ -16,13 +16,14 @@ struct Cabin: ParsableCommand {
               cabin render drive.json -o drive.wav   a session to a file, fast
               cabin session validate drive.json      every problem in a document
               cabin haptics show Boing.ahap          a haptic pattern in the terminal
+              cabin studio Boing.ahap                a pattern in the browser, redrawn on save
               cabin info rain.flac engine.wav        format, length and loudness
               cabin ctl pause                        control a playing session from outside
               cabin config                           settings and where they come from
               cabin devices                          where Cabin can play (-D)
             """,
         version: CabinVersion.string,
-        subcommands: [Play.self, Ctl.self, ConfigCommand.self, Render.self, SessionCommand.self, HapticsCommand.self, SoundsCommand.self, Info.self, Devices.self, Bench.self]
+        subcommands: [Play.self, Ctl.self, ConfigCommand.self, Render.self, SessionCommand.self, HapticsCommand.self, StudioCommand.self, SoundsCommand.self, Info.self, Devices.self, Bench.self]
     )
 
     /// The process allocates from one malloc arena (`MallocArenas`), then parses and runs.

@@ -69,14 +69,12 @@ enum CLIHaptics {
     static func read(_ path: String, strict: Bool = false, reading: HapticReadOptions.CurveTimes = .auto, quiet: Bool = false,
                      strength: HapticStrength = .strong)
         -> (loaded: (pattern: HapticPattern, compiled: CompiledHaptics)?, lines: [String]) {
-        let bytes: [UInt8]
-        do { bytes = try DocumentFile.read(path, kind: "document") } catch {
-            return (nil, ["cabin: error: \(error)".terminalSafe])
-        }
-        let result = HapticReader.read(bytes, file: path, options: HapticReadOptions(mode: strict ? .strict : .lenient, curveTimes: reading))
-        let lines = result.diagnostics.lines(quiet: quiet).map(\.terminalSafe)
-        guard let pattern = result.pattern else { return (nil, lines) }
-        return ((pattern, HapticCompiler.compile(pattern, options: HapticCompileOptions(strength: strength))), lines)
+        let read = HapticPatternFile.read(path, options: HapticReadOptions(mode: strict ? .strict : .lenient, curveTimes: reading),
+                                          strength: strength)
+        if let failure = read.failure { return (nil, ["cabin: error: \(failure)".terminalSafe]) }
+        let lines = read.diagnostics.lines(quiet: quiet).map(\.terminalSafe)
+        guard let pattern = read.pattern, let compiled = read.compiled else { return (nil, lines) }
+        return ((pattern, compiled), lines)
     }
 
     /// `, strength light (environment CABIN_HAPTIC_STRENGTH)` after a summary when the
@@ -101,27 +99,13 @@ enum CLIHaptics {
     /// waveforms' diagnostics (terminal-safe lines).
     static func previewAudio(_ pattern: HapticPattern, _ compiled: CompiledHaptics, file: String,
                              options: HapticAudioOptions) -> (buffer: AudioBuffer?, lines: [String]) {
-        var rendered = HapticAudioRenderer.synthesize(compiled, options: options)
-        var lines: [String] = []
-        if HapticPatternAudio.hasAudio(pattern) {
-            let loaded = HapticWaveformLoader.load(pattern, patternFile: file, sampleRate: options.sampleRate)
-            lines = loaded.diagnostics.sortedByLocation.map { "\($0)".terminalSafe }
-            if loaded.diagnostics.hasErrors { return (nil, lines) }
-            let stereo = HapticPatternAudio.synthesize(pattern, waveforms: loaded.waveforms, sampleRate: options.sampleRate)
-            rendered = HapticPatternAudio.mix(stereo, into: rendered, ceiling: options.peakCeiling)
-        }
-        return (AudioBuffer(samples: rendered.samples, channelCount: rendered.channelCount, sampleRate: rendered.sampleRate), lines)
+        let preview = HapticPatternFile.previewAudio(pattern, compiled, file: file, options: options)
+        return (preview.buffer, preview.diagnostics.sortedByLocation.map { "\($0)".terminalSafe })
     }
 
     /// `0.27 s, 3 events (1 transient), 2 curves`.
     static func summary(_ pattern: HapticPattern, _ compiled: CompiledHaptics) -> String {
-        let haptic = pattern.events.filter { $0.type.isHaptic }
-        let transients = haptic.filter { $0.type == .hapticTransient }.count
-        var parts = ["\(HapticPreviewText.seconds(compiled.endTime)) s",
-                     plural(haptic.count, "haptic event") + (transients > 0 ? " (\(transients) transient\(transients == 1 ? "" : "s"))" : "")]
-        if !pattern.parameterCurves.isEmpty { parts.append(plural(pattern.parameterCurves.count, "curve")) }
-        if !pattern.dynamicParameters.isEmpty { parts.append(plural(pattern.dynamicParameters.count, "parameter")) }
-        return parts.joined(separator: ", ")
+        HapticPatternFile.summary(pattern, compiled)
     }
 
     static func plural(_ n: Int, _ word: String) -> String { "\(n) \(word)\(n == 1 ? "" : "s")" }

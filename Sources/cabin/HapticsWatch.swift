@@ -72,7 +72,7 @@ extension HapticsCommand {
             func reload(_ k: Int, removed: Bool = false) {
                 let file = files[k]
                 var state = watched[k]
-                let now = Self.clock()
+                let now = TimeOfDay.now()
                 let keeping = state.goodSince.map { "; the version of \($0) plays on" } ?? ""
                 if removed || !FileManager.default.fileExists(atPath: file) {
                     state.block = ["\(now)  \(file.terminalSafe): \(removed ? "removed" : "not there"); waiting for it\(keeping)"]
@@ -186,14 +186,6 @@ extension HapticsCommand {
             if let device = target.haptics.hapticsDevice { return .sound(device) }
             if target.audio { return .sound(target.soundDevice(settings)) }
             return .nowhere
-        }
-
-        /// The time of day, `14:03:27`, for each reload's first line.
-        static func clock() -> String {
-            var now = time(nil)
-            var parts = tm()
-            localtime_r(&now, &parts)
-            return [parts.tm_hour, parts.tm_min, parts.tm_sec].map { $0 < 10 ? "0\($0)" : "\($0)" }.joined(separator: ":")
         }
     }
 }

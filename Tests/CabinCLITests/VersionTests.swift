@@ -56,5 +56,19 @@ import Testing
         for opened in ["libcurl", "Flite", "espeak-ng", "GPL-3.0", "swift-argument-parser", "TOMLKit", "fast_float"] {
             #expect(notice.contains(opened), "NOTICE does not name \(opened)")
         }
+        // Every Swift package the manifest depends on, by its repository's name (Hummingbird
+        // by its own), and the packages Hummingbird brings into `cabin` (the static link's
+        // modules: swift-nio with llhttp, swift-log …).
+        let packages = manifest.matches(of: /\.package\(url: "https:\/\/github\.com\/[^\/]+\/([^"]+)"/).map { String($0.1) }
+        #expect(packages.count >= 4, "\(packages)")
+        for package in packages {
+            let shown = package == "hummingbird" ? "Hummingbird" : package
+            #expect(notice.contains(shown), "Package.swift depends on \(package): name it in NOTICE")
+        }
+        for linked in ["swift-nio", "llhttp", "swift-nio-extras", "swift-http-types", "swift-log", "swift-metrics",
+                       "swift-distributed-tracing", "swift-service-context", "swift-service-lifecycle",
+                       "swift-async-algorithms", "swift-atomics", "swift-collections", "swift-system"] {
+            #expect(notice.contains(linked), "NOTICE does not name \(linked), which Hummingbird links into cabin")
+        }
     }
 }

@@ -1,0 +1,128 @@
+import CabinAudio
+import CabinHaptics
+import CabinIO
+import CabinJSON
+import CabinPlayback
+import FoundationEssentials
+import Glibc
+import Synchronization
+
+/// `cabin studio`: patterns read, compiled and rendered as audio on the control thread,
+/// again on every save, and served to a local page (`serve`). See CabinStudio.swift.
+///
+/// Thread: `loadAll`, `reload` and `watch` on one control thread; `serve` from a task;
+/// `feed` any thread.
+public final class Studio: Sendable {
+    /// How the patterns are read and heard.
+    public struct Options: Sendable {
+        /// Lenient or strict, and how AHAP curve times are read (as `haptics show`).
+        public var read: HapticReadOptions
+        public var strength: HapticStrength
+        /// The sound: mono (the haptics as audio with the pattern's own sound added), as
+        /// `haptics render` makes it.
+        public var audio: HapticAudioOptions
+        /// Only errors in the diagnostics list (as `--quiet`).
+        public var quiet: Bool
+
+        public init(read: HapticReadOptions = HapticReadOptions(), strength: HapticStrength = .strong,
+                    audio: HapticAudioOptions = HapticAudioOptions(), quiet: Bool = false) {
+            self.read = read
+            self.strength = strength
+            self.audio = audio
+            self.quiet = quiet
+        }
+    }
+
+    /// What a reload did, for the command's lines.
+    public struct Report: Sendable {
+        public var pattern: StudioPattern
+        /// When it was published to the pages (`CLOCK_MONOTONIC` seconds, as `FileWatcher`'s).
+        public var publishedAt: Double
+        /// When the save it follows was seen, for a reload after a save.
+        public var savedAt: Double?
+    }
+
+    public let files: [String]
+    public let options: Options
+    public let token: StudioToken
+    public let feed: StudioFeed
+    private let patterns: Mutex<[StudioPattern]>
+
+    public init(files: [String], options: Options = Options(), token: StudioToken = .random()) {
+        self.files = files
+        self.options = options
+        self.token = token
+        feed = StudioFeed(count: files.count)
+        patterns = Mutex(files.indices.map { StudioPattern(index: $0, name: files[$0]) })
+    }
+
+    /// Reads every file once (before serving, so the first page has them all).
+    @discardableResult
+    public func loadAll() -> [Report] { files.indices.map { reload($0) } }
+
+    /// Reads file `index` again (`removed`: it was just removed), and publishes its new state.
+    @discardableResult
+    public func reload(_ index: Int, removed: Bool = false, savedAt: Double? = nil) -> Report {
+        let file = files[index]
+        var pattern = patterns.withLock { $0[index] }
+        pattern.generation += 1
+        pattern.diagnostics = []
+        pattern.failure = nil
+        if removed || access(file, F_OK) != 0 {
+            pattern.status = .missing
+            pattern.source = nil
+        } else {
+            load(file, into: &pattern)
+        }
+        let json = pattern.json.serialized(pretty: false)
+        let wav = pattern.good?.audio.map(StudioPattern.wav)
+        patterns.withLock { $0[index] = pattern }
+        feed.publish(index: index, json: json, wav: wav)
+        return Report(pattern: pattern, publishedAt: FileWatcher.now(), savedAt: savedAt)
+    }
+
+    private func load(_ file: String, into pattern: inout StudioPattern) {
+        let read = HapticPatternFile.read(file, options: options.read, strength: options.strength)
+        pattern.source = read.bytes.map { String(decoding: $0, as: UTF8.self) }
+        if let failure = read.failure {
+            pattern.status = .unreadable
+            pattern.failure = failure
+            return
+        }
+        var diagnostics = read.diagnostics
+        defer { pattern.diagnostics = Diagnostics.list(diagnostics, quiet: options.quiet) }
+        guard let source = read.pattern, let compiled = read.compiled else {
+            pattern.status = .errors
+            return
+        }
+        let audio = HapticPatternFile.previewAudio(source, compiled, file: file, options: options.audio)
+        diagnostics.append(contentsOf: audio.diagnostics)
+        pattern.status = audio.buffer == nil ? .soundErrors : .ok
+        pattern.good = StudioPattern.Good(generation: pattern.generation, readAt: TimeOfDay.now(),
+                                          summary: HapticPatternFile.summary(source, compiled), compiled: compiled, audio: audio.buffer)
+    }
+
+    /// Waits for saves of the files (inotify, `FileWatcher`) and reloads each one saved or
+    /// removed, until `stop` says so (asked at least every 50 ms); `report` is called after
+    /// each reload. Throws only when the files cannot be watched (a missing folder).
+    public func watch(until stop: () -> Bool, report: (Report) -> Void) throws(FileWatcherError) {
+        let watcher = try FileWatcher(paths: files)
+        while !stop() {
+            for change in watcher.wait(timeoutMilliseconds: 50) {
+                for index in files.indices where files[index] == change.path {
+                    report(reload(index, removed: change.kind == .removed, savedAt: change.seenAt))
+                }
+            }
+        }
+    }
+
+    /// Ends the pages' event streams (so the server can stop).
+    public func close() { feed.close() }
+}
+
+extension Diagnostics {
+    /// The diagnostics in document order, without warnings when `quiet`.
+    static func list(_ diagnostics: Diagnostics, quiet: Bool) -> [Diagnostic] {
+        diagnostics.sortedByLocation.filter { !quiet || $0.isError }
+    }
+}

@@ -1,0 +1,78 @@
+import Hummingbird
+import Logging
+
+extension Studio {
+    /// Serves the page on 127.0.0.1:`port` (0: a free port the system chooses) until the
+    /// task is cancelled; `running` is called once with the page's address
+    /// (`http://127.0.0.1:PORT/TOKEN/`).
+    ///
+    /// Routes, all under `/TOKEN/` (anything else is 403, an unknown name under it 404):
+    /// the page (`/TOKEN/`, `studio.js`, `studio.css`), every pattern's JSON
+    /// (`patterns.json`), a pattern's sound (`audio/N.wav`), and the pages' events
+    /// (`events`: server-sent events, every pattern first, then each new version).
+    public func serve(port: Int, running: @escaping @Sendable (String) -> Void) async throws {
+        let router = Router()
+        router.add(middleware: StudioGate(token: token))
+        let page = router.group(RouterPath(token.text))
+        let feed = self.feed, token = self.token
+        page.get { request, _ -> Response in
+            // The page's relative addresses need the slash: `/TOKEN` is sent to `/TOKEN/`.
+            if !request.uri.path.hasSuffix("/") {
+                return Response(status: .seeOther, headers: [.location: "/\(token.text)/"])
+            }
+            return Self.text(StudioPage.html, type: "text/html; charset=utf-8")
+        }
+        page.get("studio.js") { _, _ in Self.text(StudioPage.script, type: "text/javascript; charset=utf-8") }
+        page.get("studio.css") { _, _ in Self.text(StudioPage.style, type: "text/css; charset=utf-8") }
+        page.get("patterns.json") { _, _ in Self.text(feed.patternsJSON, type: "application/json") }
+        page.get("audio/:file") { _, context -> Response in
+            let file = context.parameters.get("file") ?? ""
+            guard file.hasSuffix(".wav"), let index = Int(file.dropLast(4)), let wav = feed.wav(index) else {
+                return Response(status: .notFound, headers: Self.headers("text/plain; charset=utf-8"),
+                                body: ResponseBody(byteBuffer: ByteBuffer(string: "no such sound\n")))
+            }
+            return Response(status: .ok, headers: Self.headers("audio/wav"), body: ResponseBody(byteBuffer: ByteBuffer(bytes: wav)))
+        }
+        page.get("events") { _, _ -> Response in
+            let events = feed.listen()
+            return Response(status: .ok, headers: Self.headers("text/event-stream"), body: ResponseBody { writer in
+                for await event in events { try await writer.write(ByteBuffer(string: event)) }
+                try await writer.finish(nil)
+            })
+        }
+        var logger = Logger(label: "cabin-studio")
+        logger.logLevel = .critical
+        let app = Application(
+            router: router,
+            configuration: ApplicationConfiguration(address: .hostname("127.0.0.1", port: port), serverName: nil),
+            onServerRunning: { channel in
+                running("http://127.0.0.1:\(channel.localAddress?.port ?? port)/\(token.text)/")
+            },
+            logger: logger)
+        try await app.run()
+    }
+
+    static func headers(_ type: String) -> HTTPFields {
+        [.contentType: type, .cacheControl: "no-store", .init("X-Content-Type-Options")!: "nosniff",
+         .init("Referrer-Policy")!: "no-referrer",
+         // Only the page's own script, style, sound and connections: a value that got
+         // into the page as markup still could not run or load anything.
+         .init("Content-Security-Policy")!: "default-src 'none'; script-src 'self'; style-src 'self'; media-src 'self'; connect-src 'self'; img-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"]
+    }
+
+    static func text(_ body: String, type: String) -> Response {
+        Response(status: .ok, headers: headers(type), body: ResponseBody(byteBuffer: ByteBuffer(string: body)))
+    }
+}
+
+/// Refuses every request whose path does not start with the token (403, no body that
+/// says why), before any route is looked at.
+struct StudioGate<Context: RequestContext>: RouterMiddleware {
+    let token: StudioToken
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        let first = request.uri.path.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: true).first ?? ""
+        guard token.matches(first) else { return Response(status: .forbidden) }
+        return try await next(request, context)
+    }
+}

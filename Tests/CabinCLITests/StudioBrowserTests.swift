@@ -1,0 +1,99 @@
+import CabinHaptics
+import CabinPlayback
+import CabinTestSupport
+import Foundation
+import Testing
+
+/// Issue 30.2 in a real browser: headless Chromium (Debian's `chromium` and
+/// `chromium-driver`, over WebDriver) loads `cabin studio`'s page, which draws the
+/// pattern's timeline from the compiler's figures and its sound; a saved edit is redrawn
+/// without a reload; a broken edit shows its located error, which highlights its line.
+@Suite(.enabled(if: WebDriver.available, "needs Debian's chromium and chromium-driver (scripts/install-deps installs them)"))
+struct StudioBrowserTests {
+    /// What section `index` drew (its data attributes), and whether the page is connected.
+    static let drawn = """
+        const s = document.querySelector('section.pattern[data-index="' + arguments[0] + '"]');
+        if (!s) return null;
+        return Object.assign({ connected: document.getElementById("status").dataset.connected,
+                               marker: String(window.cabinMarker), name: s.querySelector(".name").textContent,
+                               message: s.querySelector(".message").textContent,
+                               items: [...s.querySelectorAll("ol.diagnostics li")].map(li => li.textContent),
+                               images: document.images.length }, s.dataset);
+        """
+
+    func drawn(_ browser: WebDriver, _ index: Int = 0) throws -> [String: String] {
+        (try browser.execute(Self.drawn, [index]) as? [String: Any] ?? [:]).mapValues { v in
+            (v as? [Any]).map { $0.map { "\($0)" }.joined(separator: "\n") } ?? "\(v)"
+        }
+    }
+
+    func wait(_ browser: WebDriver, _ index: Int = 0, timeout: Double = 15, until condition: ([String: String]) -> Bool) throws -> [String: String] {
+        let deadline = Date().addingTimeInterval(timeout)
+        var state = try drawn(browser, index)
+        while !condition(state) && Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.02)
+            state = try drawn(browser, index)
+        }
+        return state
+    }
+
+    @Test func thePageDrawsThePatternAndRedrawsASaveWithoutReloading() throws {
+        let dir = try TestEnvironment.temporaryDirectory("cabin-studio-browser")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("p.ahap"), other = dir.appendingPathComponent("<i>B.ahap")
+        try Data(StudioTests.pattern(times: [0.1, 0.2]).utf8).write(to: file)
+        try Data(StudioTests.pattern(times: [0.05, 0.15, 0.25, 0.35, 0.45]).utf8).write(to: other)
+        let studio = try RunningStudio(["p.ahap", "<i>B.ahap", "--no-open"], in: dir)
+        defer { _ = studio.stop() }
+        let browser = try WebDriver()
+        defer { browser.quit() }
+        try browser.open(studio.url)
+
+        // Drawn: the compiler's transients and breakpoints, the sound's waveform; both
+        // patterns on one time axis (the longer one's end).
+        let compiled = try #require(HapticPatternFile.read(file.path, options: HapticReadOptions(), strength: .strong).compiled)
+        let otherCompiled = try #require(HapticPatternFile.read(other.path, options: HapticReadOptions(), strength: .strong).compiled)
+        var state = try wait(browser) { $0["transientsDrawn"] != nil && $0["audioSeconds"] != nil && $0["connected"] == "true" }
+        #expect(state["transientsDrawn"] == "\(compiled.transients.count)", "\(state)")
+        #expect(state["breakpointsDrawn"] == "\(compiled.breakpoints.count)", "\(state)")
+        #expect(Int(state["peaksDrawn"] ?? "") ?? 0 > 100, "\(state)")
+        #expect(state["status"] == "ok" && state["generation"] == "1")
+        let wav = try #require(HapticPatternFile.previewAudio(HapticPatternFile.read(file.path, options: HapticReadOptions(), strength: .strong).pattern!,
+                                                               compiled, file: file.path, options: HapticAudioOptions()).buffer)
+        #expect(abs((Double(state["audioSeconds"] ?? "") ?? 0) - wav.duration) < 0.001, "\(state) \(wav.duration)")
+        let b = try wait(browser, 1) { $0["transientsDrawn"] != nil }
+        #expect(b["transientsDrawn"] == "5" && b["name"] == "<i>B.ahap" && b["images"] == "0", "\(b)")
+        #expect(Double(state["drawnEnd"] ?? "") ?? 0 >= otherCompiled.endTime, "\(state)")
+
+        // A saved edit: redrawn in place (the page's own state survives: no reload).
+        try browser.execute("window.cabinMarker = 42;")
+        let saved = Date().timeIntervalSince1970 * 1000
+        try Data(StudioTests.pattern(times: [0.1, 0.2, 0.3, 0.4]).utf8).write(to: file, options: .atomic)
+        state = try wait(browser) { $0["generation"] == "2" && $0["transientsDrawn"] == "4" }
+        #expect(state["generation"] == "2" && state["transientsDrawn"] == "4" && state["marker"] == "42", "\(state)")
+        let latency = (Double(state["updatedAt"] ?? "") ?? .infinity) - saved
+        print("StudioBrowserTests: save to redrawn page \(Int(latency.rounded())) ms")
+        #expect(latency < 1000, "\(latency) ms")
+
+        // A broken edit: its located error listed, the last good timeline still drawn; its
+        // place highlights the line in the source.
+        try Data("{ \"Version\": 1.0,\n  \"Pattern\": [ { \"Event\": { \"Time\": \"zero\", \"EventType\": \"HapticTransient\" } } ] }".utf8).write(to: file)
+        state = try wait(browser) { $0["status"] == "errors" }
+        #expect(state["status"] == "errors" && state["transientsDrawn"] == "4" && state["marker"] == "42", "\(state)")
+        #expect(state["items"]?.hasPrefix("2:37 error: Pattern[0].Event.Time: expected a number") == true, "\(state)")
+        #expect(state["message"]?.hasPrefix("not loaded (1 error); the version read at ") == true, "\(state)")
+        try browser.execute("document.querySelector('section.pattern[data-index=\"0\"] ol.diagnostics button').click();")
+        state = try drawn(browser)
+        #expect(state["highlightedLine"] == "2", "\(state)")
+        let highlighted = try browser.execute("return document.querySelector('span.highlight').textContent;") as? String
+        #expect(highlighted?.contains("\"Time\": \"zero\"") == true, "\(highlighted ?? "nil")")
+
+        // Fixed again, then played: the playhead follows the sound.
+        try Data(StudioTests.pattern(times: [0.1]).utf8).write(to: file)
+        state = try wait(browser) { $0["status"] == "ok" && $0["transientsDrawn"] == "1" }
+        #expect(state["generation"] == "4", "\(state)")
+        try browser.execute("document.querySelector('section.pattern[data-index=\"0\"] button.play').click();")
+        state = try wait(browser) { Double($0["playhead"] ?? "") ?? 0 > 0.05 }
+        #expect(Double(state["playhead"] ?? "") ?? 0 > 0.05, "\(state)")
+    }
+}
