@@ -20,12 +20,6 @@ public enum EngineRecipes {
                     description: "Vintage sputter: a few weak firings and a cough, for a scatter over the vintage loops") { context in
             SoundFinish.buffer([sputter(sampleRate: context.sampleRate, random: &context.random)], sampleRate: context.sampleRate)
         },
-        SoundRecipe("engine/electric", .engine, loop: true, storage: .flac, seed: 0xEE01,
-                    description: "Electric motor hum with road noise (repitches naturally)") { context in
-            let frames = Int(6 * context.sampleRate)
-            return SoundFinish.buffer([electric(frames: frames, sampleRate: context.sampleRate, random: &context.random)],
-                                      sampleRate: context.sampleRate)
-        },
     ]
 
     static func engine(_ name: String, _ spec: EngineSpec, rpm: Double, seed: UInt64, _ description: String) -> SoundRecipe {
@@ -154,28 +148,5 @@ public enum EngineRecipes {
             out[i] *= SoundFinish.raisedCosine(t / 0.04) * SoundFinish.raisedCosine((0.6 - t) / 0.12)
         }
         return out
-    }
-
-    /// An electric drive unit: a soft hum of motor orders (not one pure tone) with slow
-    /// beating between them, a faint inverter tone, and tyre/road noise carrying most of
-    /// the loudness. Every frequency completes whole cycles in the loop.
-    static func electric(frames: Int, sampleRate sr: Double, random: inout SeededRandom) -> [Double] {
-        var out = Noise.pink(frames, random: &random)
-            .filtered(.bandpass, 220, q: 0.6, sampleRate: sr, periodic: true)
-            .filtered(.lowpass, 1200, sampleRate: sr, periodic: true).scaled(2.2)
-        let orders: [(Double, Double)] = [(1, 0.5), (2, 0.35), (3, 0.12), (4, 0.08), (6, 0.05), (8, 0.025)]
-        let base = 112.0
-        for (k, (order, gain)) in orders.enumerated() {
-            let f = Periodic.snap(base * order + (k.isMultiple(of: 2) ? 0 : 0.5), frames: frames, sampleRate: sr)
-            let wobble = Periodic.wander(frames: frames, maxCycles: 5, random: &random)
-            let phase = random.uniform(0...6.28)
-            for i in 0..<frames {
-                out[i] += gain * 0.45 * (1 + 0.3 * wobble[i]) * sin(2 * Double.pi * f * Double(i) / sr + phase)
-            }
-        }
-        let whine = Periodic.snap(1340, frames: frames, sampleRate: sr)
-        let whineMod = Periodic.wander(frames: frames, maxCycles: 3, random: &random)
-        for i in 0..<frames { out[i] += 0.006 * (1 + 0.5 * whineMod[i]) * sin(2 * Double.pi * whine * Double(i) / sr) }
-        return out.filtered(.highpass, 35, sampleRate: sr, periodic: true)
     }
 }

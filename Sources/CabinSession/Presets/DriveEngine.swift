@@ -36,7 +36,7 @@ struct DriveEngine {
     /// The rpm at which an upshift happens (a relaxed automatic).
     let shiftRPM: Double
     /// Synthesized live (`synth:engine`, one layer following the rpm through the gears)
-    /// instead of the idle and cruise loops; the electric motor always plays its loop.
+    /// instead of the idle and cruise loops; the electric motor is always live (`synth:motor`).
     let isLive: Bool
 
     static let cruiseSpeed = 65.0
