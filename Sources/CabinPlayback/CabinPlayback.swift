@@ -36,6 +36,7 @@
 // playback then runs on a virtual clock, as fast as it renders, and `backend.heard()` is
 // what a listener would have heard (see TransportTests).
 //
-// Threads: LivePlayer's methods belong to one control thread; its render thread is
-// internal. Loaders do file I/O on the calling thread (and Dispatch workers for
+// Threads: LivePlayer's methods may be called from any thread or task (serialised by its
+// control lock, which the render thread never takes); its render thread is internal. An app
+// that owns its audio callback plays through `CallbackOutput` (callback mode). Loaders do file I/O on the calling thread (and Dispatch workers for
 // progressive decoding).

@@ -200,8 +200,8 @@ extension LivePlayer {
     /// position, duration, segment, mark, parameters, volumes, xruns, device, latency, radio,
     /// live events. `title` is the session's name for people.
     ///
-    /// Thread: control thread.
+    /// Thread: any thread (one consistent reading, under the control lock).
     public func statusJSON(title: String) -> JSONValue {
-        ControlCommands(player: self, title: title).status()
+        control.withLock { ControlCommands(player: self, title: title).status() }
     }
 }

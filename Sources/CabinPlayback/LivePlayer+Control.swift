@@ -1,4 +1,5 @@
 import Glibc
+import CabinIO
 import CabinAudio
 import CabinSession
 
@@ -19,7 +20,8 @@ public struct PlayerVolumes: Sendable, Equatable {
 /// plays (`player.trigger("leave-focus")`). Whoever knows how to perform it registers it
 /// (`LivePlayer.register`); a name nobody registered is an error, never silently nothing.
 ///
-/// Thread: `perform` runs on the control thread, inside `trigger`.
+/// Thread: `perform` runs on the thread that calls `trigger`, inside it, holding the
+/// player's control lock (it may call the player again).
 public struct LiveEvent {
     public var name: String
     /// One line for listings (`cabin ctl help`).
@@ -49,14 +51,36 @@ public struct PlayerControlError: Error, Sendable, Equatable, CustomStringConver
     public init(_ description: String) { self.description = description }
 }
 
+/// Why `LivePlayer.start` refused: a player plays once.
+public enum PlayerStartError: Error, Sendable, CustomStringConvertible {
+    /// `start` was called before, and the session is still playing.
+    case alreadyStarted
+    /// The session has ended (or `stopNow` was called): open a new player to play again.
+    case ended
+    /// The render thread could not be created.
+    case thread(SystemError)
+
+    public var description: String {
+        switch self {
+        case .alreadyStarted: "the player has already started"
+        case .ended: "the session has ended: a player plays once; open a new one to play again"
+        case .thread(let error): "could not start the render thread: \(error)"
+        }
+    }
+}
+
 extension LivePlayer {
     /// The listener's volumes now.
-    public var volume: PlayerVolumes { volumes }
+    public var volume: PlayerVolumes { control.withLock { volumes } }
 
     /// Sets the master volume (`bus` nil) or a bus's, in dB (within `VolumeLevel.minimum` …
     /// `VolumeLevel.maximum`; −∞ is silence). The mixer ramps to it over 50 ms. Throws for a bus the session
     /// does not have.
     public func setVolume(_ decibels: Decibels, bus: String? = nil) throws(PlayerControlError) {
+        try control.withLock { () throws(PlayerControlError) in try setVolumeLocked(decibels, bus: bus) }
+    }
+
+    private func setVolumeLocked(_ decibels: Decibels, bus: String?) throws(PlayerControlError) {
         let level = VolumeLevel.clamped(decibels)
         if let bus {
             guard session.config.bus(named: bus) != nil else {
@@ -72,16 +96,20 @@ extension LivePlayer {
 
     /// Mutes or unmutes the master (the volume is kept for unmuting).
     public func setMuted(_ muted: Bool) {
-        volumes.muted = muted
-        applyVolumes(on: currentSlot.runner.handle)
-        controlEvents.append(.volumeChanged(bus: nil, decibels: volumes.master.value, muted: muted))
+        control.withLock {
+            volumes.muted = muted
+            applyVolumes(on: currentSlot.runner.handle)
+            controlEvents.append(.volumeChanged(bus: nil, decibels: volumes.master.value, muted: muted))
+        }
     }
 
     /// Sets the fade on the master (on top of its volume; no event). For `SleepTimer`.
     public func setFade(_ level: Decibels) {
-        guard level != volumes.fade else { return }
-        volumes.fade = level
-        applyVolumes(on: currentSlot.runner.handle)
+        control.withLock {
+            guard level != volumes.fade else { return }
+            volumes.fade = level
+            applyVolumes(on: currentSlot.runner.handle)
+        }
     }
 
     /// Sends the volumes to a runner's mixer (the current one, or a seek's new one).
@@ -94,15 +122,19 @@ extension LivePlayer {
 
     /// Makes `event` triggerable by its name (replacing one of the same name).
     public func register(_ event: LiveEvent) {
-        liveEvents[event.name] = event
+        control.withLock { liveEvents[event.name] = event }
     }
 
     /// The live events this session answers to, sorted by name.
-    public var liveEventList: [LiveEvent] { liveEvents.values.sorted { $0.name < $1.name } }
+    public var liveEventList: [LiveEvent] { control.withLock { liveEvents.values.sorted { $0.name < $1.name } } }
 
     /// Performs the live event `name` and reports it (`PlayerEvent.triggered`); a name no
     /// one registered is an error naming those that are.
     public func trigger(_ name: String) throws(PlayerControlError) {
+        try control.withLock { () throws(PlayerControlError) in try triggerLocked(name) }
+    }
+
+    private func triggerLocked(_ name: String) throws(PlayerControlError) {
         guard let event = liveEvents[name] else {
             let known = liveEventList.map(\.name)
             throw PlayerControlError("no live event '\(name)' in this session"
@@ -114,25 +146,25 @@ extension LivePlayer {
 
     /// The radio's next station or track; an error when the session has no radio.
     public func nextStation() throws(PlayerControlError) {
-        guard let stations else {
-            throw PlayerControlError(radio?.isEmpty ?? true ? "no radio in this session"
-                                     : "this session's radio is one internet station: give a playlist (a folder, .m3u, .m3u8 or .pls) to switch")
-        }
-        do { try stations.nextStation() } catch { throw PlayerControlError("\(error)") }
+        try control.withLock { () throws(PlayerControlError) in try switchStation(forward: true) }
     }
 
     /// The radio's previous station or track; an error when the session has no radio.
     public func previousStation() throws(PlayerControlError) {
+        try control.withLock { () throws(PlayerControlError) in try switchStation(forward: false) }
+    }
+
+    private func switchStation(forward: Bool) throws(PlayerControlError) {
         guard let stations else {
             throw PlayerControlError(radio?.isEmpty ?? true ? "no radio in this session"
                                      : "this session's radio is one internet station: give a playlist (a folder, .m3u, .m3u8 or .pls) to switch")
         }
-        do { try stations.previousStation() } catch { throw PlayerControlError("\(error)") }
+        do { try forward ? stations.nextStation() : stations.previousStation() } catch { throw PlayerControlError("\(error)") }
     }
 
     /// The names and values of the session's parameters now (`speed` …), in its order.
     public var parameterValues: [(name: String, value: Double)] {
-        session.config.parameters.compactMap { p in parameterValue(p.name).map { (p.name, $0) } }
+        control.withLock { session.config.parameters.compactMap { p in parameterValue(p.name).map { (p.name, $0) } } }
     }
 }
 

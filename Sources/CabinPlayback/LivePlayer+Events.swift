@@ -41,7 +41,9 @@ extension LivePlayer {
         return min(target + elapsed, session.durationFrames)
     }
 
-    public var status: PlayerStatus {
+    public var status: PlayerStatus { control.withLock { statusLocked } }
+
+    private var statusLocked: PlayerStatus {
         let rawState = shared.state.load(ordering: .acquiring)
         let state: PlayerStatus.State = switch PlayerShared.State(rawValue: rawState) ?? .starting {
         case .starting: .starting
@@ -66,11 +68,13 @@ extension LivePlayer {
 
     /// Events since the last call, in order; also frees runners retired by seeks.
     ///
-    /// Control thread only; call it a few times a second.
+    /// Any thread (under the control lock); call it a few times a second, or read `events`.
     public func poll() -> [PlayerEvent] {
-        RunnerSlot.release(shared.retired.exchange(0, ordering: .acquiringAndReleasing))
-        defer { controlEvents.removeAll() }
-        return controlEvents + monitorEvents() + (radio?.poll().map(PlayerEvent.radio) ?? [])
+        control.withLock {
+            RunnerSlot.release(shared.retired.exchange(0, ordering: .acquiringAndReleasing))
+            defer { controlEvents.removeAll() }
+            return controlEvents + monitorEvents() + (radio?.poll().map(PlayerEvent.radio) ?? [])
+        }
     }
 }
 

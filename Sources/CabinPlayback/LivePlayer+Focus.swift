@@ -46,7 +46,7 @@ extension LivePlayer {
 
     /// Haptic cues made live (by `leave-focus`), at the session frame they were sent, for
     /// haptic players that follow the session (and tests).
-    public var triggeredHaptics: [TriggeredHaptic] { liveHaptics }
+    public var triggeredHaptics: [TriggeredHaptic] { control.withLock { liveHaptics } }
 
     /// Where the running session is, for haptic players that follow it live: the render
     /// thread's parameter states and the haptic cues live events made (`SessionRumble`

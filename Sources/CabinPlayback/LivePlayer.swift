@@ -18,15 +18,30 @@ import Synchronization
 /// ```swift
 /// let player = try LivePlayer(session: compiled, options: .init(device: "default"))
 /// try player.start()
-/// while !player.isFinished { for event in player.poll() { print(event) }; usleep(100_000) }
+/// for await event in player.events { print(event) }
 /// ```
 ///
-/// Thread: every method is for the control thread (one at a time); the render thread is
-/// internal.
+/// Thread: any thread. Every control call (transport, volumes, parameters, live events,
+/// `poll`, `status`) takes the player's control lock, which the render thread never takes,
+/// so calls from several threads or tasks are serialised and never reach the render thread
+/// as a race; the waits (`waitUntilStarted`, `waitUntilFinished`, `events`) sleep without
+/// holding it. A live event's `perform` runs inside `trigger`, holding the lock, and may call
+/// the player again.
 public final class LivePlayer: @unchecked Sendable {
+    // @unchecked Sendable: the control side's state is read and written only under
+    // `control`; what the render thread shares is atomics (`PlayerShared`).
     /// The session's live streams (connected by a live load; see `SessionLoader.Loaded.radio`):
     /// their events come through `poll()` and their state in `status.radio`.
-    public var radio: RadioStations?
+    public var radio: RadioStations? {
+        get { control.withLock { radioStorage } }
+        set { control.withLock { radioStorage = newValue } }
+    }
+    private var radioStorage: RadioStations?
+    /// Serialises the control side (see the type's Thread note). Recursive: a live event's
+    /// `perform` calls the player that triggers it.
+    let control = RecursiveLock()
+    /// Whether `start` has been called (a second call is an error).
+    private var hasStarted = false
     public struct Options: Sendable {
         public var device: String
         public var configuration: OutputConfiguration
@@ -132,7 +147,11 @@ public final class LivePlayer: @unchecked Sendable {
     /// Live events by name (`trigger`), registered by whoever knows how to perform them.
     var liveEvents: [String: LiveEvent] = [:]
     /// What switches radio stations, when the session has a radio (`nextStation`).
-    public var stations: (any StationSwitching)?
+    public var stations: (any StationSwitching)? {
+        get { control.withLock { stationsStorage } }
+        set { control.withLock { stationsStorage = newValue } }
+    }
+    private var stationsStorage: (any StationSwitching)?
     /// Events the control side made (a trigger, a volume change), for the next `poll`.
     var controlEvents: [PlayerEvent] = []
     /// The parameter's value when focus was left (`return-focus` goes back to it).
@@ -172,7 +191,10 @@ public final class LivePlayer: @unchecked Sendable {
         deviceName = resolved.device
         self.session = session
         self.options = options
-        shared = PlayerShared(session)
+        do { shared = try PlayerShared(session) } catch {
+            output.close()
+            throw AudioDeviceError(.failed, device: options.device, operation: "eventfd", code: error.code, detail: error.reason)
+        }
         negotiated = output.negotiated
         if let haptics = options.resolvedHaptics {
             do {
@@ -207,22 +229,29 @@ public final class LivePlayer: @unchecked Sendable {
         RunnerSlot.release(shared.retired.exchange(0, ordering: .acquiringAndReleasing))
     }
 
-    /// Starts the render thread.
-    public func start() throws(SystemError) {
-        let thread = RealtimeThread(name: "cabin-audio", priority: options.realtimePriority) { [unowned self] scheduling in
-            self.renderThreadMain(scheduling: options.realtime ? scheduling : .normal(reason: "--no-realtime"))
+    /// Starts the render thread. A player plays once: a second `start`, or one after
+    /// `stopNow`, throws (`PlayerStartError`) and changes nothing.
+    public func start() throws(PlayerStartError) {
+        try control.withLock { () throws(PlayerStartError) in
+            guard !hasStarted else { throw isFinished ? .ended : .alreadyStarted }
+            guard !shared.stopRequested.load(ordering: .acquiring) else { throw .ended }
+            let thread = RealtimeThread(name: "cabin-audio", priority: options.realtimePriority) { [unowned self] scheduling in
+                self.renderThreadMain(scheduling: options.realtime ? scheduling : .normal(reason: "--no-realtime"))
+            }
+            do throws(SystemError) { try thread.start() } catch { throw .thread(error) }
+            hasStarted = true
+            self.thread = thread
         }
-        try thread.start()
-        self.thread = thread
     }
 
     /// Blocks until the device is playing (or playback ended), at most `timeout` seconds,
     /// so a caller can announce the start the moment audio begins. True if it started.
+    /// Sleeps (no polling) and holds no lock: any thread.
     @discardableResult
     public func waitUntilStarted(timeout: Double = 5) -> Bool {
-        let deadline = monotonicSeconds() + timeout
-        while !shared.started.load(ordering: .acquiring) && !isFinished && monotonicSeconds() < deadline {
-            usleep(500)
+        if !shared.started.load(ordering: .acquiring) && control.withLock({ hasStarted }) {
+            let milliseconds = timeout.isFinite ? Int32(min(max(0, timeout * 1000), Double(Int32.max))) : -1
+            _ = EventFD.waitReadable(shared.startedSignal.descriptor, timeoutMilliseconds: milliseconds)
         }
         return shared.started.load(ordering: .acquiring)
     }
@@ -239,31 +268,48 @@ public final class LivePlayer: @unchecked Sendable {
     /// Each bus's peak level since the last call, in dBFS (−∞ for silence), by bus name in
     /// the session's order. For level meters.
     public func takeBusPeaks() -> [(bus: String, level: Double)] {
-        let handle = currentSlot.runner.handle
+        let handle = control.withLock { currentSlot.runner.handle }
         return zip(handle.busNames, handle.takeBusPeaks()).map { ($0, $1.value) }
     }
 
     /// CPU seconds the render thread used, once playback has ended.
     public var renderThreadCPUSeconds: Double { Double(shared.renderCPUNanoseconds.load(ordering: .acquiring)) / 1e9 }
 
-    /// Blocks until the render thread has ended.
-    public func waitUntilFinished() { thread?.join() }
+    /// Blocks until playback has ended (at once if it never started). Sleeps without
+    /// holding the control lock, so another thread may pause or stop meanwhile; any number
+    /// of threads may wait.
+    public func waitUntilFinished() {
+        guard control.withLock({ hasStarted }) else { return }
+        _ = EventFD.waitReadable(shared.finishedSignal.descriptor, timeoutMilliseconds: -1)
+        joinRenderThread()
+    }
+
+    /// Joins the ended render thread (once; under the lock, so two callers never both join).
+    private func joinRenderThread() {
+        control.withLock {
+            thread?.join()
+            thread = nil
+        }
+    }
 
     /// Fades out and pauses the session clock ("pull over"); `resume` fades back in.
     public func pause() { request(.pause) }
     public func resume() { request(.resume) }
-    public func togglePause() { request(isPaused ? .resume : .pause) }
+    public func togglePause() { control.withLock { request(isPaused ? .resume : .pause) } }
     public var isPaused: Bool { shared.state.load(ordering: .acquiring) == PlayerShared.State.paused.rawValue }
 
-    /// Fades out (over `transportFade`) and ends playback with reason `stopped`.
+    /// Fades out (over `transportFade`) and ends playback with reason `stopped`. Asking
+    /// again while the fade runs changes nothing: the session ends when the first fade does.
     public func stop() { request(.quit) }
 
-    /// Ends at once, no fade (a second Ctrl-C).
+    /// Ends at once, no fade (a second Ctrl-C). Blocks until the render thread has ended.
     public func stopNow() {
         shared.stopRequested.store(true, ordering: .releasing)
         wakeup.signal()
-        thread?.join()
-        thread = nil
+        if control.withLock({ hasStarted }) {
+            _ = EventFD.waitReadable(shared.finishedSignal.descriptor, timeoutMilliseconds: -1)
+        }
+        joinRenderThread()
     }
 
     /// Moves to `seconds` on the session's timeline (clamped to it), heard from now: the
@@ -272,6 +318,10 @@ public final class LivePlayer: @unchecked Sendable {
     /// false the new place is heard from its first frame instead, after the fade (a loop's
     /// return to its start: `PlaybackRange`).
     public func seek(to seconds: Double, keepingTime: Bool = true) {
+        control.withLock { seekLocked(to: seconds, keepingTime: keepingTime) }
+    }
+
+    private func seekLocked(to seconds: Double, keepingTime: Bool) {
         let (heard, clock) = heardNow()
         let target = frame(seconds)
         seek(toFrame: target, askedAt: keepingTime ? clock : nil, movedBy: Double(target - heard) / session.sampleRate)
@@ -282,13 +332,18 @@ public final class LivePlayer: @unchecked Sendable {
     /// 30 s five times over; +30 then −30 returns to the same moment. A move of 0 is nothing.
     public func seek(by seconds: Double) {
         guard seconds != 0 else { return }
-        let (from, clock) = outstandingSeek ?? heardNow()
-        let target = frame(Double(from) / session.sampleRate + seconds)
-        seek(toFrame: target, askedAt: clock, movedBy: Double(target - from) / session.sampleRate)
+        control.withLock {
+            let (from, clock) = outstandingSeek ?? heardNow()
+            let target = frame(Double(from) / session.sampleRate + seconds)
+            seek(toFrame: target, askedAt: clock, movedBy: Double(target - from) / session.sampleRate)
+        }
     }
 
     /// The timeline frame of `seconds`, clamped to the session.
-    private func frame(_ seconds: Double) -> FrameTime {
+    private func frame(_ seconds: Double) -> FrameTime { Self.frame(seconds, in: session) }
+
+    /// The frame of `seconds` on `session`'s timeline, clamped to it.
+    private static func frame(_ seconds: Double, in session: CompiledSession) -> FrameTime {
         FrameTime((min(max(0, seconds), session.duration) * session.sampleRate).rounded())
     }
 
@@ -299,8 +354,8 @@ public final class LivePlayer: @unchecked Sendable {
         // what the device plays until the swap (about the seek's fade, a period and the
         // output latency), so its fade-in is that much longer.
         let skipped = clock == nil ? 0
-            : (0.03 * session.sampleRate + Double(shared.delayFrames.load(ordering: .relaxed) + negotiated.periodFrames))
-            / session.sampleRate
+            : Double(PlaybackTransport.seekFadeFrames(rate: session.sampleRate) + shared.delayFrames.load(ordering: .relaxed)
+                     + negotiated.periodFrames) / session.sampleRate
         let slot = RunnerSlot(runner: SessionRunner(session.starting(at: target, fadeIn: 0.05 + skipped)), base: target,
                               requestedAt: clock)
         for (name, value) in userParameters { setParameter(name, to: value, on: slot) }
@@ -331,15 +386,17 @@ public final class LivePlayer: @unchecked Sendable {
 
     /// A runner for `session` from `seconds` on (clamped to the timeline).
     private static func slot(_ session: CompiledSession, at seconds: Double) -> RunnerSlot {
-        let frame = FrameTime((min(max(0, seconds), session.duration) * session.sampleRate).rounded())
+        let frame = frame(seconds, in: session)
         return RunnerSlot(runner: SessionRunner(frame == 0 ? session : session.starting(at: frame)), base: frame)
     }
 
     /// Sets a live parameter (e.g. `speed`) to `value`, clamped to its range; the engine
     /// ramps to it. Timeline `set` cues later in the session still apply.
     public func setParameter(_ name: String, to value: Double) {
-        userParameters[name] = value
-        setParameter(name, to: value, on: currentSlot)
+        control.withLock {
+            userParameters[name] = value
+            setParameter(name, to: value, on: currentSlot)
+        }
     }
 
     /// A live ramp of a parameter (kept for seeks at its end value), from mixer frame `at`.
@@ -356,7 +413,7 @@ public final class LivePlayer: @unchecked Sendable {
     /// The parameter's value now: the last value set live, else what the timeline has
     /// reached.
     public func parameterValue(_ name: String) -> Double? {
-        if let v = userParameters[name] { return v }
+        if let v = control.withLock({ userParameters[name] }) { return v }
         return session.parameterValue(name, at: positionFrames)
     }
 

@@ -30,6 +30,8 @@ struct PlaybackTransport {
     var phase = Phase.playing
     let fadeFrames: Int
     let seekFadeFrames: Int
+    /// The seek's fade: 30 ms at `rate` (`LivePlayer.seek` counts it in what a seek skips).
+    static func seekFadeFrames(rate: Double) -> Int { Int(0.03 * rate) }
     /// Frames of silence that play out the device's buffer before the end.
     var drainFrames: Int
     /// Benchmarks only: render silence and never run the session (`Options.rendersSilence`).
@@ -59,7 +61,7 @@ struct PlaybackTransport {
     init(shared: PlayerShared, sampleRate rate: Double, transportFade: Double, drainFrames: Int, rendersSilence: Bool) {
         self.shared = shared
         fadeFrames = max(1, Int(transportFade * rate))
-        seekFadeFrames = Int(0.03 * rate)
+        seekFadeFrames = Self.seekFadeFrames(rate: rate)
         self.drainFrames = drainFrames
         self.rendersSilence = rendersSilence
         scratch = .allocate(capacity: 2 * 4096)
@@ -168,6 +170,7 @@ struct PlaybackTransport {
             switch phase {
             case .paused: drain(.stopped)
             case .draining: break
+            case .fading(then: .quit, _): break  // asked again: the first fade ends it
             default:
                 withRunner { $0.processAction(.setMasterGain(to: .silence, overFrames: Int64(fadeFrames))) }
                 phase = .fading(then: .quit, framesLeft: fadeFrames)

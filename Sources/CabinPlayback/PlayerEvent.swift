@@ -44,4 +44,10 @@ public struct PlaybackInfo: Sendable, Equatable {
     /// (`device` is `"none"`): "no sound device (no sound card, no sound server)" when
     /// `LivePlayer.open` fell back to it (`Options.whenNoSoundDevice`), or the device asked for.
     public var silentReason: String?
+
+    public init(device: String, sampleRate: Int, periodFrames: Int, bufferFrames: Int, format: SampleFormat,
+                scheduling: String, isRealtime: Bool, silentReason: String? = nil) {
+        (self.device, self.sampleRate, self.periodFrames, self.bufferFrames) = (device, sampleRate, periodFrames, bufferFrames)
+        (self.format, self.scheduling, self.isRealtime, self.silentReason) = (format, scheduling, isRealtime, silentReason)
+    }
 }

@@ -35,6 +35,10 @@ final class PlayerShared: Sendable {
     let resumes = Atomic<Int>(0)
     let seeks = Atomic<Int>(0)
     let started = Atomic<Bool>(false)
+    /// Readable once the device has started (or playback ended first) and once playback has
+    /// ended: what `waitUntilStarted` and `waitUntilFinished` sleep on, from any thread.
+    let startedSignal: EventFD
+    let finishedSignal: EventFD
     /// CPU time the render thread has used (nanoseconds), published at its end.
     let renderCPUNanoseconds = Atomic<Int64>(0)
     /// Test hook: the render thread sleeps this many milliseconds once (a forced stall).
@@ -45,7 +49,17 @@ final class PlayerShared: Sendable {
     let scheduling = Mutex<RealtimeThread.Scheduling>(.normal(reason: "not started"))
 
     /// The state for playing `session` (the haptic feed carries what its haptics read).
-    init(_ session: CompiledSession) { hapticFeed = HapticFeed(session) }
+    init(_ session: CompiledSession) throws(SystemError) {
+        hapticFeed = HapticFeed(session)
+        startedSignal = try EventFD()
+        finishedSignal = try EventFD()
+    }
+
+    /// The device plays: `started`, and wakes whoever waits for it.
+    func markStarted() {
+        started.store(true, ordering: .releasing)
+        startedSignal.signal()
+    }
 }
 
 /// A runner and where its frame 0 sits on the session's timeline (after a seek).

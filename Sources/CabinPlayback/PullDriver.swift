@@ -61,7 +61,7 @@ final class PullDriver {
         while true {
             do {
                 try startStream()
-                shared.started.store(true, ordering: .releasing)
+                shared.markStarted()
                 outcome = try supervise()
                 break
             } catch {

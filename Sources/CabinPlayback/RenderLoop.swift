@@ -75,7 +75,7 @@ struct RenderLoop {
         while true {
             do {
                 try prefillAndStart()
-                shared.started.store(true, ordering: .releasing)
+                shared.markStarted()
                 outcome = try stream()
                 break
             } catch {
@@ -239,5 +239,7 @@ extension PlayerShared {
         clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu)
         renderCPUNanoseconds.store(Int64(cpu.tv_sec) * 1_000_000_000 + Int64(cpu.tv_nsec), ordering: .releasing)
         state.store(outcome, ordering: .releasing)
+        finishedSignal.signal()
+        startedSignal.signal()
     }
 }
