@@ -21,10 +21,11 @@
  *   one call at a time per handle" means the caller serialises calls on that handle.
  *   Nothing here may be called from a real-time audio callback.
  *
- * Not in this version: callback mode (an application that owns its audio callback pulling
- * frames with the player's transport: pause and seek fades, volumes, live events). It waits
- * for the player's pull driver (issue 29's output seam); until then a cabin_renderer renders
- * a session block by block without the live transport.
+ * Callback mode: an application that owns its audio callback (JACK, PipeWire, SDL, a game
+ * engine) opens a player with cabin_player_open_callback and calls cabin_player_render from
+ * that callback; everything else (start, pause, seek, volumes, parameters, live events, poll)
+ * works as on a device. cabin_player_render is the one function that may be called from a
+ * real-time audio callback.
  */
 #ifndef CABIN_H
 #define CABIN_H
@@ -123,6 +124,25 @@ typedef struct cabin_player cabin_player;
  * Errors: CABIN_ERROR_DEVICE, CABIN_ERROR_DOCUMENT (a sound that cannot load).
  * Thread: any. */
 cabin_status cabin_player_open(const cabin_session *session, const char *device, cabin_player **out);
+
+/* Callback mode: a player whose device is the caller's own audio callback. The session is
+ * loaded at sample_rate (0: 48000); cabin_player_render gives channels (1-8; stereo's left
+ * and right in turn beyond 2) interleaved floats a frame, at most max_frames (1-8192) frames
+ * rendered at a time (larger requests are rendered in parts); latency_frames is how far
+ * behind the callback the listener hears (0 if unknown: status and seeks count it). Every
+ * sound is decoded before it returns (a callback may ask faster than real time).
+ * Errors: CABIN_ERROR_ARGUMENT, CABIN_ERROR_DOCUMENT (a sound that cannot load).
+ * Thread: any. */
+cabin_status cabin_player_open_callback(const cabin_session *session, int sample_rate, int channels, int max_frames,
+                                        int latency_frames, cabin_player **out);
+
+/* Fills out with the next frames of a callback-mode player, exactly as the player plays
+ * them on a device (pause and seek fades, volumes, parameters, live events); silence before
+ * cabin_player_start and after the session has ended. Never locks, allocates, blocks or
+ * does I/O. Errors (no message is set: it would allocate): CABIN_ERROR_ARGUMENT for NULL,
+ * CABIN_ERROR_STATE for a player not opened by cabin_player_open_callback.
+ * Thread: the caller's audio thread (one at a time per player), while the player lives. */
+cabin_status cabin_player_render(cabin_player *player, float *out, size_t frames);
 
 /* Starts playing. A player plays once: a second start is CABIN_ERROR_STATE.
  * Thread: any (locked). */

@@ -10,18 +10,21 @@ import Synchronization
 /// takes `lock`, so the C functions are safe from any thread (one at a time).
 final class CPlayer: Sendable {
     private let state: Mutex<State>
+    /// Callback mode's output (`cabin_player_open_callback`): `cabin_player_render` reaches it
+    /// without the lock, from the app's audio thread.
+    let callback: CallbackOutput?
 
     struct State: @unchecked Sendable {
         let player: LivePlayer
         let loaded: SessionLoader.Loaded
         let title: String
         var started = false
-        /// `cabin_player_stop` was called: a second is a no-op (LivePlayer restarts its
-        /// fade-out on every stop, so a caller's loop that stops until the end never ends).
-        var stopping = false
     }
 
-    init(_ state: State) { self.state = Mutex(state) }
+    init(_ state: State, callback: CallbackOutput? = nil) {
+        self.state = Mutex(state)
+        self.callback = callback
+    }
 
     func locked<T>(_ body: (inout State) throws(CFailure) -> T) throws(CFailure) -> T {
         try state.withLock { (state) throws(CFailure) -> T in try body(&state) }
@@ -64,12 +67,60 @@ public func cabin_player_open(_ session: OpaquePointer?, _ device: UnsafePointer
     }
 }
 
+@_cdecl("cabin_player_open_callback")
+public func cabin_player_open_callback(_ session: OpaquePointer?, _ sampleRate: Int32, _ channels: Int32, _ maxFrames: Int32,
+                                       _ latencyFrames: Int32, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
+    cNew(out) { () throws(CFailure) in
+        let session = try CSessionHandle.value(session, "session")
+        let rate = try cSampleRate(sampleRate)
+        guard (1...8).contains(channels) else { throw CFailure(.argument, "channels must be 1 to 8, not \(channels)") }
+        guard (1...8192).contains(maxFrames) else { throw CFailure(.argument, "max_frames must be 1 to 8192, not \(maxFrames)") }
+        guard (0...(1 << 20)).contains(latencyFrames) else {
+            throw CFailure(.argument, "latency_frames must be 0 to 1048576, not \(latencyFrames)")
+        }
+        let output = CallbackOutput(sampleRate: Int(rate), channels: Int(channels), maximumFrames: Int(maxFrames),
+                                    latencyFrames: Int(latencyFrames))
+        let loaded: SessionLoader.Loaded
+        // Every sound decoded before it returns: a callback may ask faster than real time.
+        do { loaded = try session.load(sampleRate: rate, maxBlockFrames: Int(maxFrames), progressive: false) } catch {
+            throw CFailure(.document, "\(error)")
+        }
+        do {
+            let player = try LivePlayer(session: loaded.compiled, callback: output)
+            player.radio = loaded.radio
+            if loaded.radio.canSwitch { player.stations = loaded.radio }
+            return CPlayer(.init(player: player, loaded: loaded, title: player.session.title ?? session.title), callback: output)
+        } catch {
+            loaded.radio.stop()
+            throw CFailure(.device, "\(error)")
+        }
+    }
+}
+
+/// Real-time safe: no lock, no allocation, no error message (a NULL argument or a player
+/// that is not in callback mode only returns its status).
+@_cdecl("cabin_player_render")
+public func cabin_player_render(_ handle: OpaquePointer?, _ samples: UnsafeMutablePointer<Float>?, _ frames: Int) -> Int32 {
+    guard let handle, let samples, frames >= 0 else { return CStatus.argument.rawValue }
+    return Unmanaged<CPlayerHandle>.fromOpaque(UnsafeRawPointer(handle))._withUnsafeGuaranteedRef { box in
+        guard let callback = box.value.callback else { return CStatus.state.rawValue }
+        callback.render(into: samples, frames: frames)
+        return CStatus.ok.rawValue
+    }
+}
+
 @_cdecl("cabin_player_start")
 public func cabin_player_start(_ handle: OpaquePointer?) -> Int32 {
-    withPlayer(handle) { (state) throws(CFailure) in
-        guard !state.started else { throw CFailure(.state, "the player has already been started (a player plays once; open another)") }
-        do { try state.player.start() } catch { throw CFailure(.device, "\(error)") }
-        state.started = true
+    cCall { () throws(CFailure) in
+        let player = try CPlayerHandle.value(handle, "player")
+        let live = try player.locked { (state) throws(CFailure) -> LivePlayer in
+            guard !state.started else { throw CFailure(.state, "the player has already been started (a player plays once; open another)") }
+            do { try state.player.start() } catch { throw CFailure(.device, "\(error)") }
+            state.started = true
+            return state.player
+        }
+        // Callback mode: once this returns, cabin_player_render plays the session.
+        if player.callback != nil { live.waitUntilStarted(timeout: 5) }
     }
 }
 
@@ -87,9 +138,7 @@ public func cabin_player_resume(_ handle: OpaquePointer?) -> Int32 {
 public func cabin_player_stop(_ handle: OpaquePointer?) -> Int32 {
     withPlayer(handle) { (state) throws(CFailure) in
         try started(state)
-        guard !state.stopping else { return }
-        state.stopping = true
-        state.player.stop()
+        state.player.stop()  // asked again while it fades: nothing (LivePlayer.stop)
     }
 }
 

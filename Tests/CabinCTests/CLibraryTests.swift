@@ -54,6 +54,28 @@ struct CLibraryTests {
         #expect(end.contains(#""event":"end""#) && end.contains(#""reason":"stopped""#), "\(end)")
     }
 
+    /// examples/c/callback.c, callback mode: the app's own loop asks for every block; the
+    /// player's pause (at 1 s) fades the rain to silence and its resume (at 2 s) brings it
+    /// back, the events say so, and the stop ends it — all through `cabin_player_render`.
+    @Test func theCallbackExampleGetsTheWholeTransportUnderAddressSanitizer() throws {
+        let result = try Self.run(TestEnvironment.packageRoot.appendingPathComponent("examples/c/callback.c").path)
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        #expect(!result.stderr.contains("AddressSanitizer"), "\(result.stderr)")
+        var level: [Double: Double] = [:]
+        for match in result.stdout.matches(of: /([0-9.]+) s: (-?[0-9.]+|-inf) dBFS/) {
+            level[Double(match.1)!] = Double(match.2) ?? -.infinity
+        }
+        #expect(level.count == 12, "\(result.stdout)")
+        // Playing before the pause and after the resume's fade; silent once the pause has faded.
+        for t in [0.75, 1.0, 2.5, 2.75, 3.0] { #expect((level[t] ?? -.infinity) > -60, "\(t) s: \(level[t] ?? -.infinity)") }
+        for t in [1.5, 1.75, 2.0] { #expect((level[t] ?? 0) < -100, "\(t) s: \(level[t] ?? 0)") }
+        let events = result.stdout.split(separator: "\n").filter { $0.hasPrefix("{") }
+        for kind in ["start", "pause", "resume", "end"] {
+            #expect(events.contains { $0.contains("\"event\":\"\(kind)\"") }, "no \(kind): \(events)")
+        }
+        #expect(events.last?.contains(#""reason":"stopped""#) == true, "\(events)")
+    }
+
     /// Whatever a caller passes, an error code with a message, never a crash.
     @Test func badInputIsAnErrorCodeWithAMessage() throws {
         let dir = try TestEnvironment.temporaryDirectory("cabin-c-render")
