@@ -97,22 +97,15 @@ public struct SpeechCache: Sendable {
     /// Keeps `entry` under `key` (quietly does nothing when the folder cannot be written).
     public func store(_ entry: Entry, forKey key: String) {
         guard makeDirectory() else { return }
-        let bytes = Self.encode(entry, key: key)
-        let final = path(forKey: key)
-        let temporary = final + ".\(getpid()).tmp"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { return }
-        var done = 0
-        while done < bytes.count {
-            let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + done, $0.count - done) }
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { break }
-            done += n
-        }
-        close(fd)
-        guard done == bytes.count, rename(temporary, final) == 0 else {
-            unlink(temporary)
-            return
+        // Through `OutputFile`, as every file Cabin writes: a temporary beside it, synced and
+        // renamed into place, removed on failure (a full disk leaves no half entry), and the
+        // temporaries of killed processes swept.
+        do throws(OutputError) {
+            let output = try OutputFile(path(forKey: key))
+            try output.write(Self.encode(entry, key: key))
+            try output.commit()
+        } catch {
+            return  // a cache that cannot be written is only slower
         }
         prune()
     }

@@ -26,6 +26,19 @@ public struct JSONDocument: Sendable {
     /// What kind of value a node is.
     public enum Kind: UInt8, Sendable {
         case null, bool, number, string, array, object
+
+        /// The kind named with its article, for messages: `a number`, `an object`, `null`
+        /// (the one wording `JSONDocument` and `JSONValue` share).
+        public var typeName: String {
+            switch self {
+            case .null: "null"
+            case .bool: "a boolean"
+            case .number: "a number"
+            case .string: "a string"
+            case .array: "an array"
+            case .object: "an object"
+            }
+        }
     }
 
     /// One node: 32 bytes, no references.
@@ -226,16 +239,7 @@ public struct JSONDocument: Sendable {
     // MARK: for messages
 
     /// The kind named with its article: `a number`, `an object`, `null` (as ``JSONValue/typeName``).
-    public func typeName(_ node: Int) -> String {
-        switch nodes[node].kind {
-        case .null: return "null"
-        case .bool: return "a boolean"
-        case .number: return "a number"
-        case .string: return "a string"
-        case .array: return "an array"
-        case .object: return "an object"
-        }
-    }
+    public func typeName(_ node: Int) -> String { nodes[node].kind.typeName }
 
     /// The one-line rendering for messages (as ``JSONValue/excerpt``).
     public func excerpt(_ node: Int) -> String {

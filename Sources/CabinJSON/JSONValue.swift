@@ -28,14 +28,15 @@ public struct JSONValue: Sendable, Hashable {
 
     /// The kind named with its article, for messages: `a number`, `an object`, `null`.
     public var typeName: String {
-        switch kind {
-        case .null: return "null"
-        case .bool: return "a boolean"
-        case .number: return "a number"
-        case .string: return "a string"
-        case .array: return "an array"
-        case .object: return "an object"
+        let bare: JSONDocument.Kind = switch kind {
+        case .null: .null
+        case .bool: .bool
+        case .number: .number
+        case .string: .string
+        case .array: .array
+        case .object: .object
         }
+        return bare.typeName
     }
 
     /// A short, one-line rendering of the value for messages: strings quoted, numbers as

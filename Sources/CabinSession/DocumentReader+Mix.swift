@@ -106,7 +106,7 @@ extension DocumentReader {
             }
         }
         let errorsBefore = diagnostics.errors.count
-        let value = spec["haptic"]!
+        guard let value = spec["haptic"] else { return nil }  // read only for a layer that has one
         var pattern: String?
         if let text = value.string(at: p.key("haptic"), in: &diagnostics) {
             pattern = hapticReference(text, value, at: p.key("haptic"))

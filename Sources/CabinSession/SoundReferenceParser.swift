@@ -153,6 +153,9 @@ public enum SoundReferenceParser {
                                         rule: "session.synth"))
             }
         }
-        return .success(.synth(Synth(named: name, options: options)!))
+        guard let synth = Synth(named: name, options: options) else {
+            return .failure(Problem(message: "synth:\(name) cannot be made with these options", rule: "session.synth"))
+        }
+        return .success(.synth(synth))
     }
 }

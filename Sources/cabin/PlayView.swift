@@ -13,7 +13,6 @@ final class PlayView {
     /// The lengths (in characters) of the status lines on screen, to know how many rows
     /// they take at the terminal's current width (a narrowed terminal wraps them).
     private var drawnLengths: [Int] = []
-    private var realtimeNote: String?
     private var info: PlaybackInfo?
     /// Meter levels shown, falling back slowly (peak hold with a 15 dB/s release).
     private var meters: [(String, Double)] = []

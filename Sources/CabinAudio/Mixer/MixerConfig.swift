@@ -19,8 +19,6 @@ public struct MixerConfig: Sendable {
     /// Frames per second of the output and of every asset (assets at another rate are
     /// played through the interpolator; resample them at load time instead).
     public var sampleRate: Double
-    /// Output channels; the mixer renders interleaved stereo.
-    public let outputChannelCount = 2
     /// Largest block `render` processes in one pass; bigger requests are split.
     public var maxBlockFrames: Int
     /// The buses, in order; `BusID.index` points here.

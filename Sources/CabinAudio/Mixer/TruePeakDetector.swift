@@ -12,7 +12,7 @@ import Glibc
 /// last 11 frames and interpolates eight frames at a time with SIMD vectors — each lane
 /// doing exactly the scalar filter's operations in its order (`sum += c[j] * x[j]` from
 /// j = 0, no fused multiply-add), so every estimate is bit-identical to the frame-by-frame
-/// filter (`referencePeak`).
+/// scalar filter.
 ///
 /// Skipping: no interpolated value can exceed the window's largest sample times the largest
 /// kernel's sum of |coefficients| (`gainBound`, 1.92). The caller says which estimates it
@@ -159,26 +159,6 @@ struct TruePeakDetector {
         peak.replace(with: a2, where: a2 .> peak); peak.replace(with: b2, where: b2 .> peak)
         for i in 0..<count { peaks[g + i] = peak[i] }
     }
-
-    /// The scalar filter: the estimate for the interval centred on window[5] of a 12-frame
-    /// window of each channel (oldest first). The reference `measure` equals.
-    static func referencePeak(coefficients c: UnsafePointer<Float>, left wl: UnsafePointer<Float>,
-                              right wr: UnsafePointer<Float>) -> Float {
-        let n = TruePeakDetector.taps
-        var peak = max(abs(wl[5]), abs(wr[5]))
-        for p in 0..<3 {
-            var sl: Float = 0, sr: Float = 0
-            for j in 0..<n {
-                sl += c[p * n + j] * wl[j]
-                sr += c[p * n + j] * wr[j]
-            }
-            peak = max(peak, max(abs(sl), abs(sr)))
-        }
-        return peak
-    }
-
-    /// The three phases' coefficients (for `referencePeak`).
-    var filter: UnsafePointer<Float> { UnsafePointer(coefficients) }
 
     /// True when every estimate these `frameCount` interleaved frames would give is below the
     /// quiet level: the last 11 frames and all of these are below `quietSample`.

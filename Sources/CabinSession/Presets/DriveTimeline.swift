@@ -126,15 +126,15 @@ struct DriveTimeline {
             b.document.layers.append(Layer(name: "radio", bus: "radio", sound: .playlist(radio), isLooping: true, gain: -2,
                                            playlist: PlaylistOptions(shuffle: true, crossfadeSeconds: 3)))
         } else if let radio = s.radio {
-            let isNoise = radio.hasSuffix("-noise")
+            let noise = radio.hasSuffix("-noise") ? Synth(named: radio) : nil
             // The lo-fi and the pad are composed as they play (gen:lofi, gen:pad), never the
             // same stretch twice; the nature bed is the library's loop under pieces of itself
             // scattered over it, its rate drifting, so no stretch of it comes back either.
-            let sound: SoundReference = isNoise ? .synth(Synth(named: radio)!)
-                : Self.generatedRadios.contains(radio) ? .generated(radio) : .library("radio/\(radio)")
+            let sound: SoundReference = if let noise { .synth(noise) }
+                else if Self.generatedRadios.contains(radio) { .generated(radio) } else { .library("radio/\(radio)") }
             let isLoop = if case .library = sound { true } else { false }
             b.document.layers.append(Layer(name: "radio", bus: "radio", sound: sound, isLooping: true,
-                                           gain: isNoise ? -12 : isLoop ? -2 + SessionBuilder.variationLoopGain : -2))
+                                           gain: noise != nil ? -12 : isLoop ? -2 + SessionBuilder.variationLoopGain : -2))
             if isLoop {
                 _ = b.addVariation(of: sound, on: "radio", named: "radio")
                 b.addDrift(to: "radio", from: 0, to: total, seed: 0xA3B4, parameter: "radio-drift")
