@@ -43,6 +43,12 @@ int cabin_terminal_columns(int fd) {
     return size.ws_col;
 }
 
+int cabin_terminal_rows(int fd) {
+    struct winsize size;
+    if (ioctl(fd, TIOCGWINSZ, &size) != 0) return 0;
+    return size.ws_row;
+}
+
 int cabin_set_malloc_arena_max(int arenas) {
     return mallopt(M_ARENA_MAX, arenas);
 }

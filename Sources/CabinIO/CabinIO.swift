@@ -9,7 +9,9 @@
 //   rumble                   EvdevDevice, ForceFeedbackDevice, RumbleDevices (evdev force feedback)
 //   threads, fds, signals    RealtimeThread (SCHED_FIFO), EventFD, Signals, TerminalInput
 //   sockets, processes       LocalSocketListener, LocalSocketConnection, DescriptorPoll (Unix
-//                            sockets, poll), ChildProcess (posix_spawn of the user's commands)
+//                            sockets, poll), DescriptorLimit (RLIMIT_NOFILE, /proc/self/fd),
+//                            ChildProcess (posix_spawn of the user's commands)
+//   output that never blocks StreamWriter (stdout through a bounded buffer, written on a queue)
 //   files that ship          ResourceLocator, StandardStreams, SystemError
 //   the user's home          HomeDirectory ($HOME, else getpwuid_r; a missing one is never made)
 //   files written            OutputFile (temporary + fsync + rename; devices, FIFOs, stdout

@@ -15,6 +15,9 @@ public final class LocalSocketListener {
     public let descriptor: Int32
     /// The socket file's device and inode, so `close` removes only its own file.
     private let identity: (dev_t, ino_t)
+    /// A descriptor held in reserve (`/dev/null`) so that at the open-file limit a waiting
+    /// connection can still be accepted, told why and closed (`refuseWaiting`).
+    private var spare: Int32
 
     /// Binds and listens on `path` (non-blocking), then makes the socket file mode 0600. A
     /// socket file of this user's that refuses connections (ECONNREFUSED: its process is
@@ -48,15 +51,19 @@ public final class LocalSocketListener {
         }
         // Bound and listening under a temporary name, then renamed into place: a client
         // that sees the file can connect (between bind and listen it would be refused).
-        let temporary = path + ".\(getpid())"
+        // (A path too long for the temporary's suffix is bound in place.)
+        _ = try LocalSocketAddress(path)
+        let suffixed = path + ".\(getpid())"
+        let temporary = (try? LocalSocketAddress(suffixed)) == nil ? path : suffixed
         var address = try LocalSocketAddress(temporary)
         let fd = try checkedCall("socket") { socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0) }
         do {
+            // Errors name the path asked for: the temporary name is this call's own business.
             unlink(temporary)
-            try checkedCall("bind \(temporary)") { address.withSockaddr { bind(fd, $0, $1) } }
-            try checkedCall("chmod \(temporary)") { chmod(temporary, 0o600) }
-            try checkedCall("listen \(temporary)") { listen(fd, 16) }
-            try checkedCall("rename \(temporary)") { rename(temporary, path) }
+            try checkedCall("bind \(path)") { address.withSockaddr { bind(fd, $0, $1) } }
+            try checkedCall("chmod \(path)") { chmod(temporary, 0o600) }
+            try checkedCall("listen \(path)") { listen(fd, 16) }
+            if temporary != path { try checkedCall("rename \(path)") { rename(temporary, path) } }
         } catch {
             Glibc.close(fd)
             unlink(temporary)
@@ -66,6 +73,7 @@ public final class LocalSocketListener {
         self.path = path
         descriptor = fd
         identity = (info.st_dev, info.st_ino)
+        spare = open("/dev/null", O_RDONLY | O_CLOEXEC)
     }
 
     deinit { close() }
@@ -77,6 +85,8 @@ public final class LocalSocketListener {
         guard !isClosed else { return }
         isClosed = true
         Glibc.close(descriptor)
+        if spare >= 0 { Glibc.close(spare) }
+        spare = -1
         var info = stat()
         if lstat(path, &info) == 0 && info.st_dev == identity.0 && info.st_ino == identity.1 { unlink(path) }
     }
@@ -93,6 +103,25 @@ public final class LocalSocketListener {
         let code = errno
         if code == EAGAIN || code == EWOULDBLOCK || code == EINTR || code == ECONNABORTED { return nil }
         throw SystemError(operation: "accept \(path)", code: code)
+    }
+
+    /// Accepts the oldest waiting connection, sends it `line` (without blocking) and closes
+    /// it: a refusal. At the open-file limit (`accept` failing with EMFILE or ENFILE while
+    /// the listener stays readable) the descriptor held in reserve is given up for the
+    /// moment it takes, as nginx and libuv do. Whether a connection was waiting and refused.
+    /// The corresponding C functions are `accept`, `send` and `close`.
+    @discardableResult
+    public func refuseWaiting(with line: [UInt8]) -> Bool {
+        var fd = Glibc.accept(descriptor, nil, nil)
+        if fd < 0 && (errno == EMFILE || errno == ENFILE) && spare >= 0 {
+            Glibc.close(spare)
+            fd = Glibc.accept(descriptor, nil, nil)
+            spare = open("/dev/null", O_RDONLY | O_CLOEXEC)
+        }
+        guard fd >= 0 else { return false }
+        _ = line.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
+        Glibc.close(fd)
+        return true
     }
 
     /// Makes `directory` (and its parent) if missing, mode 0700, and checks that it is this
@@ -199,11 +228,13 @@ public enum DescriptorPoll {
         public var closed: Bool
     }
 
-    /// Waits up to `timeoutMilliseconds` until one of `descriptors` is readable (or
-    /// writable, where asked); their readiness, in order. The corresponding C function is `poll`.
-    public static func wait(_ descriptors: [(descriptor: Int32, writable: Bool)], timeoutMilliseconds: Int32) -> [Readiness] {
+    /// Waits up to `timeoutMilliseconds` until one of `descriptors` is readable or writable,
+    /// each watched only for what is asked (one watched for neither still reports a hang-up
+    /// or an error); their readiness, in order. The corresponding C function is `poll`.
+    public static func wait(_ descriptors: [(descriptor: Int32, readable: Bool, writable: Bool)],
+                            timeoutMilliseconds: Int32) -> [Readiness] {
         var fds = descriptors.map {
-            pollfd(fd: $0.descriptor, events: Int16(POLLIN) | ($0.writable ? Int16(POLLOUT) : 0), revents: 0)
+            pollfd(fd: $0.descriptor, events: ($0.readable ? Int16(POLLIN) : 0) | ($0.writable ? Int16(POLLOUT) : 0), revents: 0)
         }
         let n = fds.withUnsafeMutableBufferPointer { poll($0.baseAddress, nfds_t($0.count), timeoutMilliseconds) }
         return fds.map { pfd in

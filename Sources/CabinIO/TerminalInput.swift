@@ -74,6 +74,13 @@ public final class TerminalInput {
         return n > 0 ? n : nil
     }
 
+    /// The height of the terminal on standard output in rows, or nil when it is not a
+    /// terminal (or does not say). The corresponding C function is `ioctl(TIOCGWINSZ)`.
+    public static var rows: Int? {
+        let n = Int(cabin_terminal_rows(STDOUT_FILENO))
+        return n > 0 ? n : nil
+    }
+
     /// Puts the terminal back as it was.
     public func restore() {
         guard active else { return }

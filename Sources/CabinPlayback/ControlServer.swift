@@ -9,11 +9,24 @@ import Glibc
 /// JSON object a line, as `eventLine` writes it (`cabin play` gives `PlayerEvent.jsonLine`,
 /// the lines its `--json` prints). The commands are `ControlCommands`'.
 ///
-/// It never blocks the player or the control loop: it runs on the control thread from the
-/// caller's loop (`serve` waits at most its timeout), every socket is non-blocking, replies
-/// and events queue per client, and a client that stops reading is dropped once
-/// `maximumQueuedBytes` wait for it. A malformed line gets an error reply and the
-/// connection stays usable. Any number of clients at once.
+/// It never blocks the player or the control loop, and no client can starve it or the
+/// others: it runs on the control thread from the caller's loop (`serve` waits at most its
+/// timeout), every socket is non-blocking, and
+/// - clients take turns: each gets at most `requestsPerTurn` requests answered in a tick of
+///   `tickMilliseconds`, the rest wait in its socket for the next tick, so one pipelining
+///   client can neither take the processor nor make others wait more than a tick;
+/// - a client's requests are read only while its replies are being taken: one that sends
+///   and never reads fills its own socket and then costs nothing; replies and events queue
+///   per client, and one with `maximumQueuedBytes` unread (an observer that stopped
+///   reading) is dropped;
+/// - at most `maximumClients` at once (fewer under a low open-file limit, keeping a share
+///   of it for the rest of the program): a client past that gets one error line and is
+///   closed;
+/// - at the open-file limit (EMFILE, ENFILE) it stops watching for new clients for
+///   `acceptPauseMilliseconds` at a time, refusing the waiting ones with a line through a
+///   descriptor held in reserve, and says so once (`takeNotices`).
+///
+/// A malformed line gets an error reply and the connection stays usable.
 ///
 /// ```swift
 /// let server = try ControlServer(path: ControlServer.defaultPath()!, player: player, title: "Drive") { event in
@@ -36,12 +49,30 @@ public final class ControlServer {
     public static let maximumQueuedBytes = 256 * 1024
     /// A request line longer than this is answered with an error and skipped.
     public static let maximumLineBytes = 64 * 1024
+    /// The most clients at once, whatever the open-file limit.
+    public static let maximumClients = 256
+    /// Requests answered per client per tick.
+    public static let requestsPerTurn = 16
+    /// The length of a tick, the unit of the clients' turns.
+    public static let tickMilliseconds = 50
+    /// How long the listener is left alone after `accept` fails for want of descriptors.
+    public static let acceptPauseMilliseconds = 100
+    /// The clients this server takes: `maximumClients`, or fewer so that a quarter of the
+    /// open-file limit (at least 16 descriptors) stays free for the rest of the program.
+    public let clientLimit: Int
     /// One JSON object (one line) for an event, for `observe`.
     public let eventLine: (PlayerEvent) -> String
     /// Set by the `quit` command (`stop` ends the session the same way without it).
     public private(set) var quitRequested = false
     private let listener: LocalSocketListener
     private var clients: [Client] = []
+    private let fileLimit: Int
+    /// Where the current tick began (monotonic seconds).
+    private var tickStart = -Double.infinity
+    /// The listener is not watched before this (monotonic seconds): descriptors ran out.
+    private var acceptPausedUntil = -Double.infinity
+    private var notices: [String] = []
+    private var saidOutOfDescriptors = false, saidFull = false
 
     /// Listens on `path` (see `LocalSocketListener`: socket mode 0600; a stale socket is
     /// replaced, a live one is an error).
@@ -52,6 +83,9 @@ public final class ControlServer {
         self.player = player
         self.title = title
         self.eventLine = eventLine
+        fileLimit = DescriptorLimit.openFileLimit
+        let free = fileLimit == Int.max ? Int.max : fileLimit - DescriptorLimit.openCount
+        clientLimit = max(1, min(ControlServer.maximumClients, free - max(16, fileLimit / 4)))
     }
 
     deinit { close() }
@@ -81,23 +115,49 @@ public final class ControlServer {
         listener.close()
     }
 
+    /// What the server has to say to the person running it (each thing once): clients
+    /// refused at the limit, descriptors run out.
+    public func takeNotices() -> [String] {
+        defer { notices = [] }
+        return notices
+    }
+
     /// Waits up to `timeoutMilliseconds` for a connection, a request, room to send, or
     /// `extraDescriptor` (e.g. the terminal's keys) to be readable; then accepts, answers
-    /// and sends what it can without blocking. Returns whether `extraDescriptor` is readable.
+    /// (each client its turn) and sends what it can without blocking. Returns whether
+    /// `extraDescriptor` is readable.
     @discardableResult
     public func serve(timeoutMilliseconds: Int32, extraDescriptor: Int32? = nil) -> Bool {
-        var watched: [(descriptor: Int32, writable: Bool)] = [(listener.descriptor, false)]
-        watched += clients.map { ($0.connection.descriptor, !$0.outbound.isEmpty) }
-        if let extraDescriptor { watched.append((extraDescriptor, false)) }
-        let ready = DescriptorPoll.wait(watched, timeoutMilliseconds: timeoutMilliseconds)
-        for (client, readiness) in zip(clients, ready.dropFirst()) {
-            if readiness.readable || readiness.closed { read(client) }
-            if readiness.writable { flush(client) }
+        var now = monotonicSeconds()
+        let tick = Double(ControlServer.tickMilliseconds) / 1000
+        if now - tickStart >= tick {
+            tickStart = now
+            for client in clients { client.answered = 0 }
         }
-        if ready[0].readable { acceptAll() }
+        // Requests already read wait for their client's turn: answered now when it has one left.
+        answerWaiting()
+        var timeout = timeoutMilliseconds
+        // A client whose turn is used up is not read until the next tick.
+        if clients.contains(where: { !$0.hasTurnLeft }) { timeout = min(timeout, ControlServer.milliseconds(until: tickStart + tick, from: now)) }
+        let watchesListener = now >= acceptPausedUntil
+        if !watchesListener { timeout = min(timeout, ControlServer.milliseconds(until: acceptPausedUntil, from: now)) }
+        var watched: [(descriptor: Int32, readable: Bool, writable: Bool)] = [(listener.descriptor, watchesListener, false)]
+        // A client that hung up is watched only while its replies go out (a hang-up is
+        // reported to every poll, whatever is asked).
+        watched += clients.map { ($0.hasHungUp && !$0.hasOutbound ? -1 : $0.connection.descriptor, $0.wantsToRead, $0.hasOutbound) }
+        if let extraDescriptor { watched.append((extraDescriptor, true, false)) }
+        let ready = DescriptorPoll.wait(watched, timeoutMilliseconds: max(0, timeout))
+        now = monotonicSeconds()
+        for (client, readiness) in zip(clients, ready.dropFirst()) {
+            if readiness.writable { flush(client) }
+            if readiness.readable || readiness.closed { read(client) }
+        }
+        if watchesListener && ready[0].readable { acceptWaiting(now: now) }
+        answerWaiting()
+        for client in clients where client.hasOutbound { flush(client) }
         clients.removeAll { client in
-            if client.isClosed { client.connection.close() }
-            return client.isClosed
+            if client.isFinished { client.connection.close() }
+            return client.isFinished
         }
         return extraDescriptor != nil && ready.last?.readable == true
     }
@@ -111,31 +171,66 @@ public final class ControlServer {
         }
     }
 
-    private func acceptAll() {
-        while let connection = try? listener.accept() {
-            clients.append(Client(connection: connection))
-        }
+    private static func milliseconds(until deadline: Double, from now: Double) -> Int32 {
+        Int32(max(0, min(1000, ((deadline - now) * 1000).rounded(.up))))
     }
 
-    private func read(_ client: Client) {
-        while !client.isClosed {
-            do {
-                guard let bytes = try client.connection.receive() else { break }   // nothing more now
-                if bytes.isEmpty { client.isClosed = true; break }                 // the client hung up
-                client.inbound += bytes
-                takeLines(client)
+    /// Accepts the waiting connections: up to `clientLimit` clients, a refusal line for each
+    /// past it; at the open-file limit, a refusal through the reserve and a pause.
+    private func acceptWaiting(now: Double) {
+        while true {
+            if clients.count >= clientLimit {
+                let limit = fileLimit == Int.max ? "" : " under its open-file limit of \(fileLimit)"
+                let reason = "too many clients: this session takes \(clientLimit) at once\(limit); try again when one has gone"
+                guard listener.refuseWaiting(with: ControlServer.refusal(reason)) else { return }
+                if !saidFull { notices.append("control socket: \(clientLimit) clients connected, the most it takes\(limit): refusing others"); saidFull = true }
+                continue
+            }
+            do throws(SystemError) {
+                guard let connection = try listener.accept() else { return }
+                clients.append(Client(connection: connection))
+            } catch where error.code == EMFILE || error.code == ENFILE {
+                // The listener stays readable while the connection waits: left alone for a
+                // moment (no busy loop), the waiting ones told why through the reserve.
+                acceptPausedUntil = now + Double(ControlServer.acceptPauseMilliseconds) / 1000
+                while listener.refuseWaiting(with: ControlServer.refusal("the session has too many open files; try again later")) {}
+                if !saidOutOfDescriptors {
+                    notices.append("control socket: \(SystemError.describe(errno: error.code).lowercased()): refusing new clients until descriptors are free (those connected are served)")
+                    saidOutOfDescriptors = true
+                }
+                return
             } catch {
-                client.isClosed = true
+                return
             }
         }
     }
 
-    /// Answers every complete line; an overlong one is answered once and skipped.
+    private static func refusal(_ reason: String) -> [UInt8] { Array((reply(id: nil, error: reason) + "\n").utf8) }
+
+    /// Reads what one client has sent (once: its turn decides how much is answered).
+    private func read(_ client: Client) {
+        do {
+            guard let bytes = try client.connection.receive() else { return }   // nothing more now
+            if bytes.isEmpty { client.hasHungUp = true; return }                 // the client hung up (or half-closed)
+            client.inbound += bytes
+        } catch {
+            client.isClosed = true
+        }
+    }
+
+    /// Each client with a turn left answers its complete lines, in order, up to its turn.
+    private func answerWaiting() {
+        for client in clients where !client.isClosed { takeLines(client) }
+    }
+
+    /// Answers complete lines while the client has a turn left; an overlong one is answered
+    /// once and skipped.
     private func takeLines(_ client: Client) {
         let tooLong = "request too long (more than \(ControlServer.maximumLineBytes) bytes on one line)"
-        while let newline = client.inbound.firstIndex(of: UInt8(ascii: "\n")) {
+        while client.hasTurnLeft && !client.isClosed, let newline = client.inbound.firstIndex(of: UInt8(ascii: "\n")) {
             let line = Array(client.inbound[..<newline])
             client.inbound.removeSubrange(...newline)
+            client.answered += 1
             if client.isSkippingLine {
                 client.isSkippingLine = false
             } else if line.count > ControlServer.maximumLineBytes {
@@ -143,14 +238,12 @@ public final class ControlServer {
             } else {
                 answer(line, from: client)
             }
-            if client.isClosed { return }
         }
-        if client.inbound.count > ControlServer.maximumLineBytes && !client.isSkippingLine {
+        if !client.hasWaitingLine && client.inbound.count > ControlServer.maximumLineBytes && !client.isSkippingLine {
             client.isSkippingLine = true
             queue(ControlServer.reply(id: nil, error: tooLong), to: client)
         }
-        if client.isSkippingLine { client.inbound.removeAll() }
-        flush(client)
+        if client.isSkippingLine && !client.hasWaitingLine { client.inbound.removeAll() }
     }
 
     private func answer(_ line: [UInt8], from client: Client) {
@@ -215,10 +308,24 @@ public final class ControlServer {
         var outbound: [UInt8] = []
         /// Bytes of `outbound` already sent.
         var sent = 0
+        /// Requests answered in this tick.
+        var answered = 0
         var isObserving = false
         var isSkippingLine = false
+        /// The connection failed, or the client is dropped.
         var isClosed = false
+        /// The client sent its last byte (it may still read its replies).
+        var hasHungUp = false
         init(connection: LocalSocketConnection) { self.connection = connection }
+
+        var hasTurnLeft: Bool { answered < ControlServer.requestsPerTurn }
+        var hasOutbound: Bool { sent < outbound.count }
+        var hasWaitingLine: Bool { inbound.contains(UInt8(ascii: "\n")) }
+        /// Read only with a turn left, nothing read waiting, and its replies taken (one that
+        /// does not read its replies is not read either: its requests wait in its socket).
+        var wantsToRead: Bool { !isClosed && !hasHungUp && hasTurnLeft && !hasOutbound && !hasWaitingLine }
+        /// Gone, or hung up with everything answered and sent.
+        var isFinished: Bool { isClosed || (hasHungUp && !hasWaitingLine && !hasOutbound) }
     }
 }
 

@@ -13,6 +13,13 @@ public protocol ControlSurface: AnyObject {
     var quitRequested: Bool { get }
     /// Stops serving (after the last `update`).
     func close()
+    /// What the surface has to tell the person running the session, one line each, each
+    /// thing once (e.g. clients refused at a limit); the loop prints them as warnings.
+    func takeNotices() -> [String]
+}
+
+extension ControlSurface {
+    public func takeNotices() -> [String] { [] }
 }
 
 extension ControlServer: ControlSurface {

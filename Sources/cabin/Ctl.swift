@@ -74,7 +74,15 @@ struct Ctl: ParsableCommand {
         let request = JSONValue.object([("command", .array([.string(words[0])] + arguments)), ("request_id", .number(1))])
         var reader = LineReader(connection: connection)
         do {
-            try connection.sendAll(Array((request.serialized(pretty: false) + "\n").utf8))
+            do { try connection.sendAll(Array((request.serialized(pretty: false) + "\n").utf8)) } catch {
+                // A session that refused the connection (too many clients) said why before closing it.
+                if let line = try? reader.next(), let reply = JSONField.objectValue(JSONParser.parse(line, file: "reply").value),
+                   let refusal = JSONField.stringValue(reply["error"]), refusal != "success" {
+                    CLIOutput.error(refusal)
+                    throw ExitCode.failure
+                }
+                throw error
+            }
             let observing = words[0] == "observe"
             while let line = try reader.next() {
                 guard let reply = JSONField.objectValue(JSONParser.parse(line, file: "reply").value) else { continue }
@@ -83,7 +91,10 @@ struct Ctl: ParsableCommand {
                     CLIOutput.flush()
                     continue
                 }
-                guard JSONField.numberValue(reply["request_id"]) == 1 else { continue }
+                // Its reply, or a line with no request id: a refusal (too many clients) or a
+                // reply to a request the session could not read.
+                let unaddressed = reply["request_id"].map { $0.kind == .null } ?? true
+                guard JSONField.numberValue(reply["request_id"]) == 1 || unaddressed else { continue }
                 if let error = JSONField.stringValue(reply["error"]), error != "success" {
                     CLIOutput.error(error)
                     throw ExitCode.failure

@@ -201,15 +201,17 @@ struct Play: ParsableCommand {
         if OutputRegistry.standard.resolve(device).entry.scheme == SilentClockBackend.device { options.playSilently(because: "-D none") }
         let player: LivePlayer
         let decoding: SoundDecoding
+        let live: Bool
         do {
             // With no sound device at all, "default" plays on the system clock with everything
             // but the sound (LivePlayer.open's fallback).
-            (player, decoding) = try open(options, source: source, compileOptions: compileOptions)
+            (player, decoding, live) = try open(options, source: source, compileOptions: compileOptions)
         } catch let error as AudioDeviceError {
             CLIOutput.error("\(error)")
             throw ExitCode.failure
         }
-        if let reason = player.options.silentReason { noteSilence(player.options, source: source, reason: reason) }
+        // Said once nothing more can reject the session (its volumes, its control socket).
+        let silence = player.options.silentReason.map { silenceNote(player.options, source: source, reason: $0, live: live) }
         let volumes = settings.startingVolumes(remembered: state?.levels, statePath: CLIConfig.statePath)
         var carried: [String: Decibels] = [:]
         for (bus, level) in volumes.sorted(by: { $0.key < $1.key }) {
@@ -225,9 +227,9 @@ struct Play: ParsableCommand {
         let early = player.poll().filter { if case .radio = $0 { true } else { false } }
         let view = PlayView(mode: json ? .json : quiet ? .quiet : (isatty(STDOUT_FILENO) == 1 ? .terminal : .lines),
                             title: player.session.title ?? source.name)
-        if let line = Play.volumeLine(volumes, player: player), view.mode == .lines || view.mode == .terminal { print(line) }
+        if let line = Play.volumeLine(volumes, player: player), view.mode == .lines || view.mode == .terminal { view.note(line) }
         if resume, view.mode == .lines || view.mode == .terminal {
-            print("resuming \"\(view.title.terminalSafe)\" at \(CLIOutput.clock(startTime).dropLast(4))")
+            view.note("resuming \"\(view.title.terminalSafe)\" at \(CLIOutput.clock(startTime).dropLast(4))")
         }
         var sessionRumble: SessionRumble?
         if let rumble = settings.rumble.value, rumble != "off" {
@@ -235,20 +237,21 @@ struct Play: ParsableCommand {
                 // The config's device may be unplugged: the session plays on without it.
                 guard case .option = settings.rumble.origin else {
                     CLIOutput.warning("rumble (\(settings.rumble.origin.description)): \(error); playing without")
-                    return try play(player, view: view, rumble: nil, decoding: decoding, source: source, carried: carried, range: range, early: early, parent: parent)
+                    return try play(player, view: view, rumble: nil, decoding: decoding, source: source, carried: carried, range: range, early: early, parent: parent, silence: silence)
                 }
                 CLIOutput.error("\(error)")
                 throw ExitCode.failure
             }
         }
-        try play(player, view: view, rumble: sessionRumble, decoding: decoding, source: source, carried: carried, range: range, early: early, parent: parent)
+        try play(player, view: view, rumble: sessionRumble, decoding: decoding, source: source, carried: carried, range: range, early: early, parent: parent, silence: silence)
     }
 
     /// Runs the control loop with the timers, hooks, socket and state file; exits with its status.
     func play(_ player: LivePlayer, view: PlayView, rumble: SessionRumble?, decoding: SoundDecoding,
               source: CLISession.Source, carried: [String: Decibels], range: PlaybackRange, early: [PlayerEvent],
-              parent: ParentProcess?) throws {
+              parent: ParentProcess?, silence: String?) throws {
         let control = try openControl(player: player, title: view.title)
+        if let silence, !quiet { CLIOutput.note(silence) }
         // MPRIS when there is a session bus; without one, nothing to say.
         let mpris = noMpris ? nil : try? MPRISServer(player: player, title: view.title)
         var session = PlaySession(player: player, view: view, rumble: rumble, decoding: decoding, control: control)
@@ -317,27 +320,24 @@ extension Play {
     /// The device first, then the session at the rate it plays (`LivePlayer.open`).
     /// Playback starts once the first second of every sound heard near the start is
     /// decoded; the rest decodes while it plays.
+    /// Also whether the session plays a live stream.
     func open(_ options: LivePlayer.Options, source: CLISession.Source, compileOptions: SessionCompileOptions) throws
-        -> (LivePlayer, SoundDecoding)
+        -> (LivePlayer, SoundDecoding, live: Bool)
     {
         let (player, loaded) = try LivePlayer.open(options: options) { rate, _ in
             try CLISession.load(source, sampleRate: rate, maxBlockFrames: options.configuration.periodFrames,
                                 options: compileOptions, progressive: true, startingAt: options.startTime)
         }
-        return (player, loaded.decoding)
+        return (player, loaded.decoding, !loaded.document.stations.isEmpty)
     }
 
-    /// Says in one line that the session plays on the system clock with no sound (once it
-    /// has loaded: a document then rejected gets no hint to render it).
-    func noteSilence(_ options: LivePlayer.Options, source: CLISession.Source, reason: String) {
-        if let haptics = options.hapticsDevice {
-            if !quiet { CLIOutput.note("\(reason): playing silently on the haptics device's clock (\(haptics))") }
-            return
-        }
-        if !quiet {
-            CLIOutput.note(source.isSoundFile ? "\(reason): playing silently on the system clock"
-                : "\(reason): playing silently on the system clock; to hear it, render it: cabin render \(source.commandLine) -o \(source.suggestedOutput)")
-        }
+    /// The line saying that the session plays on the system clock with no sound, printed
+    /// once nothing can reject it any more (a session then rejected gets no hint to render
+    /// it). A session with a live stream gets no render hint: `cabin render` refuses one.
+    func silenceNote(_ options: LivePlayer.Options, source: CLISession.Source, reason: String, live: Bool) -> String {
+        if let haptics = options.hapticsDevice { return "\(reason): playing silently on the haptics device's clock (\(haptics))" }
+        return source.isSoundFile || live ? "\(reason): playing silently on the system clock"
+            : "\(reason): playing silently on the system clock; to hear it, render it: cabin render \(source.commandLine) -o \(source.suggestedOutput)"
     }
 
     /// The control socket: `--ipc PATH`, none with `--ipc off`, else the default place when

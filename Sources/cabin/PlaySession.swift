@@ -61,7 +61,10 @@ struct PlaySession {
             }
             for event in events { view.show(event) }
             finished = finished || events.contains(where: isEnd)
-            for surface in surfaces { surface.update(with: events) }
+            for surface in surfaces {
+                surface.update(with: events)
+                for line in surface.takeNotices() { CLIOutput.warning(line) }
+            }
             hooks?.handle(events)
             for line in hooks?.takeProblems() ?? [] { CLIOutput.warning(line) }
             timer?.update(player, elapsed: Date().timeIntervalSince(started))

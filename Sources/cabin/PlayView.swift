@@ -6,10 +6,20 @@ import FoundationEssentials
 
 /// What `cabin play` prints: a status block redrawn in place (terminal), one line per
 /// event (pipes), JSON lines (`--json`) or nothing (`--quiet`).
+///
+/// Everything goes to stdout through a bounded buffer written on a thread of its own
+/// (`StreamWriter`), so a reader that stops reading (a `--json` pipe nobody drains, a
+/// terminal stopped with Ctrl-S) never holds up the control loop, the control socket or
+/// the session's end: what does not fit is dropped and counted, and `finish` waits at most
+/// `drainSeconds` for the rest, then says how many events were dropped.
 final class PlayView {
     enum Mode { case terminal, lines, json, quiet }
     let mode: Mode
     let title: String
+    /// stdout, written without blocking this thread.
+    private let output = StreamWriter()
+    /// How long the end waits for stdout to take what is still queued.
+    static let drainSeconds = 2.0
     /// The lengths (in characters) of the status lines on screen, to know how many rows
     /// they take at the terminal's current width (a narrowed terminal wraps them).
     private var drawnLengths: [Int] = []
@@ -38,6 +48,13 @@ final class PlayView {
     init(mode: Mode, title: String) {
         self.mode = mode
         self.title = title
+        CLIOutput.flush()   // anything printed before goes out first
+    }
+
+    /// A line of its own (not an event): above the status block.
+    func note(_ line: String) {
+        let clearing = clearing()
+        if output.write(clearing + line + "\n", counted: false), !clearing.isEmpty { drawnLengths = [] }
     }
 
     func show(_ event: PlayerEvent) {
@@ -51,12 +68,10 @@ final class PlayView {
             if case .radio(.error(let url, let message)) = event { CLIOutput.warning("radio \(url): \(message)") }
             if case .radio(.skipped(let url, let message)) = event { CLIOutput.warning("radio \(url): skipped \(message)") }
         case .json:
-            print(event.jsonLine(title: title))
-            CLIOutput.flush()
+            output.write(event.jsonLine(title: title) + "\n")
         case .lines, .terminal:
-            clear()
-            print(PlayView.describe(event, title: title))
-            CLIOutput.flush()
+            let clearing = clearing()
+            if output.write(clearing + PlayView.describe(event, title: title) + "\n"), !clearing.isEmpty { drawnLengths = [] }
         }
     }
 
@@ -70,7 +85,6 @@ final class PlayView {
                 meters.append((bus, level))
             }
         }
-        clear()
         let icon = status.state == .paused ? "⏸" : status.state == .reconnecting ? "⚠" : "▶"
         var lines = [
             "\(icon) \(title)  \(CLIOutput.clock(status.position).dropLast(4)) / \(CLIOutput.clock(status.duration).dropLast(4))  (\(CLIOutput.clock(status.remaining).dropLast(4)) left)",
@@ -90,15 +104,17 @@ final class PlayView {
             lines.append("  keys:")
             for (keys, action) in PlayView.keyHelp { lines.append("    " + keys.padded(toLength: 11) + action) }
         }
-        // Each line fits the width (one column to spare, so no terminal wraps it).
-        let width = max(10, (TerminalInput.columns ?? 80) - 1)
+        // Each line fits the width (one column to spare, so no terminal wraps it), and the
+        // block fits the height (one row to spare): the cursor never goes up past the top.
+        let width = max(2, (TerminalInput.columns ?? 80) - 1)
         lines = lines.map { line in
             let line = line.terminalSafe   // a title or station name from outside
             return line.count > width ? String(line.prefix(width - 1)) + "…" : line
         }
-        for line in lines { print("\u{1B}[2K" + line) }
-        drawnLengths = lines.map(\.count)
-        CLIOutput.flush()
+        if let height = TerminalInput.rows, lines.count > height - 1 { lines = Array(lines.prefix(max(1, height - 1))) }
+        // One write: the block is replaced whole, or (stdout not taking it) left as it is.
+        let block = clearing() + lines.map { "\u{1B}[2K" + $0 + "\n" }.joined()
+        if output.write(block, counted: false) { drawnLengths = lines.map(\.count) }
     }
 
     /// `-6 dB`, `+3 dB`, `-∞ dB`.
@@ -115,19 +131,24 @@ final class PlayView {
         return bus.padded(toLength: 8) + " " + bar + " " + db
     }
 
-    /// Removes the status block so a log line can go above it (after a resize, the rows its
-    /// lines wrap to at the new width).
-    private func clear() {
-        guard mode == .terminal, !drawnLengths.isEmpty else { return }
+    /// What removes the status block so a log line can go above it (after a resize, the
+    /// rows its lines wrap to at the new width); empty when none is drawn.
+    private func clearing() -> String {
+        guard mode == .terminal, !drawnLengths.isEmpty else { return "" }
         let width = max(1, TerminalInput.columns ?? 80)
-        let rows = drawnLengths.reduce(0) { $0 + max(1, ($1 + width - 1) / width) }
-        print("\r\u{1B}[\(rows)A\u{1B}[J", terminator: "")
-        drawnLengths = []
+        // The rows its lines wrap to, never more than the terminal has (after a resize).
+        let rows = min(drawnLengths.reduce(0) { $0 + max(1, ($1 + width - 1) / width) }, max(1, (TerminalInput.rows ?? Int.max) - 1))
+        return "\r\u{1B}[\(rows)A\u{1B}[J"
     }
 
+    /// Clears the status block and waits at most `drainSeconds` for stdout to take what is
+    /// queued; says in one line how many events did not reach it.
     func finish() {
-        if mode == .terminal { clear() }
-        CLIOutput.flush()
+        let clearing = clearing()
+        if !clearing.isEmpty, output.write(clearing, counted: false) { drawnLengths = [] }
+        _ = output.drain(timeoutSeconds: PlayView.drainSeconds)
+        let lost = output.droppedCount + output.unwrittenCount
+        if lost > 0 { CLIOutput.warning("\(lost) event\(lost == 1 ? "" : "s") dropped: stdout is not being read") }
     }
 
     /// The line for `event`, terminal-safe (titles, marks, tags and station names come from

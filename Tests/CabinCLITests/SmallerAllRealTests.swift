@@ -107,6 +107,44 @@ struct SmallerAllRealTests {
         #expect(try client.status()["state"] as? String == "playing")
         _ = try client.command("quit")
     }
+
+    /// `--ipc` at a path in a folder that does not exist (before: the error named the
+    /// temporary, `control.PID`, and the `-D none` note with its render hint came first,
+    /// for a session then refused): one line naming the path given, exit 1, no note.
+    @Test func ipcErrorsNameThePathGivenAndARefusedSessionGetsNoHint() throws {
+        let dir = try TestEnvironment.temporaryDirectory("cabin-ipc-error")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let session = dir.appendingPathComponent("s.json").path
+        try Data(ControlLoopStarvationTests.session("2s").utf8).write(to: URL(fileURLWithPath: session))
+        let socket = dir.appendingPathComponent("missing/control").path
+        let result = try ExternalTool.cabin(["play", session, "-D", "none", "--ipc", socket, "--no-mpris"])
+        #expect(result.status == 1)
+        #expect(result.stderr == "cabin: error: --ipc: bind \(socket): No such file or directory (errno 2)\n", "\(result.stderr)")
+        // A socket path one byte short of the limit (107) is used as given: no temporary
+        // name past the limit is refused on its behalf.
+        let long = dir.path + "/" + String(repeating: "s", count: 106 - dir.path.utf8.count)
+        let played = try ExternalTool.cabin(["play", session, "-D", "none", "--ipc", long, "--no-mpris", "--length", "300ms", "--quiet"])
+        #expect(long.utf8.count == 107 && played.status == 0, "\(played.stderr)")
+    }
+
+    /// A session with a live stream under `-D none` (before: the note suggested `cabin
+    /// render`, which refuses a live stream): the note says it plays silently, with no
+    /// render to try; the session plays.
+    @Test func theSilentNoteSuggestsNoRenderForALiveStream() throws {
+        let dir = try TestEnvironment.temporaryDirectory("cabin-live-note")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let session = dir.appendingPathComponent("live.json").path
+        try Data("""
+            { "cabin": 1, "duration": "1s", "layers": { "r": { "bus": "radio", "sound": "http://127.0.0.1:9/stream.mp3" } },
+              "cues": [ { "at": 0, "start": "r" } ] }
+            """.utf8).write(to: URL(fileURLWithPath: session))
+        let result = try ExternalTool.cabin(["play", session, "-D", "none", "--ipc", "off", "--no-mpris"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let notes = result.stderr.split(separator: "\n").filter { $0.hasPrefix("cabin: -D none") }
+        #expect(notes == ["cabin: -D none: playing silently on the system clock"], "\(result.stderr)")
+        let render = try ExternalTool.cabin(["render", session, "-o", dir.appendingPathComponent("live.wav").path])
+        #expect(render.status == 1 && render.stderr.contains("plays a live stream"), "\(render.stderr)")
+    }
 }
 
 /// A control socket that answers its first client with bytes and never a newline, until the

@@ -90,4 +90,22 @@ import Testing
         #expect(after.count >= 2, "redrawn after the resize: \(after)")
         #expect(after.allSatisfy { $0.count <= 32 }, "\(after.filter { $0.count > 32 })")
     }
+
+    /// A terminal of 4 rows and 20 columns with the key help open (before: the block was
+    /// drawn whole, 5 rows, 15 with the key help, and each redraw went that many rows up,
+    /// past the top of the screen): no cursor-up reaches past the top (at most 3 rows) and
+    /// no line is wider.
+    @Test func theStatusBlockFitsATinyTerminal() throws {
+        let result = try Self.inTerminal("""
+            stty rows 4 cols 20 < /dev/tty
+            "$CABIN" play --preset drive --minutes 25 -D none < /dev/tty 2>/dev/null & p=$!
+            sleep 3
+            kill -TERM $p; wait $p
+            """, keys: [(after: 1.5, text: "?")], holdOpen: 4)
+        let ups = result.stdout.matches(of: /\x{1B}\[(\d+)A/).compactMap { Int($0.output.1) }
+        #expect(ups.count >= 5, "the block was redrawn: \(ups)")
+        #expect(ups.allSatisfy { $0 <= 3 }, "cursor-ups \(ups)")
+        let drawn = result.stdout.split(separator: "\u{1B}[2K").dropFirst().map { $0.prefix { !$0.isNewline } }
+        #expect(!drawn.isEmpty && drawn.allSatisfy { $0.count <= 19 }, "\(drawn.filter { $0.count > 19 })")
+    }
 }

@@ -15,6 +15,8 @@ const char *cabin_alsa_take_last_error(void);
 /* The width in columns of the terminal on fd (TIOCGWINSZ), or 0 if fd is not a terminal.
  * Wraps ioctl, which Swift cannot call (it is variadic). */
 int cabin_terminal_columns(int fd);
+/// The height in rows of the terminal on `fd`, or 0 when it is not a terminal.
+int cabin_terminal_rows(int fd);
 
 /* Names the calling thread (15 characters at most), as top and gdb show it.
  * Wraps pthread_setname_np, which Glibc's Swift module does not export. */
