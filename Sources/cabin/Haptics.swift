@@ -23,7 +23,7 @@ struct HapticsCommand: ParsableCommand {
               cabin haptics play seatbelt.ahap --rumble /dev/input/event5
               cabin haptics watch knock.ahap --audio --loop
             """,
-        subcommands: [Check.self, Compile.self, RenderAudio.self, Plot.self, Show.self, Convert.self, Play.self, Watch.self, Doctor.self])
+        subcommands: [Check.self, Compile.self, RenderAudio.self, Plot.self, Show.self, Convert.self, FromAudio.self, Play.self, Watch.self, Doctor.self])
 }
 
 /// How the haptics commands that read patterns read them: `--curve-times` and `--quiet`.
