@@ -71,7 +71,7 @@ let package = Package(
         /// JSON with a location for every value, and the diagnostics every document reader shares.
         .target(name: "CabinJSON", dependencies: ["CCabinFastFloat"]),
         .target(name: "CabinAudio"),
-        .target(name: "CabinHaptics", dependencies: ["CabinJSON"]),
+        .target(name: "CabinHaptics", dependencies: ["CabinJSON", "CabinAudio"]),
         .target(name: "CabinSession", dependencies: ["CabinJSON", "CabinAudio", "CabinHaptics"]),
         /// The built-in sound library's recipes: pure, seeded synthesis.
         .target(name: "CabinSoundDesign", dependencies: ["CabinJSON", "CabinAudio"]),

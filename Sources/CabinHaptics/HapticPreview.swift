@@ -11,35 +11,10 @@ public enum HapticPreview {
     /// step (1, 2 or 5 × 10ⁿ s) with the end time labelled, a legend, and `title` on top.
     public static func svg(_ compiled: CompiledHaptics, width: Int = 800, height: Int = 240,
                            title: String? = nil) -> String {
-        let left = 36.0, right = 12.0, top = title == nil ? 30.0 : 46.0, bottom = 28.0
-        let plotWidth = Double(width) - left - right
-        let plotHeight = Double(height) - top - bottom
-        let span = max(compiled.endTime, 1e-9)
-        func x(_ t: Double) -> String { fmt(left + t / span * plotWidth) }
-        func y(_ v: Double) -> String { fmt(top + (1 - v) * plotHeight) }
-        let font = "font-family=\"sans-serif\" font-size=\"11\" fill=\"#333\""
-        let baseline = y(0)
-        var svg = """
-        <svg xmlns="http://www.w3.org/2000/svg" width="\(width)" height="\(height)" viewBox="0 0 \(width) \(height)">
-        <rect width="\(width)" height="\(height)" fill="white"/>
-
-        """
-        for v in [0.25, 0.5, 0.75, 1.0] {
-            svg += "<line x1=\"\(x(0))\" y1=\"\(y(v))\" x2=\"\(x(span))\" y2=\"\(y(v))\" stroke=\"#e4e4e4\"/>\n"
-        }
-        for (v, label) in [(0.0, "0"), (0.5, "0.5"), (1.0, "1")] {
-            svg += "<text x=\"\(fmt(left - 5))\" y=\"\(fmt(top + (1 - v) * plotHeight + 4))\" \(font) text-anchor=\"end\">\(label)</text>\n"
-        }
-        let step = tickStep(span, maxTicks: max(2, Int(plotWidth / 70)))
-        var tick = 0.0
-        while tick < span - step * 0.5 {
-            svg += "<line x1=\"\(x(tick))\" y1=\"\(baseline)\" x2=\"\(x(tick))\" y2=\"\(fmt(top + plotHeight + 4))\" stroke=\"#444\"/>"
-            svg += "<text x=\"\(x(tick))\" y=\"\(fmt(Double(height) - 9))\" \(font) text-anchor=\"\(tick == 0 ? "start" : "middle")\">\(fmt(tick)) s</text>\n"
-            tick = (tick + step) * 1e9 .rounded() / 1e9
-        }
-        svg += "<text x=\"\(x(span))\" y=\"\(fmt(Double(height) - 9))\" \(font) text-anchor=\"end\">\(fmt(compiled.endTime)) s</text>\n"
-        svg += "<line x1=\"\(x(0))\" y1=\"\(baseline)\" x2=\"\(x(span))\" y2=\"\(baseline)\" stroke=\"#444\"/>\n"
-        svg += "<line x1=\"\(x(0))\" y1=\"\(y(0))\" x2=\"\(x(0))\" y2=\"\(y(1))\" stroke=\"#444\"/>\n"
+        let frame = SVGFrame(width: width, height: height, hasTitle: title != nil, span: compiled.endTime)
+        let x = frame.x, y = frame.y, baseline = frame.baseline, font = SVGFrame.font
+        let right = SVGFrame.right, top = frame.top
+        var svg = frame.axes(endLabel: "\(fmt(compiled.endTime)) s")
         if !compiled.breakpoints.isEmpty {
             let bp = compiled.breakpoints
             let intensity = bp.map { "\(x($0.time)),\(y($0.intensity))" }.joined(separator: " ")
@@ -55,9 +30,7 @@ public enum HapticPreview {
             svg += "<line class=\"transient\" x1=\"\(x(t.time))\" y1=\"\(baseline)\" x2=\"\(x(t.time))\" y2=\"\(y(t.intensity))\" stroke=\"#d62728\" stroke-width=\"1.5\"/>"
             svg += "<circle cx=\"\(x(t.time))\" cy=\"\(y(t.intensity))\" r=\"3\" fill=\"#d62728\"/>\n"
         }
-        if let title {
-            svg += "<text x=\"\(fmt(left))\" y=\"17\" font-family=\"sans-serif\" font-size=\"13\" font-weight=\"bold\" fill=\"#222\">\(escaped(title))</text>\n"
-        }
+        if let title { svg += frame.title(title) }
         let lx = Double(width) - right - 250, ly = top - 17
         svg += """
         <line x1="\(fmt(lx))" y1="\(fmt(ly))" x2="\(fmt(lx + 20))" y2="\(fmt(ly))" stroke="#1f77b4" stroke-width="2"/><text x="\(fmt(lx + 24))" y="\(fmt(ly + 4))" \(font)>intensity</text>
@@ -66,6 +39,57 @@ public enum HapticPreview {
 
         """
         return svg + "</svg>\n"
+    }
+
+    /// The plot area of an SVG picture: its coordinates, and the white page with the grid,
+    /// the value labels 0, 0.5 and 1 and the time axis (round ticks, the end labelled).
+    struct SVGFrame {
+        static let left = 36.0, right = 12.0, bottom = 28.0
+        static let font = "font-family=\"sans-serif\" font-size=\"11\" fill=\"#333\""
+        let width: Int, height: Int, top: Double, plotWidth: Double, plotHeight: Double, span: Double
+
+        init(width: Int, height: Int, hasTitle: Bool, span: Double) {
+            self.width = width
+            self.height = height
+            top = hasTitle ? 46.0 : 30.0
+            plotWidth = Double(width) - Self.left - Self.right
+            plotHeight = Double(height) - top - Self.bottom
+            self.span = max(span, 1e-9)
+        }
+
+        func x(_ t: Double) -> String { fmt(Self.left + t / span * plotWidth) }
+        func y(_ v: Double) -> String { fmt(top + (1 - v) * plotHeight) }
+        var baseline: String { y(0) }
+
+        func axes(endLabel: String) -> String {
+            let font = Self.font
+            var svg = """
+            <svg xmlns="http://www.w3.org/2000/svg" width="\(width)" height="\(height)" viewBox="0 0 \(width) \(height)">
+            <rect width="\(width)" height="\(height)" fill="white"/>
+
+            """
+            for v in [0.25, 0.5, 0.75, 1.0] {
+                svg += "<line x1=\"\(x(0))\" y1=\"\(y(v))\" x2=\"\(x(span))\" y2=\"\(y(v))\" stroke=\"#e4e4e4\"/>\n"
+            }
+            for (v, label) in [(0.0, "0"), (0.5, "0.5"), (1.0, "1")] {
+                svg += "<text x=\"\(fmt(Self.left - 5))\" y=\"\(fmt(top + (1 - v) * plotHeight + 4))\" \(font) text-anchor=\"end\">\(label)</text>\n"
+            }
+            let step = tickStep(span, maxTicks: max(2, Int(plotWidth / 70)))
+            var tick = 0.0
+            while tick < span - step * 0.5 {
+                svg += "<line x1=\"\(x(tick))\" y1=\"\(baseline)\" x2=\"\(x(tick))\" y2=\"\(fmt(top + plotHeight + 4))\" stroke=\"#444\"/>"
+                svg += "<text x=\"\(x(tick))\" y=\"\(fmt(Double(height) - 9))\" \(font) text-anchor=\"\(tick == 0 ? "start" : "middle")\">\(fmt(tick)) s</text>\n"
+                tick = (tick + step) * 1e9 .rounded() / 1e9
+            }
+            svg += "<text x=\"\(x(span))\" y=\"\(fmt(Double(height) - 9))\" \(font) text-anchor=\"end\">\(endLabel)</text>\n"
+            svg += "<line x1=\"\(x(0))\" y1=\"\(baseline)\" x2=\"\(x(span))\" y2=\"\(baseline)\" stroke=\"#444\"/>\n"
+            svg += "<line x1=\"\(x(0))\" y1=\"\(y(0))\" x2=\"\(x(0))\" y2=\"\(y(1))\" stroke=\"#444\"/>\n"
+            return svg
+        }
+
+        func title(_ text: String) -> String {
+            "<text x=\"\(fmt(Self.left))\" y=\"17\" font-family=\"sans-serif\" font-size=\"13\" font-weight=\"bold\" fill=\"#222\">\(escaped(text))</text>\n"
+        }
     }
 
     /// Runs of consecutive breakpoints where the continuous track sounds: a segment belongs

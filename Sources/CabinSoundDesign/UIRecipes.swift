@@ -149,8 +149,10 @@ public enum UIRecipes {
 
     /// Ignition: the starter cranks the engine over (weak compression pulses and the
     /// starter's whine), it catches at 0.76 s, revs once to `peak` rpm and settles to `idle`
-    /// by 2.1 s — the same moments for every engine, so one `engine-start` haptic fits them
-    /// all; the engine is the vehicle's own (the spec of its loops).
+    /// by 2.1 s — the same moments for every engine (the drive starts its engine layers at the
+    /// catch); the engine is the vehicle's own (the spec of its loops), so its crank pulses
+    /// are its own, and each vehicle's `engine-start…` haptic is made from its ignition
+    /// (`scripts/start-haptics`: `cabin haptics from-audio`).
     ///
     /// `firstFiring` places the catch's first combustion bang exactly at 0.76 s (engines
     /// whose own firing order puts no strong firing there; the V8's does).

@@ -11,7 +11,7 @@ import FoundationEssentials
 struct HapticsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "haptics",
-        abstract: "Check, compile, render, plot, convert and play haptic patterns.",
+        abstract: "Check, compile, render, plot, convert and play haptic patterns, or make them from sounds.",
         discussion: """
             Patterns are Apple AHAP files or Meta/Lofelt .haptic files, chosen by extension (or by content for other names). Reading is lenient by default, as Core Haptics loads files: missing keys take defaults, out-of-range values are clamped, and each such fix is a warning; --strict makes them errors.
 
@@ -20,10 +20,12 @@ struct HapticsCommand: ParsableCommand {
               cabin haptics show Boing.ahap
               cabin haptics render Boing.ahap -o boing.wav --channels 4
               cabin haptics convert shot.haptic -o shot.ahap
+              cabin haptics show Boing.ahap --as rumble
+              cabin haptics from-audio knock.wav -o knock.ahap
               cabin haptics play seatbelt.ahap --rumble /dev/input/event5
               cabin haptics watch knock.ahap --audio --loop
             """,
-        subcommands: [Check.self, Compile.self, RenderAudio.self, Plot.self, Show.self, Convert.self, Play.self, Watch.self, Doctor.self])
+        subcommands: [Check.self, Compile.self, RenderAudio.self, Plot.self, Show.self, Convert.self, FromAudio.self, Play.self, Watch.self, Doctor.self])
 }
 
 /// How the haptics commands that read patterns read them: `--curve-times` and `--quiet`.

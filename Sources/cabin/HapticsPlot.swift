@@ -1,4 +1,5 @@
 import ArgumentParser
+import CabinAudio
 import CabinHaptics
 
 extension HapticsCommand {
@@ -8,10 +9,11 @@ extension HapticsCommand {
             commandName: "plot",
             abstract: "Plot intensity and sharpness over time, transients marked, as SVG.",
             discussion: """
-                Intensity is the solid blue line, sharpness the dashed orange one, transients red stems at their intensity; the time axis is in seconds.
+                Intensity is the solid blue line, sharpness the dashed orange one, transients red stems at their intensity; the time axis is in seconds. --as plots what a device plays instead: rumble's strong and weak motor magnitudes as the evdev path sends them, Android's waveform steps, or its composition's primitives in their nominal shapes.
 
                 Examples:
                   cabin haptics plot Boing.ahap -o boing.svg
+                  cabin haptics plot Boing.ahap -o boing-rumble.svg --as rumble
                   cabin haptics plot long.ahap -o long.svg --width 1600
                 """)
 
@@ -29,6 +31,8 @@ extension HapticsCommand {
 
         @OptionGroup var reading: HapticsReadingArguments
 
+        @OptionGroup var view: HapticsDeviceViewArguments
+
         func validate() throws {
             guard (200...10_000).contains(width), (120...4000).contains(height) else {
                 throw ValidationError("--width must be 200…10000 and --height 120…4000 pixels")
@@ -39,9 +43,11 @@ extension HapticsCommand {
             try CLIOutput.refuseSame(output, inputs: [file])
             try CLIOutput.requireExtension(output, "svg", what: "an SVG picture")
             let (pattern, compiled) = try CLIHaptics.load(file, reading)
-            let title = "\(file.lastPathComponent) — \(CLIHaptics.summary(pattern, compiled))"
-            try CLIHaptics.write(HapticPreview.svg(compiled, width: width, height: height, title: title), to: output, input: file)
-            CLIOutput.summary("\(output): \(CLIHaptics.summary(pattern, compiled))", output: output)
+            let title = "\(file.lastPathComponent) — \(CLIHaptics.summary(pattern, compiled))\(view.note)"
+            let svg = view.parsed.map { HapticDeviceView(compiled, as: $0).svg(width: width, height: height, title: title) }
+                ?? HapticPreview.svg(compiled, width: width, height: height, title: title)
+            try CLIHaptics.write(svg, to: output, input: file)
+            CLIOutput.summary("\(output): \(CLIHaptics.summary(pattern, compiled))\(view.note)", output: output)
         }
     }
 
@@ -51,10 +57,12 @@ extension HapticsCommand {
             commandName: "show",
             abstract: "Preview a pattern in the terminal: intensity and sharpness sparklines, transients.",
             discussion: """
-                Each column is an equal slice of the pattern; bars are the slice's intensity (largest) and sharpness (mean where it sounds); '•' marks transients.
+                Each column is an equal slice of the pattern; bars are the slice's intensity (largest) and sharpness (mean where it sounds); '•' marks transients. --as shows what a device plays instead: rumble[:MAPPING] the strong and weak motor magnitudes as the evdev path sends them ('•' where a transient pulse starts), android the createWaveform export's amplitude in its 10 ms steps, android-composition the primitives in their nominal shapes (C click, T tick, H thud, L low tick, R quick rise, S slow rise, F quick fall).
 
                 Examples:
                   cabin haptics show Heartbeats.ahap
+                  cabin haptics show Heartbeats.ahap --as rumble:intensity-only
+                  cabin haptics show Heartbeats.ahap --as android-composition
                   cabin haptics show Patterns/haptics/*.ahap --width 60
                 """)
 
@@ -66,6 +74,8 @@ extension HapticsCommand {
         @Option(help: "Columns to use, labels included.")
         var width: Int = 80
 
+        @OptionGroup var view: HapticsDeviceViewArguments
+
         func validate() throws {
             guard (20...1000).contains(width) else { throw ValidationError("--width must be 20…1000 columns") }
         }
@@ -76,8 +86,9 @@ extension HapticsCommand {
                 do {
                     let (pattern, compiled) = try CLIHaptics.load(file, reading)
                     if index > 0 { print() }
-                    print("\(file): \(CLIHaptics.summary(pattern, compiled))")
-                    print(HapticPreview.terminal(compiled, width: width))
+                    print("\(file): \(CLIHaptics.summary(pattern, compiled))\(view.note)".terminalSafe)
+                    print(view.parsed.map { HapticDeviceView(compiled, as: $0).terminal(width: width) }
+                        ?? HapticPreview.terminal(compiled, width: width))
                 } catch {
                     failed = true
                 }

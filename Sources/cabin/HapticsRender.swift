@@ -35,6 +35,8 @@ extension HapticsCommand {
         @Option(help: "Haptic strength: off, light (intensity × 0.4), medium (× 0.7) or strong (× 1, as designed). Default: CABIN_HAPTIC_STRENGTH, else the config file's haptics.strength, else strong.")
         var strength: HapticStrength?
 
+        @OptionGroup var view: HapticsDeviceViewArguments
+
         func run() throws {
             // The settings first: a problem in the config file stops the command before any output exists.
             let strength = try CLIConfig.hapticsSettings(strength: strength).hapticStrength
@@ -42,6 +44,11 @@ extension HapticsCommand {
             let destination = try CLIOutput.open(output, inputs: [file])
             let (pattern, compiled) = try CLIHaptics.load(file, strict: strict, reading, strength: strength.value)
             let options = audio.options
+            if let device = view.parsed {
+                try renderView(HapticDeviceView(compiled, as: device), range: audio.range(for: device), options: options,
+                               to: destination, strength: strength)
+                return
+            }
             if HapticPatternAudio.hasAudio(pattern) {
                 // A pattern with sound is rendered whole (its waveforms are in memory anyway),
                 // the sound mixed in by `HapticPatternAudio.mix`.
@@ -93,13 +100,39 @@ extension HapticsCommand {
     }
 }
 
+extension HapticsCommand.RenderAudio {
+    /// `--as DEVICE`: what the device plays, as sound (`HapticDeviceView.audio`; the
+    /// pattern's own sound is not the device's and is left out), on 3–4 with 4 channels.
+    func renderView(_ deviceView: HapticDeviceView, range: ClosedRange<Double>, options: HapticAudioOptions,
+                    to destination: OutputFile, strength: Setting<HapticStrength>) throws {
+        let mono = deviceView.audio(sampleRate: options.sampleRate, frequencyRange: range)
+        let channels = options.layout.channelCount
+        var samples = [Float](repeating: 0, count: mono.count * channels)
+        samples.withUnsafeMutableBufferPointer { out in
+            for (i, sample) in mono.enumerated() { options.layout.spread(sample, into: out.baseAddress! + channels * i) }
+        }
+        let buffer = AudioBuffer(samples: samples, channelCount: channels, sampleRate: options.sampleRate)
+        do {
+            try SoundFile.write(buffer, to: destination, format: .forPath(output, encoding: .pcm24))
+        } catch {
+            CLIOutput.error("\(error)")
+            throw ExitCode.failure
+        }
+        let hz = range.lowerBound == range.upperBound ? "\(HapticPreviewText.seconds(range.lowerBound)) Hz"
+            : "\(HapticPreviewText.seconds(range.lowerBound))-\(HapticPreviewText.seconds(range.upperBound)) Hz"
+        CLIOutput.summary("\(output): \(CLIOutput.clock(buffer.duration)) at \(audio.sampleRate) Hz, \(channels == 1 ? "mono" : "4 channels (haptics on 3-4)"), as \(deviceView.device.name) (\(deviceView.tracks.map(\.name).joined(separator: ", ")) at \(hz))\(CLIHaptics.strengthNote(strength))", output: output)
+    }
+}
+
 /// The options that shape haptics rendered as audio (`render`, `play --audio`).
 struct HapticAudioArguments: ParsableArguments {
     @Option(help: "1 (mono) or 4 (DualSense: haptics on channels 3-4).")
     var channels: Int = 1
 
-    @Option(name: .customLong("freq-range"), help: "Sharpness 0…1 maps onto LOW-HIGH Hz (log).")
-    var frequencyRange: String = "60-300"
+    @Option(name: .customLong("freq-range"), help: ArgumentHelp(
+        "Sharpness 0…1 maps onto LOW-HIGH Hz (log); one number is one frequency. Default 60-300; with --as, per device kind: rumble 40-150 (the strong motor at LOW, the weak at HIGH), android and android-composition 170.",
+        valueName: "low-high"))
+    var frequencyRange: String?
 
     @Option(help: "Sample rate in Hz.")
     var sampleRate: Int = 48000
@@ -108,20 +141,28 @@ struct HapticAudioArguments: ParsableArguments {
         guard channels == 1 || channels == 4 else { throw ValidationError("--channels must be 1 or 4, not \(channels)") }
         guard (8000...384_000).contains(sampleRate) else { throw ValidationError("--sample-rate must be between 8000 and 384000 Hz") }
         guard let range = parsedRange else {
-            throw ValidationError("--freq-range must be LOW-HIGH in Hz with 0 < LOW < HIGH < sample rate / 2, like 60-300; not '\(frequencyRange)'")
+            throw ValidationError("--freq-range must be LOW-HIGH in Hz with 0 < LOW < HIGH < sample rate / 2, like 60-300; not '\(frequencyRange ?? "")'".terminalSafe)
         }
         _ = range
     }
 
+    /// The range given (`LOW-HIGH`, or one frequency `F` as `F...F`), nil when none was or it
+    /// is not one; `60...300` when none was given.
     var parsedRange: ClosedRange<Double>? {
+        guard let frequencyRange else { return 60...300 }
         let parts = frequencyRange.split(separator: "-", omittingEmptySubsequences: false)
-        guard parts.count == 2, let low = Double(parts[0]), let high = Double(parts[1]),
-              low.isFinite, high.isFinite, low > 0, low < high, high < Double(sampleRate) / 2 else { return nil }
+        guard parts.count == 1 || parts.count == 2, let low = Double(parts[0]), let high = Double(parts[parts.count - 1]),
+              low.isFinite, high.isFinite, low > 0, parts.count == 1 || low < high, high < Double(sampleRate) / 2 else { return nil }
         return low...high
     }
 
     var options: HapticAudioOptions {
         HapticAudioOptions(sampleRate: Double(sampleRate), frequencyRange: parsedRange ?? 60...300,
                            layout: channels == 4 ? .dualSense : .mono)
+    }
+
+    /// The range for `device`'s view: the one given, else the device kind's own.
+    func range(for device: HapticDeviceView.Device) -> ClosedRange<Double> {
+        frequencyRange == nil ? device.defaultFrequencyRange : parsedRange ?? device.defaultFrequencyRange
     }
 }

@@ -10,7 +10,8 @@ struct PatternLibraryTests {
     static let root = TestEnvironment.packageRoot.appendingPathComponent("Patterns/haptics")
 
     static let required = [
-        "seatbelt", "engine-start", "engine-start-electric", "engine-off", "gear-shift", "turn-signal",
+        "seatbelt", "engine-start", "engine-start-v6", "engine-start-four", "engine-start-diesel", "engine-start-vintage",
+        "engine-start-electric", "engine-off", "gear-shift", "turn-signal",
         "road-smooth", "road-rough", "speed-bump", "rest-stop", "arrival", "milestone",
         "focus-start", "break-start", "session-end", "toggle", "counter-step", "streak-success", "unlock",
         "warning", "breath-in", "breath-hold", "breath-out", "tick",
@@ -174,9 +175,17 @@ struct PatternLibraryTests {
 
     @Test func arrivalCelebratesBeyondTheSessionEnd() throws {
         let arrival = try Self.compiled("arrival"), end = try Self.compiled("session-end")
-        #expect(arrival.transients.count >= end.transients.count + 5, "confetti after the arpeggio")
-        #expect(arrival.duration > end.duration)
-        #expect(arrival.transients.last!.intensity < arrival.transients[3].intensity, "the confetti thins out")
+        // The arpeggio's four taps, then confetti: crisp 25 ms sparkles over the swell (no
+        // taps: the sound has no onset there), each a step up of the continuous track, thinning out.
+        #expect(arrival.transients.count == end.transients.count)
+        // Where the track rises by more than 0.1 within 3 ms after the arpeggio: each sparkle's start.
+        let track = arrival.sampled().intensity
+        var rises: [(ms: Int, rise: Float)] = []
+        for ms in 500..<(track.count - 3) where track[ms + 3] - track[ms] > 0.1 && (rises.last.map { ms - $0.ms > 10 } ?? true) {
+            rises.append((ms, track[ms + 3] - track[ms]))
+        }
+        #expect(rises.count >= 5, "confetti after the arpeggio: \(rises.map(\.ms))")
+        #expect(rises.last!.rise < rises.first!.rise, "the confetti thins out: \(rises.map(\.rise))")
     }
 
     @Test(arguments: ["toggle", "counter-step", "tick"])

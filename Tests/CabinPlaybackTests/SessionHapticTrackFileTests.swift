@@ -15,7 +15,8 @@ import Testing
     @Test func everyLibraryPatternLoadsStrictlyClean() throws {
         #expect(Self.library.names == [
             "arrival", "break-start", "breath-hold", "breath-in", "breath-out", "celebration", "counter-step", "engine-off",
-            "engine-start", "engine-start-electric", "focus-start", "gear-shift", "milestone", "rest-stop", "road-rough",
+            "engine-start", "engine-start-diesel", "engine-start-electric", "engine-start-four", "engine-start-v6",
+            "engine-start-vintage", "focus-start", "gear-shift", "milestone", "rest-stop", "road-rough",
             "road-smooth", "seatbelt", "session-end", "speed-bump", "streak-success", "tick", "toggle", "turn-signal",
             "unlock", "warning",
         ])

@@ -98,7 +98,7 @@ import Testing
         // default, the idle and cruise loops with --engine loops) starts as it catches.
         for vehicle in ["v6", "four", "diesel", "vintage"] {
             let doc = try SessionPresets.make("drive", options: ["vehicle": vehicle])
-            #expect(hapticsWith(doc, "ui/ignition-\(vehicle)") == ["engine-start"], "\(vehicle)")
+            #expect(hapticsWith(doc, "ui/ignition-\(vehicle)") == ["engine-start-\(vehicle)"], "\(vehicle): its own start pattern")
             let ignition = try #require(doc.cues.first { $0.play?.sound == .library("ui/ignition-\(vehicle)") })
             let start = try #require(doc.cues.first { $0.start.contains("engine") })
             #expect(abs(start.time - ignition.time - 0.76) < 0.001, "\(vehicle): the engine starts at the catch")

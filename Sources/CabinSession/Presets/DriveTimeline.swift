@@ -39,8 +39,13 @@ struct DriveTimeline {
     }
 
     var hasIdleLoop: Bool { !engine.isElectric }
-    /// The start haptic: an electric car has no starter to crank and no rumble to catch.
-    var engineStartHaptic: String { engine.isElectric ? "engine-start-electric" : "engine-start" }
+    /// The start haptic, made from the vehicle's own start sound (`haptics from-audio`, so
+    /// its taps fall on that ignition's own crank pulses and catch): `engine-start` for the
+    /// V8's `ui/ignition`, `engine-start-v6` … for the others'; an electric car has no
+    /// starter to crank and no rumble to catch.
+    var engineStartHaptic: String {
+        engine.isElectric ? "engine-start-electric" : s.vehicle == "v8" ? "engine-start" : "engine-start-\(s.vehicle)"
+    }
     var engineLayers: [String] { engine.layerNames }
     /// The route's ambience and pieces of it scattered over it while the car moves. (No
     /// scattered horns: at −20…−10 dB on the ambient bus they sat 10–20 dB under the mix in
