@@ -36,9 +36,18 @@ func pipeWireCheck(remote: String, target: String, seconds: Double) -> Int32 {
     MallocInterposerSwift.initialize()
     MallocInterposerSwift.reset()
     MallocInterposerSwift.setAllocationHook { _ in
+        hookedAllocations.add(1, ordering: .relaxed)
         if cabin_thread_id() == dataThread.load(ordering: .relaxed) { dataThreadAllocations.add(1, ordering: .relaxed) }
     }
     MallocInterposerSwift.hook()
+    // Self-test: an allocation here must reach the hook, or a "0" below would prove nothing.
+    let probe = UnsafeMutableRawPointer.allocate(byteCount: 64, alignment: 16)
+    probe.deallocate()
+    guard hookedAllocations.load(ordering: .acquiring) >= 1 else {
+        print("cabin-alloc-check: the allocator is not hooked: run with LD_PRELOAD=<build dir>/libMallocInterposerSwift.so")
+        player.stop()
+        return 2
+    }
     usleep(useconds_t(seconds * 1_000_000))
     MallocInterposerSwift.unhook()
     MallocInterposerSwift.setAllocationHook(nil)
@@ -49,7 +58,7 @@ func pipeWireCheck(remote: String, target: String, seconds: Double) -> Int32 {
     let counted = dataThreadAllocations.load(ordering: .acquiring)
     print("session: built-in scene through PipeWire (\(target), the pull driver in pw_stream's process callback)")
     print(String(cFormat: "played: %.1f s of the session in %.1f s counted", played, seconds))
-    print("whole process: \(all.mallocCount) allocations (the control, loop and producer threads)")
+    print("whole process: \(all.mallocCount) allocations (the checker's own probe, the control and loop threads)")
     print("\(pipeWireDataThread) thread: allocations: \(counted)")
     return counted == 0 && played > seconds * 0.9 ? 0 : 1
 }
@@ -59,6 +68,8 @@ let pipeWireDataThread = PipeWireOutput.callbackThreadName
 /// Its kernel id, found once it runs.
 let dataThread = Atomic<Int32>(-1)
 let dataThreadAllocations = Atomic<Int>(0)
+/// Every allocation the hook saw, on any thread.
+let hookedAllocations = Atomic<Int>(0)
 
 /// The thread of this process with `name` (/proc/self/task/TID/comm).
 func threadNamed(_ name: String) -> Int32? {

@@ -8,7 +8,7 @@ import Testing
 @Suite(.serialized, .enabled(if: PipeWireDaemon.problem == nil, Comment(rawValue: PipeWireDaemon.problem ?? "")))
 struct PipeWireCommandTests {
     static func session(seconds: Int) throws -> String {
-        let dir = try TestEnvironment.temporaryDirectory("cabin-pipewire-cli")
+        let dir = try TestEnvironment.temporaryDirectory("cabin-pwcli")
         let path = dir.appendingPathComponent("s.json").path
         let json = """
             { "cabin": 1, "title": "pw", "duration": "\(seconds)s",
@@ -24,7 +24,7 @@ struct PipeWireCommandTests {
     @Test func playsOnASinkByItsNodeName() throws {
         let daemon = try PipeWireDaemon()
         defer { daemon.stop() }
-        let dir = try TestEnvironment.temporaryDirectory("cabin-pipewire-cli")
+        let dir = try TestEnvironment.temporaryDirectory("cabin-pwcli")
         let path = dir.appendingPathComponent("heard.wav").path
         let recorder = try daemon.record(into: path)
         let result = try ExternalTool.cabin(["play", try Self.session(seconds: 2), "-D", "pipewire:\(PipeWireDaemon.sinkName)"] + Self.quiet,
@@ -68,7 +68,7 @@ struct PipeWireCommandTests {
     }
 
     @Test func noDaemonIsOneLine() throws {
-        let dir = try TestEnvironment.temporaryDirectory("cabin-pipewire-cli")
+        let dir = try TestEnvironment.temporaryDirectory("cabin-pwcli")
         let result = try ExternalTool.cabin(["play", try Self.session(seconds: 1), "-D", "pipewire"] + Self.quiet,
                                             environment: ["PIPEWIRE_RUNTIME_DIR": dir.path])
         #expect(result.status == 1)

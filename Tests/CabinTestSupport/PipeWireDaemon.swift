@@ -182,7 +182,8 @@ public final class PipeWireDaemon: @unchecked Sendable {
             let folder = temporary.appendingPathComponent(name)
             let owner = (try? String(contentsOf: folder.appendingPathComponent("owner"), encoding: .utf8))
                 .flatMap { Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
-            if let owner, owner == getpid() || Glibc.kill(owner, 0) == 0 { continue }
+            // A folder with no owner is not a daemon's (or not yet written): left alone.
+            guard let owner, owner != getpid(), Glibc.kill(owner, 0) != 0 else { continue }
             let pids = (try? String(contentsOf: folder.appendingPathComponent("pids"), encoding: .utf8)) ?? ""
             for pid in pids.split(separator: "\n").compactMap({ Int32($0) }) {
                 let comm = (try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8)) ?? ""
