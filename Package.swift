@@ -66,6 +66,11 @@ let package = Package(
         /// number text to a double, exact as strtod, from the bytes. Pure (no allocation, locale,
         /// errno or state), so the pure core CabinJSON may use it (docs/ARCHITECTURE.md).
         .target(name: "CCabinFastFloat"),
+        /// PipeWire playback (libpipewire-0.3-dev, through pkg-config): a pw_stream whose format
+        /// is a SPA pod built by inline C and macros, and whose real-time process callback and
+        /// event tables are C; the shim hides them behind plain calls (docs/ARCHITECTURE.md).
+        .systemLibrary(name: "CPipeWire", pkgConfig: "libpipewire-0.3", providers: [.apt(["libpipewire-0.3-dev"])]),
+        .target(name: "CCabinPipeWire", dependencies: ["CPipeWire"]),
 
         // MARK: pure cores
         /// JSON with a location for every value, and the diagnostics every document reader shares.
@@ -86,7 +91,7 @@ let package = Package(
             dependencies: [
                 "CabinOutput", "CabinAudio", "CabinHaptics", "CabinSoundDesign",
                 "CALSA", "CSndFile", "CSoxr", "CEbur128", "CEspeakNG", "CFlite", "CCabinShims",
-                "COgg", "COpus", "CVorbis", "CMpg123", "CCabinCurl", "CCabinSDBus",
+                "COgg", "COpus", "CVorbis", "CMpg123", "CCabinCurl", "CCabinSDBus", "CCabinPipeWire",
             ]
         ),
 

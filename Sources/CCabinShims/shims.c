@@ -37,6 +37,10 @@ void cabin_set_thread_name(const char *name) {
     pthread_setname_np(pthread_self(), buf);
 }
 
+int cabin_thread_id(void) {
+    return (int)gettid();
+}
+
 int cabin_terminal_columns(int fd) {
     struct winsize size;
     if (ioctl(fd, TIOCGWINSZ, &size) != 0) return 0;

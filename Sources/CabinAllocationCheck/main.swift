@@ -2,6 +2,7 @@
 //
 // Usage (the allocation test runs it like this, in release):
 //   LD_PRELOAD=.build/release/libMallocInterposerSwift.so .build/release/cabin-alloc-check [SESSION.json] [--seconds 60] [--block 256]
+//   … cabin-alloc-check --pipewire SOCKET [--target NODE] [--seconds 5]   (live, through PipeWire: PipeWireCheck.swift)
 // (It links the interposer, so its malloc/free are counted even without LD_PRELOAD; the
 // preload makes sure no other library resolved malloc first.)
 //
@@ -19,6 +20,13 @@ import MallocInterposerSwift
 
 var arguments = Array(CommandLine.arguments.dropFirst())
 if arguments.contains("--mixer-stress") { exit(mixerStressCheck()) }
+if let i = arguments.firstIndex(of: "--pipewire"), i + 1 < arguments.count {
+    let value = { (option: String, fallback: String) in
+        arguments.firstIndex(of: option).flatMap { $0 + 1 < arguments.count ? arguments[$0 + 1] : nil } ?? fallback
+    }
+    exit(pipeWireCheck(remote: arguments[i + 1], target: value("--target", "default"),
+                       seconds: Double(value("--seconds", "5")) ?? 5))
+}
 var seconds = 60.0
 var blockFrames = 256
 // For the checker's own test: allocate once per block, to show a leak of allocations is caught.

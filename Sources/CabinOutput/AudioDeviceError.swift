@@ -44,7 +44,8 @@ public enum AudioDeviceFailure: DeviceFailure {
     static let connectionRefused: Int32 = 111
 
     public static func describe(_ e: AudioDeviceError) -> String {
-        if e.kind == .disconnected && e.operation == "snd_pcm_open" && e.code == connectionRefused {
+        if e.kind == .disconnected
+            && ((e.operation == "snd_pcm_open" && e.code == connectionRefused) || e.operation == "pw_context_connect") {
             // Refused at open: nothing went away, the sound server is not running.
             return "audio device \"\(e.device)\": no sound server answers (\(e.operation): \(e.detail)); "
                 + "start PulseAudio or PipeWire, pick a device from 'cabin devices', or play silently with -D none"

@@ -7,6 +7,15 @@ public enum SampleFormat: String, Sendable, CaseIterable, Codable {
     public var bytesPerSample: Int { self == .s16 ? 2 : 4 }
 }
 
+/// What a stream plays, for a sound server's policy (PipeWire's and PulseAudio's
+/// `media.role`: a server may duck music under a notification, or route them apart).
+public enum MediaRole: String, Sendable, Equatable {
+    /// A session: `Music`.
+    case music = "Music"
+    /// A one-shot preview (`cabin sounds play`, `cabin haptics play --audio`): `Notification`.
+    case notification = "Notification"
+}
+
 /// What Cabin asks of a playback device, whatever its backend.
 ///
 /// Thread: a value type; any thread.
@@ -20,6 +29,8 @@ public struct OutputConfiguration: Sendable, Equatable {
     public var periodCount: Int = 3
     /// Formats to try, best first; the first the device takes is used.
     public var formats: [SampleFormat] = SampleFormat.allCases
+    /// What plays (backends with a policy, PipeWire, tell it; ALSA ignores it).
+    public var mediaRole: MediaRole = .music
 
     public init(sampleRate: Int = 48000, channelCount: Int = 2, periodFrames: Int = 256, periodCount: Int = 3) {
         self.sampleRate = sampleRate

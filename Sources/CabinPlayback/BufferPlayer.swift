@@ -39,11 +39,13 @@ public enum BufferPlayer {
             }
         }
         let resolved = backend.map { ($0, device) } ?? {
-            let r = OutputRegistry.standard.resolve(device)
+            let r = OutputRegistry.standard.resolveChoosingDefault(device)
             return (r.entry.make(), r.device)
         }()
-        let opened = try resolved.0.open(device: resolved.1, configuration: OutputConfiguration(
-            sampleRate: Int(buffer.sampleRate.rounded()), channelCount: channels, periodFrames: periodFrames, periodCount: 4))
+        var configuration = OutputConfiguration(sampleRate: Int(buffer.sampleRate.rounded()), channelCount: channels,
+                                                periodFrames: periodFrames, periodCount: 4)
+        configuration.mediaRole = .notification
+        let opened = try resolved.0.open(device: resolved.1, configuration: configuration)
         defer { opened.close() }
         guard opened.negotiated.channelCount == channels else {
             throw AudioDeviceError(.unsupportedConfiguration, device: device, operation: "channels", code: EINVAL,

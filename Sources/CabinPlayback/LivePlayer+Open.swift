@@ -27,6 +27,7 @@ extension LivePlayer {
                             load: (_ sampleRate: Double, _ periodFrames: Int) throws -> SessionLoader.Loaded)
         throws -> (player: LivePlayer, loaded: SessionLoader.Loaded) {
         var options = options
+        options.pinOutput()
         // "none" asks for the silent clock (`cabin play -D none` says so itself first,
         // keeping ALSA for a haptics device).
         if options.resolvedOutput.scheme == SilentClockBackend.device {

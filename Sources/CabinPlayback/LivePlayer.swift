@@ -101,12 +101,31 @@ public final class LivePlayer: @unchecked Sendable {
             return (resolved.entry.make(), resolved.device)
         }
 
-        /// The backend that plays `device`, and the name it is given (the scheme removed).
+        /// The backend that plays `device`, and the name it is given (the scheme removed): the
+        /// one `pinOutput()` kept, else resolved now (a new backend each time: pin it before
+        /// opening with a backend that keeps state). `default` is PipeWire's default sink when
+        /// its daemon answers, else ALSA's (`OutputRegistry.resolveChoosingDefault`).
         public var resolvedOutput: (backend: any AudioOutputBackend, device: String, scheme: String?) {
+            if let pinned { return pinned }
             if let backend { return (backend, device, nil) }
-            let resolved = OutputRegistry.standard.resolve(device)
+            let resolved = OutputRegistry.standard.resolveChoosingDefault(device)
             return (resolved.entry.make(), resolved.device, resolved.entry.scheme)
         }
+
+        /// Resolves `device` once and keeps that backend for every later read (the open, the
+        /// player, its reconnections). The default's choice is made here, and `device` then
+        /// names it (`pipewire`), as the `started` event says.
+        public mutating func pinOutput() {
+            guard pinned == nil else { return }
+            if let backend {
+                pinned = (backend, device, nil)
+                return
+            }
+            let resolved = OutputRegistry.standard.resolveChoosingDefault(device)
+            device = resolved.spec
+            pinned = (resolved.entry.make(), resolved.device, resolved.entry.scheme)
+        }
+        private var pinned: (backend: any AudioOutputBackend, device: String, scheme: String?)?
 
         /// Plays on the system clock with no sound (`SilentClockBackend`), saying `reason` in
         /// the `started` event. A haptics device still plays, on the backend sound would have
@@ -118,6 +137,7 @@ public final class LivePlayer: @unchecked Sendable {
             }
             device = SilentClockBackend.device
             backend = SilentClockBackend()
+            pinned = nil
             silentReason = reason
         }
     }
@@ -165,6 +185,8 @@ public final class LivePlayer: @unchecked Sendable {
 
     /// Opens the device now, so a missing or busy device fails here with a clear error.
     public convenience init(session: CompiledSession, options: Options) throws(AudioDeviceError) {
+        var options = options
+        options.pinOutput()
         var configuration = options.configuration
         configuration.sampleRate = Int(session.sampleRate)
         let resolved = options.resolvedOutput

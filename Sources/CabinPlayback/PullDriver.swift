@@ -124,8 +124,8 @@ final class PullDriver {
             wakeup.signal()
             return
         }
-        catchUpAfterUnderrun()
-        transport.renderPeriod(into: block, frameCount: n, deviceFrame: clockBase + framesRendered, haptics: haptics)
+        noteUnderruns()
+        transport.renderPeriod(into: block, frameCount: n, deviceFrame: deviceFrame, haptics: haptics)
         if channels == 2 {
             samples.baseAddress!.update(from: block.baseAddress!, count: 2 * n)
         } else {
@@ -142,7 +142,7 @@ final class PullDriver {
 
     /// Underruns the device reports, counted for `status` (a pull device's clock is its own
     /// callbacks: the session does not skip, it plays on from where the device asks next).
-    private func catchUpAfterUnderrun() {
+    private func noteUnderruns() {
         let xruns = output.xrunCount
         guard xruns != knownXruns else { return }
         knownXruns = xruns

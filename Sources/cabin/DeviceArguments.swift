@@ -8,7 +8,7 @@ struct DeviceArguments: ParsableArguments {
     static let defaultDevice = "default"
 
     @Option(name: [.customShort("D"), .long],
-            help: ArgumentHelp("Sound device: an ALSA name (default, pulse, hw:0,0, plughw:…; see 'cabin devices'), or none for no sound (where the command can play silently). Default: the config file's play.device, CABIN_DEVICE, or default.",
+            help: ArgumentHelp("Sound device: pipewire or pipewire:NODE (a PipeWire sink), an ALSA name (default, pulse, hw:0,0, plughw:…, or alsa:NAME; see 'cabin devices'), or none for no sound (where the command can play silently). Default: the config file's play.device, CABIN_DEVICE, or default (PipeWire when its daemon answers, else ALSA's default).",
                                valueName: "name"))
     var device: String?
 

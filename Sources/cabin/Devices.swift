@@ -10,7 +10,7 @@ struct Devices: ParsableCommand {
         commandName: "devices",
         abstract: "List playback devices, by backend, and rumble devices.",
         discussion: """
-            Playback devices go to -D/--device, named as listed: ALSA's as 'aplay -L' lists them (a bare name, or alsa:NAME), and none (no sound: the session plays on the system clock). Rumble devices (/dev/input/event* with FF_RUMBLE) go to --rumble ('cabin play --rumble', 'cabin haptics play --rumble'). --json prints the playback devices (name, description, and the backend's scheme); --rumble lists only the rumble devices (as JSON with --json).
+            Playback devices go to -D/--device, named as listed: ALSA's as 'aplay -L' lists them (a bare name, or alsa:NAME), PipeWire's sinks by node name (pipewire:NODE; pipewire alone is its default sink) when its daemon answers, and none (no sound: the session plays on the system clock). Rumble devices (/dev/input/event* with FF_RUMBLE) go to --rumble ('cabin play --rumble', 'cabin haptics play --rumble'). --json prints the playback devices (name, description, and the backend's scheme); --rumble lists only the rumble devices (as JSON with --json).
 
             Examples:
               cabin devices

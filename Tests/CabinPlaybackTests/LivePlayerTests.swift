@@ -9,8 +9,12 @@ import Testing
 /// Live playback on the paced test sink: real time, real content, underruns recovered.
 @Suite(.serialized, .enabled(if: TestEnvironment.pacedSinkReady, Comment(rawValue: TestEnvironment.pacedSinkProblem)))
 struct LivePlayerTests {
-    static let json = """
-        { "cabin": 1, "title": "live", "duration": "10s",
+    static let json = json(seconds: 10)
+
+    /// The session, `seconds` long: the speed ramp at 40 % over 30 %, the stop a second before the end.
+    static func json(seconds: Int) -> String {
+        """
+        { "cabin": 1, "title": "live", "duration": "\(seconds)s",
           "parameters": { "speed": { "value": 62, "min": 0, "max": 80 } },
           "layers": {
             "engine": { "bus": "engine", "sound": "synth:brown-noise", "loop": true,
@@ -20,10 +24,11 @@ struct LivePlayerTests {
           },
           "cues": [
             { "at": 0, "start": ["engine", "rain", "tone"], "fadeIn": "300ms", "mark": "drive" },
-            { "at": "4s", "set": "speed", "to": 20, "over": "3s", "mark": "slow" },
-            { "at": "9s", "stop": ["engine", "rain", "tone"], "fadeOut": "800ms", "mark": "arrival" }
+            { "at": "\(seconds * 400)ms", "set": "speed", "to": 20, "over": "\(seconds * 300)ms", "mark": "slow" },
+            { "at": "\(seconds - 1)s", "stop": ["engine", "rain", "tone"], "fadeOut": "800ms", "mark": "arrival" }
           ] }
         """
+    }
 
     static func compile() throws -> CompiledSession {
         let doc = try #require(SessionReader.read(json, file: "live.json").document)

@@ -34,6 +34,10 @@ public enum PacedSink {
             return result.stderr.trimmingCharacters(in: .whitespacesAndNewlines)
         }
         setenv("ALSA_CONFIG_PATH", path, 1)
+        // `default` is PipeWire's default sink when a PipeWire daemon answers: on a machine
+        // running one, the tests' `default` must still be this sink, so this process and its
+        // children look for PipeWire where none runs (PipeWireDaemon's tests name their own).
+        setenv("PIPEWIRE_RUNTIME_DIR", "/nonexistent/cabin-tests-use-the-paced-sink", 1)
         return nil
     }
 }

@@ -48,6 +48,9 @@ public final class SessionBusDaemon: @unchecked Sendable {
 
     deinit { stop() }
 
+    /// The daemon's process.
+    public var processIdentifier: Int32 { process.processIdentifier }
+
     /// The environment that points children at this bus.
     public var environment: [String: String] { ["DBUS_SESSION_BUS_ADDRESS": address] }
 

@@ -62,3 +62,30 @@ public enum SignalAnalysis {
         return 10 * log10(sig / noise)
     }
 }
+
+extension SignalAnalysis {
+    /// Where `reference` begins in `recording` (both interleaved with `channels`), in frames:
+    /// roughly at their onsets (the first sample above `threshold`), then exactly at the lag
+    /// within ±256 frames of it whose next 0.2 s differ least (cross-correlation as the
+    /// squared difference). nil when either never rises above the threshold.
+    public static func alignment(of reference: [Float], in recording: [Float], channels: Int,
+                                 threshold: Float = 1e-4, sampleRate: Int = 48000) -> Int? {
+        guard let r = reference.firstIndex(where: { abs($0) > threshold }),
+              let h = recording.firstIndex(where: { abs($0) > threshold }) else { return nil }
+        let start = r / channels * channels
+        let end = min(reference.count, start + sampleRate / 5 * channels)
+        let rough = h / channels - r / channels
+        var best = (lag: rough, error: Double.infinity)
+        for lag in max(-start / channels, rough - 256)...(rough + 256) {
+            var error = 0.0
+            for i in start..<end {
+                let j = i + lag * channels
+                guard j < recording.count else { error = .infinity; break }
+                let d = Double(recording[j] - reference[i])
+                error += d * d
+            }
+            if error < best.error { best = (lag, error) }
+        }
+        return best.error.isFinite ? best.lag : nil
+    }
+}

@@ -22,6 +22,10 @@ int cabin_terminal_rows(int fd);
  * Wraps pthread_setname_np, which Glibc's Swift module does not export. */
 void cabin_set_thread_name(const char *name);
 
+/* The calling thread's kernel id (gettid: what /proc/self/task lists), which Glibc's Swift
+ * module does not export. Allocates nothing (the allocation check's hook calls it). */
+int cabin_thread_id(void);
+
 /* mallopt(M_ARENA_MAX, arenas): <malloc.h> is not in Swift's Glibc module. Returns mallopt's
  * result (1 on success). */
 int cabin_set_malloc_arena_max(int arenas);

@@ -1,0 +1,149 @@
+import CabinAudio
+import CabinIO
+import CabinOutput
+import CabinPlayback
+import CabinSession
+import CabinTestSupport
+import Foundation
+import Testing
+
+/// Live playback through a real PipeWire (a private `pipewire` and `wireplumber` with a null
+/// sink, `PipeWireDaemon`): the pull driver in `pw_stream`'s real-time callback, what reached
+/// the sink recorded from its monitor by `pw-record`.
+@Suite(.serialized, .enabled(if: PipeWireDaemon.problem == nil, Comment(rawValue: PipeWireDaemon.problem ?? "")))
+struct PipeWirePlaybackTests {
+    static func compile(seconds: Int) throws -> CompiledSession {
+        // LivePlayerTests' session (noises, a tone, a speed ramp), `seconds` long.
+        let doc = try #require(SessionReader.read(LivePlayerTests.json(seconds: seconds), file: "pipewire.json").document)
+        return SessionCompiler.compile(doc, sounds: ResolvedSounds(), sampleRate: 48000, maxBlockFrames: 1024)
+    }
+
+    static func player(_ compiled: CompiledSession, on daemon: PipeWireDaemon,
+                       target: String = PipeWireDaemon.sinkName) throws -> LivePlayer {
+        // A quantum of 1024 frames (21 ms): room for a loaded 2-core machine's hiccups.
+        var options = LivePlayer.Options(device: target, configuration: OutputConfiguration(periodFrames: 1024))
+        options.backend = PipeWireBackend(remote: daemon.socketPath)
+        return try LivePlayer(session: compiled, options: options)
+    }
+
+    /// Plays to the end, collecting events; returns (events, wall seconds).
+    static func play(_ player: LivePlayer, during: (Double) -> Void = { _ in }) throws -> ([PlayerEvent], Double) {
+        try LivePlayerTests.playAlone(player, during: during)
+    }
+
+    static func offline(_ compiled: CompiledSession, frames: Int) -> [Float] {
+        let runner = SessionRunner(compiled)
+        var samples = [Float](repeating: 0, count: 2 * frames)
+        _ = samples.withUnsafeMutableBufferPointer { runner.render(into: $0, frameCount: frames) }
+        return samples
+    }
+
+    @Test func aSessionSoundsAsItsOfflineRender() throws {
+        let daemon = try PipeWireDaemon()
+        defer { daemon.stop() }
+        let dir = try TestEnvironment.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("heard.wav").path
+        let compiled = try Self.compile(seconds: 4)
+        let recorder = try daemon.record(into: path)
+        let (events, wall) = try Self.play(try Self.player(compiled, on: daemon))
+        let heard = try daemon.stopRecording(recorder, path: path)
+
+        #expect(abs(wall - 4) < 0.5, "4 s took \(wall) s")
+        #expect(events.compactMap { if case .mark(let n, _, _) = $0 { n } else { nil } } == ["drive", "slow", "arrival"])
+        #expect(events.last.map { if case .ended(.finished, _, _) = $0 { true } else { false } } == true, "\(events)")
+        let started = events.compactMap { if case .started(let i) = $0 { i } else { nil } }.first
+        #expect(started?.device == PipeWireDaemon.sinkName && started?.format == .float32, "\(String(describing: started))")
+
+        // The recording starts before the stream: align the render on it (the onset, then
+        // the lag within ±256 frames whose first 0.2 s differ least), then compare it all.
+        let offline = Self.offline(compiled, frames: 4 * 48000)
+        let lag = try #require(SignalAnalysis.alignment(of: offline, in: heard, channels: 2), "no session in the recording")
+        let comparison = Self.compare(heard: Array(heard[(2 * lag)...]), offline: offline)
+        // F32 at the graph's rate with unit volumes: PipeWire converts nothing, so the sink
+        // gets the render's samples bit for bit. The one exception is a graph cycle PipeWire
+        // lost on this shared 2-core machine (the sink then plays a quantum of silence in
+        // place of one of the session's): every other frame must be the render's.
+        #expect(comparison.mismatch == nil, "the sink's samples differ from the render: \(comparison.mismatch ?? "")")
+        #expect(comparison.compared >= 4 * 48000 - 2048, "heard \(comparison.compared) frames of the session")
+        #expect(comparison.lostCycles <= 2, "\(comparison.lostCycles) graph cycles lost")
+    }
+
+    /// Compares what the sink heard with the render, frame by frame and bit for bit, except
+    /// that a run of exact silence in the recording may stand for the same number of the
+    /// render's frames (a graph cycle lost: the sink played silence, those frames were
+    /// never heard). Returns the frames compared, the cycles lost, and the first frame
+    /// that is neither.
+    static func compare(heard: [Float], offline: [Float]) -> (compared: Int, lostCycles: Int, mismatch: String?) {
+        let frames = min(heard.count, offline.count) / 2
+        var i = 0, lost = 0
+        func same(_ f: Int) -> Bool { heard[2 * f] == offline[2 * f] && heard[2 * f + 1] == offline[2 * f + 1] }
+        while i < frames {
+            if same(i) { i += 1; continue }
+            var silent = i
+            while silent < frames && heard[2 * silent] == 0 && heard[2 * silent + 1] == 0 { silent += 1 }
+            let resumes = silent < frames ? min(frames, silent + 256) : frames
+            guard silent > i, (silent..<resumes).allSatisfy(same) else {
+                return (i, lost, "frame \(i) (\(Double(i) / 48000) s): heard \(heard[2 * i]), rendered \(offline[2 * i])")
+            }
+            lost += 1
+            i = silent
+        }
+        return (frames, lost, nil)
+    }
+
+    @Test func pauseAndSeekPlayOnTheSessionClock() throws {
+        let daemon = try PipeWireDaemon()
+        defer { daemon.stop() }
+        let player = try Self.player(try Self.compile(seconds: 6), on: daemon)
+        var paused = false, resumed = false, sought = false
+        let (events, wall) = try Self.play(player) { t in
+            if t > 1 && !paused { paused = true; player.pause() }
+            if t > 2 && !resumed { resumed = true; player.resume() }
+            if t > 2.5 && !sought { sought = true; player.seek(by: 2) }
+        }
+        #expect(events.contains { if case .paused = $0 { true } else { false } })
+        #expect(events.contains { if case .resumed = $0 { true } else { false } })
+        #expect(events.contains { if case .seeked = $0 { true } else { false } })
+        #expect(events.last.map { if case .ended(.finished, _, _) = $0 { true } else { false } } == true, "\(events)")
+        // 6 s, ≈ 1 s paused (less the fade, which plays), 2 s skipped: ≈ 5 s.
+        #expect(wall > 4.5 && wall < 5.6, "took \(wall) s")
+    }
+
+    @Test func anUnknownSinkIsOneLine() throws {
+        let daemon = try PipeWireDaemon()
+        defer { daemon.stop() }
+        let error = #expect(throws: AudioDeviceError.self) {
+            _ = try Self.player(try Self.compile(seconds: 2), on: daemon, target: "no-such-sink")
+        }
+        #expect(error?.kind == .notFound)
+        #expect(error?.description == "audio device \"pipewire:no-such-sink\": not found (target.object: no PipeWire sink has this node.name); list playback devices with 'cabin devices'")
+    }
+
+    @Test func theDaemonKilledAndRestartedMidPlayIsReportedAndPlaysOn() throws {
+        let daemon = try PipeWireDaemon()
+        defer { daemon.stop() }
+        let dir = try TestEnvironment.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("after.wav").path
+        let player = try Self.player(try Self.compile(seconds: 8), on: daemon)
+        var killed = false, restarted = false
+        var recorder: Process?
+        let (events, wall) = try Self.play(player) { t in
+            if t > 2 && !killed { killed = true; daemon.kill() }
+            if t > 3 && !restarted {
+                restarted = true
+                try? daemon.start()
+                recorder = try? daemon.record(into: path)
+            }
+        }
+        let errors = events.compactMap { if case .deviceError(let m) = $0 { m } else { nil } }
+        #expect(errors.first?.hasPrefix("audio device \"pipewire:\(PipeWireDaemon.sinkName)\": disconnected (pw_core: ") == true, "\(errors)")
+        #expect(events.contains { if case .deviceRestored = $0 { true } else { false } }, "\(events)")
+        #expect(events.last.map { if case .ended(.finished, _, _) = $0 { true } else { false } } == true, "\(events)")
+        // The session kept the wall clock through the outage: it ends on time.
+        #expect(abs(wall - 8) < 0.8, "8 s took \(wall) s")
+        let heard = try daemon.stopRecording(try #require(recorder), path: path)
+        #expect(SignalAnalysis.peak(heard) > 0.01, "nothing reached the sink after the restart")
+    }
+}
