@@ -73,6 +73,31 @@ public final class ChildProcess {
         return fds.filter { fcntl($0, F_GETFD) != -1 }   // the listing's own descriptor is closed now
     }
 
+    /// Asks it to end as Ctrl-C would (SIGINT; a `cabin play` fades out and ends). The
+    /// corresponding C function is `kill`.
+    public func interrupt() {
+        if status == nil { kill(pid, SIGINT) }
+    }
+
+    /// The first executable `name` on `PATH`, or nil. The corresponding C function is `access`.
+    public static func executable(named name: String) -> String? {
+        guard let path = getenv("PATH").map({ String(cString: $0) }) else { return nil }
+        for folder in path.split(separator: ":") where !folder.isEmpty {
+            let candidate = "\(folder)/\(name)"
+            if access(candidate, X_OK) == 0 { return candidate }
+        }
+        return nil
+    }
+
+    /// `text` as one shell word: as it is when it holds only characters no shell treats
+    /// specially, else in single quotes (a quote inside as '\'').
+    public static func shellQuoted(_ text: String) -> String {
+        let plain = !text.isEmpty && text.unicodeScalars.allSatisfy {
+            $0.properties.isAlphabetic || ("0"..."9").contains($0) || "_./:=@%+,-".unicodeScalars.contains($0)
+        }
+        return plain ? text : "'" + text.split(separator: "'", omittingEmptySubsequences: false).joined(separator: #"'\''"#) + "'"
+    }
+
     /// The exit status (128 + signal when killed), or nil while it runs (unless `waiting`).
     /// The corresponding C function is `waitpid`.
     public func exitStatus(waiting: Bool) -> Int32? {

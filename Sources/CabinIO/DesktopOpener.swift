@@ -16,14 +16,7 @@ public enum DesktopOpener {
     }
 
     /// The first executable `xdg-open` on `PATH`, or nil.
-    public static var xdgOpen: String? {
-        guard let path = getenv("PATH").map({ String(cString: $0) }) else { return nil }
-        for folder in path.split(separator: ":") where !folder.isEmpty {
-            let candidate = "\(folder)/xdg-open"
-            if access(candidate, X_OK) == 0 { return candidate }
-        }
-        return nil
-    }
+    public static var xdgOpen: String? { ChildProcess.executable(named: "xdg-open") }
 
     /// Starts `xdg-open ADDRESS` when `hasDisplay` and `xdg-open` exists; the child, or nil
     /// when there is nothing to open it with. The address goes through the environment,

@@ -9,14 +9,15 @@ import FoundationEssentials
 struct Bench: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
-        abstract: "Measure render speed, live playback per period size, memory and launch time.",
+        abstract: "Measure render speed, what live playback costs (CPU, wake-ups, beside mpv), memory and launch time.",
         discussion: """
-            Offline: seconds of session rendered per CPU second at several block sizes, and the share of one core that real-time playback needs. With --live: plays the session on a device at each period size, with and without SCHED_FIFO, and counts underruns (on a machine with no sound card, a paced sink such as the tests' cabintest plugin); each run is followed by its floor — the same poll/write loop on the same device writing silence without mixing — so the difference is what mixing costs and the floor is the kernel's and ALSA's per-wake-up cost. With --launch: the time from starting 'cabin play' to its first audio. With --mix: the mixer against a plain loop summing the same voices with a gain ramp each and hard-clipping (the reference), on a loud mix of 8, 16, 32 and 64 looping layers with the limiter on, as a ratio of speeds, with the limiter's share of the render time. With --radio FILE: the CPU a station's thread needs to decode that stream (format detection, codec, soxr to 48 kHz). With --haptics: haptic compile speed (read and compile, best of 21 runs and the median) for a 160 KB Meta Haptics Studio export and a 10,000-event AHAP, both generated, or for the files given with --haptics-file; the JSON parse alone is printed as the floor.
+            Offline: seconds of session rendered per CPU second at several block sizes, and the share of one core that real-time playback needs. With --live: what a listener's 'cabin play' costs the machine — the whole process's share of one core, its wake-ups a second and its render thread's share, in steady state — for the ambient preset and the drive at low and relaxed latency, on the device given (ALSA's default unless -D) and on PipeWire when its daemon answers, each beside mpv looping the rain bed on the same device in the same run (mpv skipped with a reason when it is not installed). With --sweep: plays the session in this process at each period size, with and without SCHED_FIFO, and counts underruns (on a machine with no sound card, a paced sink such as the tests' cabintest plugin); each run is followed by its floor — the same poll/write loop on the same device writing silence without mixing — so the difference is what mixing costs and the floor is the kernel's and ALSA's per-wake-up cost. With --launch: the time from starting 'cabin play' to its first audio. With --mix: the mixer against a plain loop summing the same voices with a gain ramp each and hard-clipping (the reference), on a loud mix of 8, 16, 32 and 64 looping layers with the limiter on, as a ratio of speeds, with the limiter's share of the render time. With --radio FILE: the CPU a station's thread needs to decode that stream (format detection, codec, soxr to 48 kHz). With --haptics: haptic compile speed (read and compile, best of 21 runs and the median) for a 160 KB Meta Haptics Studio export and a 10,000-event AHAP, both generated, or for the files given with --haptics-file; the JSON parse alone is printed as the floor.
 
             Examples:
               cabin bench Patterns/sessions/example.json
               cabin bench --mix --mix-seconds 60
-              cabin bench Patterns/sessions/example.json --live --seconds 60 --periods 64,128,256
+              cabin bench --live
+              cabin bench Patterns/sessions/example.json --sweep --seconds 60 --periods 64,128,256
               cabin bench --seconds 5 --radio station.opus --radio station.mp3 --radio station.ogg
               cabin bench --playlist ~/Music/album/
               cabin bench --haptics
@@ -29,8 +30,14 @@ struct Bench: ParsableCommand {
     @Option(help: "Seconds of session per measurement.")
     var seconds = 60.0
 
-    @Flag(help: "Also play live on the device at each period size.")
+    @Flag(help: "Measure 'cabin play' live, the whole process, at each latency and beside mpv (--seconds each, after --settle).")
     var live = false
+
+    @Option(help: "With --live: seconds each player runs before its measurement starts.")
+    var settle = 12.0
+
+    @Flag(help: "Also play the session in this process on the device at each period size (--periods).")
+    var sweep = false
 
     @Flag(help: "Also measure launch to first audio of 'cabin play'.")
     var launch = false
@@ -53,19 +60,19 @@ struct Bench: ParsableCommand {
     @Option(help: "With --haptics: a pattern file to measure (repeatable) instead of the generated ones.")
     var hapticsFile: [String] = []
 
-    /// The sound device for --live and --launch.
-    @OptionGroup(title: "Sound device (--live, --launch)") var output: DeviceArguments
+    /// The sound device for --live, --sweep and --launch.
+    @OptionGroup(title: "Sound device (--live, --sweep, --launch)") var output: DeviceArguments
     /// As `cabin play` chooses it: `-D`, else the config file's play.device or CABIN_DEVICE,
     /// else `default`.
     var device: String { get throws { try output.configured() } }
 
-    @Option(help: "Period sizes for --live, comma-separated.")
+    @Option(help: "Period sizes for --sweep, comma-separated.")
     var periods = "64,128,256"
 
-    @Option(help: "Periods per buffer for --live.")
+    @Option(help: "Periods per buffer for --sweep.")
     var bufferPeriods = 3
 
-    @Flag(inversion: .prefixedNo, help: "With --live, also measure each run's floor (the loop writing silence).")
+    @Flag(inversion: .prefixedNo, help: "With --sweep, also measure each run's floor (the loop writing silence).")
     var floor = true
 
     @Option(help: ArgumentHelp("Also measure decoding this radio stream file (Ogg Opus, Ogg Vorbis or MP3) as a station's thread does; repeatable.",
@@ -77,9 +84,10 @@ struct Bench: ParsableCommand {
     var playlist: [String] = []
 
     func run() throws {
-        if !playlist.isEmpty && session == nil && !live && !mix && !launch && radio.isEmpty { return try measurePlaylists() }
+        if !playlist.isEmpty && session == nil && !sweep && !mix && !launch && radio.isEmpty { return try measurePlaylists() }
         if haptics { return try benchHaptics() }
         if liveHaptics { return try benchLiveHaptics() }
+        if live { return try measureLivePower() }
         let path = session ?? CLIPaths.packageFile("Patterns/sessions/example.json")
         let loaded = try CLISession.load(path, sampleRate: 48000, maxBlockFrames: 512)
         print("session: \(path) (\(CLIOutput.clock(loaded.compiled.duration).dropLast(4)), \(loaded.compiled.config.layers.count) layers)")
@@ -90,7 +98,7 @@ struct Bench: ParsableCommand {
             let f = PlaybackBenchmark.measure(compiled, seconds: seconds, blockFrames: block)
             print(String(cFormat: "  block %4d: %6.0f× real time = %.3f %% of one core", block, f.speed, f.cpuPercentAtRealTime))
         }
-        if live {
+        if sweep {
             let device = try self.device  // read once: a config file's warning prints once
             print("live on \(device), \(Int(seconds)) s each:")
             var lowest: [Bool: Int] = [:]
@@ -208,7 +216,7 @@ struct Bench: ParsableCommand {
         }
     }
 
-    private func padded(_ text: String, _ width: Int = 36) -> String {
+    func padded(_ text: String, _ width: Int = 36) -> String {
         text + String(repeating: " ", count: max(0, width - text.count))
     }
 

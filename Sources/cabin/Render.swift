@@ -263,8 +263,8 @@ enum CLISession {
 
         /// The arguments that name this session again (for hints).
         var commandLine: String {
-            if let file { return Self.shellQuoted(file) }
-            return (["--preset \(Self.shellQuoted(preset ?? ""))"] + options.sorted { $0.key < $1.key }.map { "--\($0.key) \(Self.shellQuoted($0.value))" })
+            if let file { return ChildProcess.shellQuoted(file) }
+            return (["--preset \(ChildProcess.shellQuoted(preset ?? ""))"] + options.sorted { $0.key < $1.key }.map { "--\($0.key) \(ChildProcess.shellQuoted($0.value))" })
                 .joined(separator: " ")
         }
 
@@ -277,16 +277,7 @@ enum CLISession {
             guard let file, file != "-" else { return "\(preset ?? "session").wav" }
             let name = file.lastPathComponent
             let base = name.hasSuffix(".json") ? String(name.dropLast(5)) : name
-            return Self.shellQuoted((base.isEmpty ? "session" : base) + ".wav")
-        }
-
-        /// `text` as one shell word: as it is when it holds only characters no shell treats
-        /// specially, else in single quotes (a quote inside as '\'').
-        static func shellQuoted(_ text: String) -> String {
-            let plain = !text.isEmpty && text.unicodeScalars.allSatisfy {
-                $0.properties.isAlphabetic || ("0"..."9").contains($0) || "_./:=@%+,-".unicodeScalars.contains($0)
-            }
-            return plain ? text : "'" + text.replacingOccurrences(of: "'", with: #"'\''"#) + "'"
+            return ChildProcess.shellQuoted((base.isEmpty ? "session" : base) + ".wav")
         }
     }
 
