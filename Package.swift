@@ -109,7 +109,7 @@ let package = Package(
         /// volumes). Reading and writing the files is the CLI's, through CabinIO.
         .target(
             name: "CabinConfig",
-            dependencies: ["CabinJSON", "CabinAudio", "CabinHaptics", "CabinSession", "CabinPlayback",
+            dependencies: ["CabinJSON", "CabinAudio", "CabinHaptics", "CabinSession", "CabinOutput", "CabinPlayback",
                            .product(name: "TOMLKit", package: "TOMLKit")]
         ),
 

@@ -1,6 +1,7 @@
 import CabinAudio
 import CabinHaptics
 import CabinPlayback
+import CabinOutput
 import CabinSession
 
 /// The settings in effect: each value with where it came from. Made by ``merge(_:)`` from
@@ -14,6 +15,10 @@ public struct CabinSettings: Sendable {
     public var period = Setting(256, .builtIn)
     /// Periods per buffer (`play.periods`, `CABIN_PERIODS`, `--periods`).
     public var periods = Setting(3, .builtIn)
+    /// How much audio is queued on the device (`play.latency`, `CABIN_LATENCY`, `--latency`):
+    /// `auto` (low with haptics on a device, relaxed otherwise), `low` or `relaxed`. A
+    /// period or periods set anywhere win over it.
+    public var latency = Setting(LatencySetting.auto, .builtIn)
     /// The preset `cabin play` plays with no session (`play.preset`, `CABIN_PRESET`).
     public var preset = Setting(SessionPresets.defaultName, .builtIn)
     /// The rumble device for the session's haptic cues (`play.rumble`, `CABIN_RUMBLE`, `--rumble`).
@@ -42,6 +47,7 @@ public struct CabinSettings: Sendable {
             if let v = layer.device { s.device = v }
             if let v = layer.period { s.period = v }
             if let v = layer.periods { s.periods = v }
+            if let v = layer.latency { s.latency = v }
             if let v = layer.preset { s.preset = v }
             if let v = layer.rumble { s.rumble = Setting(v.value, v.origin) }
             if let v = layer.hapticStrength { s.hapticStrength = v }
@@ -51,6 +57,20 @@ public struct CabinSettings: Sendable {
             s.stations.merge(layer.stations) { _, new in new }
         }
         return s
+    }
+
+    /// The period and buffer `cabin play` asks of its device: the period and periods set
+    /// (file, environment or option) if either is; else `latency`'s, where `auto` is low when
+    /// something beside the sound must follow it closely (`needsLowLatency`: haptics on a
+    /// device) and relaxed for everything else, a bed left on for hours included.
+    public func outputShape(needsLowLatency: Bool) -> (periodFrames: Int, periodCount: Int, latency: OutputLatency?) {
+        if period.origin != .builtIn || periods.origin != .builtIn { return (period.value, periods.value, nil) }
+        let chosen: OutputLatency = switch latency.value {
+        case .low: .low
+        case .relaxed: .relaxed
+        case .auto: needsLowLatency ? .low : .relaxed
+        }
+        return (chosen.periodFrames, chosen.periodCount, chosen)
     }
 
     /// The volumes a session starts at: the remembered ones (what the last session ended
@@ -78,12 +98,18 @@ public struct CabinSettings: Sendable {
     }
 }
 
+/// `play.latency`: a device latency, or `auto` to let Cabin choose by what the session needs.
+public enum LatencySetting: String, Sendable, CaseIterable {
+    case auto, low, relaxed
+}
+
 /// One source's settings (the file's, the environment's or the options'): only what it
 /// sets, each with its origin.
 public struct ConfigLayer: Sendable {
     public var device: Setting<String>?
     public var period: Setting<Int>?
     public var periods: Setting<Int>?
+    public var latency: Setting<LatencySetting>?
     public var preset: Setting<String>?
     public var rumble: Setting<String>?
     public var hapticStrength: Setting<HapticStrength>?
@@ -96,7 +122,7 @@ public struct ConfigLayer: Sendable {
 
     /// The keys a config file may have, by table, for messages and suggestions.
     public static let keys: [String: [String]] = [
-        "play": ["device", "period", "periods", "preset", "rumble"],
+        "play": ["device", "latency", "period", "periods", "preset", "rumble"],
         "volume": ["master", "remember", "BUS"],
         "haptics": ["strength"],
         "presets": ["NAME"],
@@ -124,6 +150,11 @@ public struct ConfigLayer: Sendable {
             case "periods":
                 guard let n = value.integer, (2...8).contains(n) else { return (.error, "must be a whole number from 2 to 8, not \(value.shown)") }
                 periods = Setting(n, origin)
+            case "latency":
+                guard let t = value.text, let l = LatencySetting(rawValue: t) else {
+                    return (.error, "must be auto, low or relaxed, not \(value.shown)")
+                }
+                latency = Setting(l, origin)
             case "preset":
                 guard let t = value.text, SessionPresets.named(t) != nil else {
                     return (.error, "must be a preset: \(SessionPresets.all.map(\.name).joined(separator: ", ")); not \(value.shown)")

@@ -1,4 +1,4 @@
-/// The environment's layer: `CABIN_DEVICE`, `CABIN_PERIOD`, `CABIN_PERIODS`, `CABIN_PRESET`,
+/// The environment's layer: `CABIN_DEVICE`, `CABIN_LATENCY`, `CABIN_PERIOD`, `CABIN_PERIODS`, `CABIN_PRESET`,
 /// `CABIN_RUMBLE`, `CABIN_VOLUME` (the master's) and `CABIN_HAPTIC_STRENGTH`. An empty
 /// variable counts as unset.
 ///
@@ -6,7 +6,7 @@
 public enum ConfigEnvironment {
     /// Each variable and the setting it sets.
     public static let variables: [(name: String, key: [String])] = [
-        ("CABIN_DEVICE", ["play", "device"]), ("CABIN_PERIOD", ["play", "period"]), ("CABIN_PERIODS", ["play", "periods"]),
+        ("CABIN_DEVICE", ["play", "device"]), ("CABIN_LATENCY", ["play", "latency"]), ("CABIN_PERIOD", ["play", "period"]), ("CABIN_PERIODS", ["play", "periods"]),
         ("CABIN_PRESET", ["play", "preset"]), ("CABIN_RUMBLE", ["play", "rumble"]), ("CABIN_VOLUME", ["volume", "master"]),
         ("CABIN_HAPTIC_STRENGTH", ["haptics", "strength"]),
     ]

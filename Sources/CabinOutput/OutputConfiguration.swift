@@ -16,6 +16,38 @@ public enum MediaRole: String, Sendable, Equatable {
     case notification = "Notification"
 }
 
+/// How much audio is kept queued on a device: what a period and a buffer are when the user
+/// names neither.
+///
+/// Waking up, not mixing, is nearly all a bed's live cost: at `low` the render thread wakes
+/// 188 times a second, at `relaxed` 16. Both keep a key or a control command heard within
+/// 150 ms (a change waits at most one period for its render, then the rest of the buffer).
+///
+/// Thread: a value type; any thread.
+public enum OutputLatency: String, Sendable, CaseIterable {
+    /// 256 × 3 frames (16 ms at 48 kHz): for haptics on a device beside the sound, and
+    /// anything that must follow the audio closely.
+    case low
+    /// 3,072 × 2 frames (128 ms at 48 kHz): for a session left playing. A sound server
+    /// rounds it to its largest quantum (PipeWire: 2,048 frames by default).
+    case relaxed
+
+    /// Frames per period at 48 kHz (scaled with the rate by ``configuration(sampleRate:channelCount:)``).
+    public var periodFrames: Int { self == .low ? 256 : 3072 }
+    /// Periods per buffer.
+    public var periodCount: Int { self == .low ? 3 : 2 }
+
+    /// The device configuration for this latency at `sampleRate` (the period scaled from
+    /// 48 kHz, rounded to a multiple of 16 frames).
+    public func configuration(sampleRate: Int = 48000, channelCount: Int = 2) -> OutputConfiguration {
+        let frames = max(16, (periodFrames * sampleRate / 48000 + 8) / 16 * 16)
+        var configuration = OutputConfiguration(sampleRate: sampleRate, channelCount: channelCount, periodFrames: frames,
+                                                periodCount: periodCount)
+        configuration.latency = self
+        return configuration
+    }
+}
+
 /// What Cabin asks of a playback device, whatever its backend.
 ///
 /// Thread: a value type; any thread.
@@ -31,6 +63,9 @@ public struct OutputConfiguration: Sendable, Equatable {
     public var formats: [SampleFormat] = SampleFormat.allCases
     /// What plays (backends with a policy, PipeWire, tell it; ALSA ignores it).
     public var mediaRole: MediaRole = .music
+    /// The latency the period and buffer were chosen for (``OutputLatency/configuration(sampleRate:channelCount:)``);
+    /// nil when they were given as numbers.
+    public var latency: OutputLatency?
 
     public init(sampleRate: Int = 48000, channelCount: Int = 2, periodFrames: Int = 256, periodCount: Int = 3) {
         self.sampleRate = sampleRate

@@ -149,11 +149,12 @@ enum CLIConfig {
 
     /// The command line's settings as a layer (checked as the file's values are): the
     /// options `cabin play` and `cabin config` share.
-    static func optionsLayer(device: String?, period: Int?, periods: Int?, rumble: String?, preset: String? = nil,
+    static func optionsLayer(device: String?, latency: String? = nil, period: Int?, periods: Int?, rumble: String?, preset: String? = nil,
                              strength: HapticStrength? = nil, volume: [String]) throws -> ConfigLayer {
         var layer = ConfigLayer()
         var sets: [([String], ConfigValue, String)] = []
         if let device { sets.append((["play", "device"], .string(device), "-D")) }
+        if let latency { sets.append((["play", "latency"], .string(latency), "--latency")) }
         if let period { sets.append((["play", "period"], .integer(period), "--period")) }
         if let periods { sets.append((["play", "periods"], .integer(periods), "--periods")) }
         if let rumble { sets.append((["play", "rumble"], .string(rumble), "--rumble")) }

@@ -39,8 +39,12 @@ struct ConfigCommand: ParsableCommand {
         let volumes = settings.startingVolumes(remembered: state?.levels, statePath: CLIConfig.statePath)
         var rows: [(key: String, value: ConfigEntry.Value, shown: String, origin: ConfigOrigin)] = [
             ("play.device", .text(settings.device.value), settings.device.value, settings.device.origin),
-            ("play.period", .integer(settings.period.value), "\(settings.period.value)", settings.period.origin),
-            ("play.periods", .integer(settings.periods.value), "\(settings.periods.value)", settings.periods.origin),
+            ("play.latency", .text(settings.latency.value.rawValue), settings.latency.value.rawValue, settings.latency.origin),
+            // Unset, the period and periods follow play.latency.
+            ("play.period", settings.period.origin == .builtIn ? .none : .integer(settings.period.value),
+             settings.period.origin == .builtIn ? "(by play.latency)" : "\(settings.period.value)", settings.period.origin),
+            ("play.periods", settings.periods.origin == .builtIn ? .none : .integer(settings.periods.value),
+             settings.periods.origin == .builtIn ? "(by play.latency)" : "\(settings.periods.value)", settings.periods.origin),
             ("play.preset", .text(settings.preset.value), settings.preset.value, settings.preset.origin),
             ("play.rumble", settings.rumble.value.map { .text($0) } ?? .none, settings.rumble.value ?? "(none)", settings.rumble.origin),
             ("haptics.strength", .text(settings.hapticStrength.value.rawValue), settings.hapticStrength.value.rawValue,
@@ -96,10 +100,14 @@ struct ConfigOptions: ParsableArguments {
     @Option(name: [.customShort("D"), .long], help: "ALSA device: default, pulse, hw:0,0, plughw:…, jack (see 'cabin devices'); none: no sound, the session on the system clock. Default: the config file's play.device, CABIN_DEVICE, or default.")
     var device: String?
 
-    @Option(help: "Frames per period (a power of two; 16–8192; default 256).")
+    @Option(help: ArgumentHelp("How much audio 'cabin play' queues on the device (default auto: low with haptics on a device, else relaxed).",
+                               valueName: "auto|low|relaxed"))
+    var latency: String?
+
+    @Option(help: "Frames per period (a power of two; 16–8192; default: by the latency, 256 low, 3072 relaxed).")
     var period: Int?
 
-    @Option(help: "Periods per buffer (2–8; default 3).")
+    @Option(help: "Periods per buffer (2–8; default: by the latency, 3 low, 2 relaxed).")
     var periods: Int?
 
     @Option(help: ArgumentHelp("Volume: of the master (80, 80%: mpv's percent; -6dB), or of a bus (radio=-6dB). Repeatable. Default: the volumes the last session ended at (volume.remember), else the config file's.", valueName: "[bus=]level"))
@@ -109,7 +117,7 @@ struct ConfigOptions: ParsableArguments {
     var rumble: String?
 
     func layer() throws -> ConfigLayer {
-        try CLIConfig.optionsLayer(device: device, period: period, periods: periods, rumble: rumble, volume: volume)
+        try CLIConfig.optionsLayer(device: device, latency: latency, period: period, periods: periods, rumble: rumble, volume: volume)
     }
 }
 

@@ -58,10 +58,14 @@ struct Play: ParsableCommand {
     /// `default`. `none` plays on the system clock with no sound.
     var device: String? { output.device }
 
-    @Option(help: "Frames per period (a power of two; 16–8192; default 256, or the config's play.period).")
+    @Option(help: ArgumentHelp("How much audio is queued on the device: auto (low with haptics on a device or a range to end or loop on time, else relaxed), low (256×3 frames, 16 ms) or relaxed (3072×2, 128 ms: a bed left on wakes the CPU 16 times a second, not 188; keys still answer within 150 ms). Default auto, or the config's play.latency. --period and --periods win over it.",
+                               valueName: "auto|low|relaxed"))
+    var latency: String?
+
+    @Option(help: "Frames per period (a power of two; 16–8192; default: by --latency, or the config's play.period).")
     var period: Int?
 
-    @Option(help: "Periods per buffer (2–8; default 3, or the config's play.periods).")
+    @Option(help: "Periods per buffer (2–8; default: by --latency, or the config's play.periods).")
     var periods: Int?
 
     @Option(name: .long, help: "Sample rate in Hz.")
@@ -191,9 +195,15 @@ struct Play: ParsableCommand {
         }
         var compileOptions = try mix.options()
         if let strength = settings.hapticStrengthOverride { compileOptions.hapticStrength = strength }
-        let device = settings.device.value, period = settings.period.value
-        var options = LivePlayer.Options(device: device, configuration: OutputConfiguration(
-            sampleRate: sampleRate, channelCount: 2, periodFrames: period, periodCount: settings.periods.value))
+        let device = settings.device.value
+        // Haptics on a device follow the sound closely, and a range's end or loop is acted
+        // on as it is heard: a small buffer. Everything else (a bed left on for hours) wakes
+        // the CPU as rarely as the key response allows.
+        let rumbleOn = settings.rumble.value.map { $0 != "off" } ?? false
+        let shape = settings.outputShape(needsLowLatency: haptics.hapticsDevice != nil || rumbleOn || range.isActive)
+        let configuration = shape.latency.map { $0.configuration(sampleRate: sampleRate) }
+            ?? OutputConfiguration(sampleRate: sampleRate, channelCount: 2, periodFrames: shape.periodFrames, periodCount: shape.periodCount)
+        var options = LivePlayer.Options(device: device, configuration: configuration)
         options.realtime = !noRealtime
         options.startTime = startTime
         options.hapticsDevice = haptics.hapticsDevice
@@ -263,6 +273,7 @@ struct Play: ParsableCommand {
                                                         carried: carried)
         session.parent = parent
         session.range = range
+        session.relaxed = player.options.configuration.latency == .relaxed
         session.early = early
         let status = try session.run()
         for surface in session.surfaces { surface.close() }
@@ -271,7 +282,8 @@ struct Play: ParsableCommand {
 
     /// The options as a settings layer, over the config file's and the environment's.
     func configLayer() throws -> ConfigLayer {
-        try CLIConfig.optionsLayer(device: device, period: period, periods: periods, rumble: rumble, strength: strength, volume: volume)
+        try CLIConfig.optionsLayer(device: device, latency: latency, period: period, periods: periods, rumble: rumble, strength: strength,
+                                   volume: volume)
     }
 
     /// The last session from the state file, or a one-line error (exit 1) when there is none to resume.

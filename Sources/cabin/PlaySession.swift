@@ -29,6 +29,17 @@ struct PlaySession {
     /// `--exit-with-parent`: the process that started this one, watched; when it ends the
     /// session fades out and ends as with q.
     var parent: ParentProcess? = nil
+    /// Playing at relaxed latency (`--latency`): the loop wakes every 250 ms (100 ms while
+    /// the terminal's meters are drawn) instead of every 50, when nothing here must act
+    /// on time (a range's end or loop, a sleep timer, a stop on its way). Keys,
+    /// control clients and Ctrl-C (its signal ends the wait) wake it at once either way.
+    var relaxed = false
+
+    /// How long the loop waits for keys and clients when nothing comes.
+    func tick(range: PlaybackRange, timer: SleepTimer?, quitting: Bool) -> Int32 {
+        guard relaxed, !quitting, !range.isActive, timer == nil else { return 50 }
+        return view.mode == .terminal ? 100 : 250
+    }
 
     func run() throws -> Int32 {
         var timer = self.timer, range = self.range
@@ -79,8 +90,9 @@ struct PlaySession {
                 player.stop()
             }
             // One wait for keys and the control socket's clients.
-            let keysWaiting = control?.serve(timeoutMilliseconds: 50, extraDescriptor: terminal.isInteractive ? STDIN_FILENO : nil)
-            for key in terminal.readKeys(timeoutMilliseconds: keysWaiting == nil ? 50 : keysWaiting! ? 1 : 0) {
+            let wait = tick(range: range, timer: timer, quitting: quitting)
+            let keysWaiting = control?.serve(timeoutMilliseconds: wait, extraDescriptor: terminal.isInteractive ? STDIN_FILENO : nil)
+            for key in terminal.readKeys(timeoutMilliseconds: keysWaiting == nil ? wait : keysWaiting! ? 1 : 0) {
                 switch key {
                 case .space: player.togglePause()
                 case .left: player.seek(by: -30)

@@ -62,7 +62,9 @@ struct ControlSocketTests {
         var buffer: [UInt8] = []
         var nextID = 1
 
-        init(_ path: String) throws { connection = try LocalSocketConnection(connectingTo: path, timeoutSeconds: 5) }
+        init(_ path: String, timeoutSeconds: Double = 5) throws {
+            connection = try LocalSocketConnection(connectingTo: path, timeoutSeconds: timeoutSeconds)
+        }
 
         func sendLine(_ text: String) throws { try connection.sendAll(Array((text + "\n").utf8)) }
 
@@ -212,8 +214,10 @@ struct ControlSocketTests {
     @Test func aClientThatNeverReadsDoesNotBlockThePlayerOrOthers() throws {
         let session = try Session(duration: "4s")
         let started = Date()
-        // Observes and floods requests, and never reads a byte of the replies.
-        let silent = try Client(session.socket)
+        // Observes and floods requests, and never reads a byte of the replies. Its sends give
+        // up after 0.2 s: once its socket is full (the server no longer reads a client whose
+        // replies cannot leave) or it is dropped, the flood is over.
+        let silent = try Client(session.socket, timeoutSeconds: 0.2)
         try silent.sendLine("{\"command\": [\"observe\"]}")
         let status = Array((String(repeating: "{\"command\": [\"status\"]}\n", count: 200)).utf8)
         var flooded = 0

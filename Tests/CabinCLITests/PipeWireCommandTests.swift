@@ -32,7 +32,7 @@ struct PipeWireCommandTests {
         let heard = try daemon.stopRecording(recorder, path: path)
         #expect(result.status == 0, "\(result.stderr)")
         let lines = result.stdout.split(separator: "\n").map(String.init)
-        #expect(lines.first?.hasPrefix("playing \"pw\" on pipewire:\(PipeWireDaemon.sinkName): 48000 Hz, 256×3 frames, FLOAT_LE, ") == true, "\(lines)")
+        #expect(lines.first?.hasPrefix("playing \"pw\" on pipewire:\(PipeWireDaemon.sinkName): 48000 Hz, 3072×2 frames, FLOAT_LE, ") == true, "\(lines)")
         #expect(lines.last == "0:02  finished (0 underruns)", "\(lines)")
         // The tone as `cabin render` makes it (F32 passes PipeWire unchanged): the same peak.
         let rendered = try ExternalTool.cabin(["render", try Self.session(seconds: 2), "--loudness", "off", "--bits", "32f", "-o", "-"])

@@ -2,7 +2,6 @@ import CabinAudio
 import CabinIO
 import CabinSession
 import CabinSoundDesign
-import Glibc
 
 /// Generated music (`gen:NAME`, a `SoundGenerator`) feeding one `AudioStream`: composed on
 /// its own thread while a session plays, the ring kept `leadSeconds` ahead of the listener,
@@ -43,14 +42,20 @@ final class GeneratedStation: @unchecked Sendable {
 
     func start() throws(SystemError) {
         guard generator != nil else { return }
-        try thread.start(name: "cabin-generate") { [self] in run() }
+        let wake = try EventFD()
+        stopSignal = wake
+        try thread.start(name: "cabin-generate") { [self] in run(wake) }
     }
 
     func stop() {
         thread.requestStop()
+        stopSignal?.signal()
         ahead.wakeAll()
         thread.stop()
     }
+
+    /// Live: signalled by `stop`, so the thread's long sleeps end at once.
+    private var stopSignal: EventFD?
 
     /// Offline: frames composed per write by the thread that composes ahead.
     static let aheadChunkFrames = 8192
@@ -103,11 +108,16 @@ final class GeneratedStation: @unchecked Sendable {
         if want > 0 { stream.write(generator!.produce(want)) }
     }
 
-    private func run() {
+    /// Live: tops the ring up to `leadSeconds`, then sleeps until the mixer has taken half
+    /// of it (at least 10 ms, at most 250): a few wake-ups a second, not a hundred, with a
+    /// quarter of a second still in the ring when it tops up again (the mixer takes at most
+    /// a period, 64 ms at relaxed latency, at a time).
+    private func run(_ wake: EventFD) {
         let lead = Int(Self.leadSeconds * sampleRate)
         while thread.isRunning {
             fill(frames: lead)
-            usleep(10_000)
+            let spare = Double(stream.availableFrames - lead / 2) / sampleRate
+            if EventFD.waitReadable(wake.descriptor, timeoutMilliseconds: Int32(min(250, max(10, spare * 1000)))) { break }
         }
     }
 }
