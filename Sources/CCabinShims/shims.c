@@ -1,5 +1,7 @@
 #define _GNU_SOURCE
 #include <pthread.h>
+#include <dlfcn.h>
+#include <link.h>
 #include <malloc.h>
 #include "CCabinShims.h"
 #include <alsa/asoundlib.h>
@@ -55,4 +57,12 @@ int cabin_terminal_rows(int fd) {
 
 int cabin_set_malloc_arena_max(int arenas) {
     return mallopt(M_ARENA_MAX, arenas);
+}
+
+const char *cabin_loaded_object_path(const void *address) {
+    Dl_info info;
+    struct link_map *map = NULL;
+    if (dladdr1(address, &info, (void **)&map, RTLD_DL_LINKMAP) == 0 || map == NULL) return NULL;
+    if (map->l_name == NULL || map->l_name[0] != '/') return NULL;
+    return map->l_name;
 }

@@ -1,3 +1,4 @@
+import CCabinShims
 import FoundationEssentials
 
 /// Finds the files that ship with Cabin (the sound library, the haptic patterns, example
@@ -5,10 +6,15 @@ import FoundationEssentials
 /// 1. the environment variable named (`CABIN_SOUNDS`, `CABIN_PATTERNS`), when set;
 /// 2. the nearest match above the running executable (a build inside the package:
 ///    `.build/release/cabin`);
-/// 3. the Cabin package this library was built from (its folder as the compiler saw it: an
+/// 3. the prefix the running code is installed in: `share/cabin` beside the parent or
+///    grandparent of the folder of the file holding this code, the executable or the shared
+///    library (`/usr/bin/cabin` and `/usr/lib/x86_64-linux-gnu/libcabin.so.0` find
+///    `/usr/share/cabin`, `~/.local/bin/cabin` finds `~/.local/share/cabin`), so an installed
+///    Cabin reads its own files, never those of the checkout it was built in;
+/// 4. the Cabin package this library was built from (its folder as the compiler saw it: an
 ///    app that depends on Cabin by path, or through SwiftPM's checkout of it, finds the
 ///    package's `Sounds/` and `Patterns/` there, wherever the app itself is);
-/// 4. `$XDG_DATA_HOME/cabin` (default `~/.local/share/cabin`), `/usr/local/share/cabin`,
+/// 5. `$XDG_DATA_HOME/cabin` (default `~/.local/share/cabin`), `/usr/local/share/cabin`,
 ///    then `/usr/share/cabin` (an installed Cabin).
 ///
 /// ```swift
@@ -39,9 +45,9 @@ public enum ResourceLocator {
         return installed.map { $0.appendingPathComponent(relative) }.first(where: exists)
     }
 
-    /// Where the rules after the executable's folders look (3 and 4 above), in order.
+    /// Where the rules after the executable's folders look (3 to 5 above), in order.
     public static var installed: [URL] {
-        var folders = [packageFolder]
+        var folders = prefixFolders + [packageFolder]
         let environment = ProcessInfo.processInfo.environment
         if let data = environment["XDG_DATA_HOME"], data.hasPrefix("/") {
             folders.append(URL(fileURLWithPath: data).appendingPathComponent("cabin"))
@@ -64,6 +70,20 @@ public enum ResourceLocator {
         places.append("above \(executableFolder.path)")
         places += installed.map { $0.appendingPathComponent(relative).path }
         return places.joined(separator: ", ")
+    }
+
+    /// `share/cabin` in the parent and grandparent of `codeFolder` (rule 3 above): for
+    /// `/usr/bin` and `/usr/lib/x86_64-linux-gnu`, `/usr/share/cabin` is one of them.
+    static var prefixFolders: [URL] {
+        let parent = codeFolder.deletingLastPathComponent()
+        return [parent, parent.deletingLastPathComponent()].map { $0.appendingPathComponent("share/cabin") }
+    }
+
+    /// The folder of the file holding this code: the shared library it was linked into
+    /// (libcabin), else the running executable.
+    static var codeFolder: URL {
+        guard let path = cabin_loaded_object_path(#dsohandle) else { return executableFolder }
+        return URL(fileURLWithPath: String(cString: path)).resolvingSymlinksInPath().deletingLastPathComponent()
     }
 
     /// The folder of the running executable (`/proc/self/exe` resolved).

@@ -57,4 +57,10 @@ long cabin_evdev_write_event(int fd, unsigned short type, unsigned short code, i
 /* sizeof(struct input_event) on this platform. */
 unsigned int cabin_evdev_input_event_size(void);
 
+/* The file of the shared library holding `address` (its path as the dynamic loader opened
+ * it: /usr/lib/x86_64-linux-gnu/libcabin.so.0), or NULL when `address` is in the main
+ * program (whose file is /proc/self/exe) or in nothing loaded. Wraps dladdr1's link map:
+ * plain dladdr names the main program by argv[0], which may be a bare name. */
+const char *cabin_loaded_object_path(const void *address);
+
 #endif
