@@ -53,14 +53,75 @@ public enum BufferPlayer {
         }
         switch opened {
         case .push(let output):
-            return try push(samples, channels: channels, to: output, clock: resolved.0, isCancelled: isCancelled, started: started)
+            return try samples.withUnsafeBufferPointer { (p) throws(AudioDeviceError) in
+                try push(p, channels: channels, to: output, clock: resolved.0, isCancelled: isCancelled, started: started)
+            }
         case .pull(let output):
             return try pull(samples, channels: channels, from: output, clock: resolved.0, isCancelled: isCancelled, started: started)
         }
     }
 
-    private static func push(_ samples: [Float], channels: Int, to output: any AudioOutput, clock: any AudioOutputBackend,
-                             isCancelled: () -> Bool, started: () -> Void) throws(AudioDeviceError) -> Outcome {
+    /// Streams a sound made as it plays: `render` writes the next frames (interleaved,
+    /// `channelCount` channels, at most the buffer's length over `channelCount`) and returns
+    /// how many, 0 at its end; `frameCount` frames are expected in all. On a push device
+    /// (ALSA) each block is made just before it is written, so the sound begins once its
+    /// first device buffer is made, whatever its length (`haptics watch`: from a save to the
+    /// first sound); a pull device gets it made whole first. `opened` is called once the
+    /// device is open. Otherwise as `play(_:device:…)`.
+    public static func play(frameCount total: Int, channelCount: Int, sampleRate: Double, device: String = "default",
+                            periodFrames: Int = 1024, backend: (any AudioOutputBackend)? = nil,
+                            isCancelled: () -> Bool = { false }, opened: () -> Void = {}, started: () -> Void = {},
+                            render: (UnsafeMutableBufferPointer<Float>) -> Int) throws(AudioDeviceError) -> Outcome {
+        let channels = channelCount == 1 ? 2 : channelCount
+        let samples = UnsafeMutableBufferPointer<Float>.allocate(capacity: max(1, total * channels))
+        samples.initialize(repeating: 0)
+        defer { samples.deallocate() }
+        var made = 0
+        var block = [Float](repeating: 0, count: 4096 * channelCount)
+        /// Makes the frames up to `end` (the rest stay silent if the sound ends early).
+        func make(upTo end: Int) {
+            let end = min(end, total)
+            while made < end {
+                let want = min(4096, end - made)
+                let n = block.withUnsafeMutableBufferPointer { render(UnsafeMutableBufferPointer(rebasing: $0[0..<(want * channelCount)])) }
+                guard n > 0 else { made = total; return }
+                if channelCount == 1 {
+                    for i in 0..<n { samples[2 * (made + i)] = block[i]; samples[2 * (made + i) + 1] = block[i] }
+                } else {
+                    for i in 0..<(n * channels) { samples[made * channels + i] = block[i] }
+                }
+                made += n
+            }
+        }
+        let resolved = backend.map { ($0, device) } ?? {
+            let r = OutputRegistry.standard.resolveChoosingDefault(device)
+            return (r.entry.make(), r.device)
+        }()
+        var configuration = OutputConfiguration(sampleRate: Int(sampleRate.rounded()), channelCount: channels,
+                                                periodFrames: periodFrames, periodCount: 4)
+        configuration.mediaRole = .notification
+        let output = try resolved.0.open(device: resolved.1, configuration: configuration)
+        defer { output.close() }
+        opened()
+        guard output.negotiated.channelCount == channels else {
+            throw AudioDeviceError(.unsupportedConfiguration, device: device, operation: "channels", code: EINVAL,
+                                   detail: "the sound has \(channels) channels, the device took \(output.negotiated.channelCount)")
+        }
+        switch output {
+        case .push(let output):
+            return try push(UnsafeBufferPointer(rebasing: samples[0..<(total * channels)]), channels: channels, to: output,
+                            clock: resolved.0, isCancelled: isCancelled, started: started, prepare: make(upTo:))
+        case .pull(let output):
+            make(upTo: total)
+            return try pull(Array(samples[0..<(total * channels)]), channels: channels, from: output, clock: resolved.0,
+                            isCancelled: isCancelled, started: started)
+        }
+    }
+
+    /// Pushes `samples`; `prepare(end)` is called before frames up to `end` are written.
+    private static func push(_ samples: UnsafeBufferPointer<Float>, channels: Int, to output: any AudioOutput, clock: any AudioOutputBackend,
+                             isCancelled: () -> Bool, started: () -> Void,
+                             prepare: (Int) -> Void = { _ in }) throws(AudioDeviceError) -> Outcome {
         let total = samples.count / channels
         var offset = 0
         var running = false
@@ -69,10 +130,9 @@ public enum BufferPlayer {
             let room = try output.availableFrames()
             if room > 0 {
                 let n = min(room, total - offset)
-                let taken = try samples.withUnsafeBufferPointer { (p) throws(AudioDeviceError) in
-                    try output.writeAvailable(UnsafeBufferPointer(rebasing: p[(offset * channels)..<((offset + n) * channels)]),
-                                              frameCount: n)
-                }
+                prepare(offset + n)
+                let taken = try output.writeAvailable(UnsafeBufferPointer(rebasing: samples[(offset * channels)..<((offset + n) * channels)]),
+                                                      frameCount: n)
                 if offset == 0 && taken > 0 { started() }
                 offset += taken
                 if taken < n || offset == total {
@@ -85,7 +145,7 @@ public enum BufferPlayer {
         // Heard when the device's queue has played out.
         while let queued = output.delayFrames(), queued > 0 {
             if isCancelled() { return .cancelled }
-            let seconds = min(0.1, Double(queued) / Double(output.negotiated.sampleRate))
+            let seconds = min(0.02, Double(queued) / Double(output.negotiated.sampleRate))
             _ = clock.sleep(seconds: max(0.001, seconds), wakeupDescriptor: -1)
         }
         return .finished

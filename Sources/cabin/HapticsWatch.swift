@@ -6,6 +6,7 @@ import CabinIO
 import CabinPlayback
 import FoundationEssentials
 import Glibc
+import Synchronization
 
 extension HapticsCommand {
     /// `cabin haptics watch FILE… [--audio | --rumble DEV | --dualsense NAME] [--loop]`: live
@@ -67,11 +68,17 @@ extension HapticsCommand {
             var watched = [Watched](repeating: Watched(), count: files.count)
             let previews = PreviewPlayer()
             var playing: Int?
+            /// Where a reload's time goes: when it began, when the file was read and compiled,
+            /// when its preview was handed to the player (this thread), and when the preview
+            /// began on the player's thread (the last one stopped) and its device was open.
+            var phases: [Int: (began: Double, read: Double, handed: Double)] = [:]
+            let device = DeviceTimes()
 
             /// Reads file `k` again; plays it when it can be and something is named.
             func reload(_ k: Int, removed: Bool = false) {
                 let file = files[k]
                 var state = watched[k]
+                let began = FileWatcher.now()
                 let now = TimeOfDay.now()
                 let keeping = state.goodSince.map { "; the version of \($0) plays on" } ?? ""
                 if removed || !FileManager.default.fileExists(atPath: file) {
@@ -86,6 +93,7 @@ extension HapticsCommand {
                     watched[k] = state
                     return
                 }
+                let readAt = FileWatcher.now()
                 var block = ["\(now)  \(file.terminalSafe): \(CLIHaptics.summary(loaded.pattern, loaded.compiled))"] + read.lines
                 block += HapticPreview.terminal(loaded.compiled, width: width).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
                 // The sound for --audio and --dualsense, made now: a waveform's error keeps the last good version.
@@ -100,7 +108,21 @@ extension HapticsCommand {
                         started()
                         _ = try player.play(compiled, options: options, gain: gain, isCancelled: isCancelled)
                     }
+                case .sound(let name) where !HapticPatternAudio.hasAudio(loaded.pattern):
+                    // Haptics only: streamed, each block made as the device takes it (the
+                    // gain from HapticAudioRenderer.peakBound), so the sound begins at once.
+                    let compiled = loaded.compiled, options = target.renderOptions
+                    preview = { isCancelled, started in
+                        device.mark(entered: FileWatcher.now())
+                        var stream = HapticAudioRenderer.Streamed(compiled, options: options)
+                        _ = try BufferPlayer.play(frameCount: stream.frameCount, channelCount: stream.channelCount,
+                                                  sampleRate: options.sampleRate, device: name, isCancelled: isCancelled,
+                                                  opened: { device.mark(opened: FileWatcher.now()) }, started: started) {
+                            stream.render(into: $0)
+                        }
+                    }
                 case .sound(let device):
+                    // With the pattern's own sound (its waveforms and tones), made whole first.
                     let audio = CLIHaptics.previewAudio(loaded.pattern, loaded.compiled, file: file, options: target.renderOptions)
                     block += audio.lines
                     guard let buffer = audio.buffer else {
@@ -117,6 +139,7 @@ extension HapticsCommand {
                 state.goodSince = now
                 watched[k] = state
                 if let preview {
+                    phases[k] = (began, readAt, FileWatcher.now())
                     playing = k
                     previews.play(id: k, loop: loop, preview)
                 }
@@ -153,7 +176,20 @@ extension HapticsCommand {
                     switch event {
                     case .started(let k, let at):
                         guard k == playing else { continue }
-                        let after = savedAt[k].map { " (\(Int((max(0, at - $0) * 1000).rounded())) ms after the save)" } ?? ""
+                        func ms(_ from: Double, _ to: Double) -> Int { Int((max(0, to - from) * 1000).rounded()) }
+                        var after = ""
+                        if let saved = savedAt[k] {
+                            after = " (\(ms(saved, at)) ms after the save)"
+                            // Where it went: the save's events gathered, the file read and
+                            // compiled, the preview made ready, the last one stopped, the
+                            // device opened, the first block made and written.
+                            if let p = phases[k], let d = device.times(), d.entered >= p.handed {
+                                let opened = d.opened ?? d.entered
+                                after += " [gathering the save \(ms(saved, p.began)), reading and compiling \(ms(p.began, p.read)), "
+                                    + "preparing \(ms(p.read, p.handed)), stopping the last \(ms(p.handed, d.entered)), "
+                                    + "opening the device \(ms(d.entered, opened)), first write \(ms(opened, at)) ms]"
+                            }
+                        }
                         print("\(files[k].terminalSafe): playing\(place.description)\(after)")
                         savedAt[k] = nil
                     case .failed(let k, let message):
@@ -165,6 +201,14 @@ extension HapticsCommand {
                 CLIOutput.flush()
             }
             previews.stop()
+        }
+
+        /// When the player's thread began the latest preview and opened its device.
+        final class DeviceTimes: Sendable {
+            private let state = Mutex<(entered: Double, opened: Double?)?>(nil)
+            func mark(entered: Double) { state.withLock { $0 = (entered, nil) } }
+            func mark(opened: Double) { state.withLock { $0?.opened = opened } }
+            func times() -> (entered: Double, opened: Double?)? { state.withLock { $0 } }
         }
 
         /// Where the pattern plays.

@@ -1,3 +1,4 @@
+import CabinIO
 import CabinTestSupport
 import Foundation
 import Testing
@@ -63,6 +64,63 @@ import Testing
         #expect(Self.plays(watch.stdout).count == 3, "\(watch.stdout)")
         #expect(Self.plays(watch.stdout).latencies.count == 2, "\(watch.stdout)")
         #expect(watch.stderr.isEmpty, "\(watch.stderr)")
+    }
+
+    /// The preview is streamed (each block made as the device takes it, so a long pattern's
+    /// sound begins before the rest is made): what the sink hears is `haptics render`'s file,
+    /// sample for sample within 16-bit rounding, for a pattern whose transients sound apart
+    /// from its track (where the streamed gain bound needs no gain). Each reload's line says
+    /// where its time went, the parts adding up to the total.
+    @Test(.enabled(if: TestEnvironment.pacedSinkReady, Comment(rawValue: TestEnvironment.pacedSinkProblem)))
+    func theStreamedPreviewIsTheRenderAndItsTimeIsAccountedFor() throws {
+        let dir = try TestEnvironment.temporaryDirectory("cabin-watch-stream")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("p.ahap")
+        let text = """
+            { "Version": 1.0, "Pattern": [
+              { "Event": { "Time": 0, "EventType": "HapticContinuous", "EventDuration": 0.25, "EventParameters": [
+                { "ParameterID": "HapticIntensity", "ParameterValue": 0.9 }, { "ParameterID": "HapticSharpness", "ParameterValue": 0.3 } ] } },
+              { "Event": { "Time": 0.3, "EventType": "HapticTransient", "EventParameters": [
+                { "ParameterID": "HapticIntensity", "ParameterValue": 1 }, { "ParameterID": "HapticSharpness", "ParameterValue": 0.8 } ] } },
+              { "Event": { "Time": 0.35, "EventType": "HapticTransient", "EventParameters": [
+                { "ParameterID": "HapticIntensity", "ParameterValue": 0.5 } ] } } ] }
+            """
+        try Data(text.utf8).write(to: file)
+        let heard = dir.appendingPathComponent("heard.wav").path
+        let rendered = dir.appendingPathComponent("rendered.wav").path
+        let render = try ExternalTool.cabin(["haptics", "render", file.path, "-o", rendered])
+        #expect(render.status == 0, "\(render.stderr)")
+
+        let watch = try RunningTool("/bin/sh", ["-c", "cd '\(dir.path)' && exec '\(ExternalTool.cabinBinary)' haptics watch p.ahap --audio"],
+                                    environment: [PacedSink.captureVariable: heard])
+        #expect(watch.wait { Self.plays($0).count == 1 }, "\(watch.stdout)\(watch.stderr)")
+        // Saved again: played again, with the breakdown of its time.
+        try Data(text.utf8).write(to: file)
+        #expect(watch.wait { Self.plays($0).count == 2 && $0.contains(" ms]") }, "\(watch.stdout)\(watch.stderr)")
+        Thread.sleep(forTimeInterval: 1)  // the 0.4 s preview played out and its device closed
+        #expect(watch.interrupt() == 0, "\(watch.stderr)")
+
+        let line = try #require(watch.stdout.split(separator: "\n").first { $0.contains(" ms]") }.map(String.init))
+        let total = try #require(Self.plays(line).latencies.first, "\(line)")
+        let parts = line[line.range(of: " [")!.upperBound...].split(separator: ",").compactMap { part in
+            part.split(separator: " ").compactMap { Int($0) }.last
+        }
+        #expect(parts.count == 6, "\(line)")
+        #expect(abs(parts.reduce(0, +) - total) <= 3, "\(line)")
+        for phase in ["gathering the save", "reading and compiling", "preparing", "stopping the last", "opening the device", "first write"] {
+            #expect(line.contains(phase), "\(line)")
+        }
+
+        let reference = try SoundFile.read(rendered)
+        let played = try SoundFile.read(heard)
+        #expect(reference.channelCount == 1 && played.channelCount == 2)
+        #expect(played.samples.count / 2 >= reference.samples.count, "heard \(played.samples.count / 2) frames of \(reference.samples.count)")
+        var worst: Float = 0
+        for n in 0..<min(reference.samples.count, played.samples.count / 2) {
+            worst = max(worst, abs(played.samples[2 * n] - reference.samples[n]), abs(played.samples[2 * n + 1] - reference.samples[n]))
+        }
+        #expect(worst <= 2.0 / 32768, "the heard preview differs from the render by \(worst)")
+        #expect(played.samples.dropFirst(2 * reference.samples.count).allSatisfy { $0 == 0 })
     }
 
     /// A file that cannot be watched (its folder missing) is one line and status 1.

@@ -1,3 +1,4 @@
+import CabinAudio
 import CabinHaptics
 import CabinTestSupport
 import Foundation
@@ -100,5 +101,77 @@ struct HapticAudioStreamTests {
         #expect(cut.normalizationGain == full.normalizationGain)
         #expect(cut.samples == Array(full.samples.prefix(24_000)))
         #expect(HapticAudioRenderer.synthesize(lateLoud, maxFrames: 0).samples.isEmpty)
+    }
+
+    /// The preview streamed from its first block (`Streamed`, for `haptics watch`): its gain
+    /// comes from `peakBound`, which is never below the render's true raw peak, on every
+    /// library pattern, the crowded one and seeded random ones (transients on and off a
+    /// track, several at once, curves, weaker strengths); its frames are the render's raw
+    /// ones times that gain, in the layout asked for, so wherever the bound needs no gain
+    /// the stream is `synthesize`'s render sample for sample, and it never passes the ceiling.
+    @Test func theStreamedPreviewIsTheRenderUnderAGainBound() throws {
+        var patterns = try Self.library() + [("crowded", Self.crowded)]
+        var random = SeededRandom(seed: 30)
+        for k in 0..<12 {
+            var events: [String] = []
+            var t = 0.0
+            for _ in 0..<40 {
+                if random.unit() < 0.3 {
+                    events.append(#"{"Event": {"Time": \#(t), "EventType": "HapticContinuous", "EventDuration": \#(0.02 + 0.2 * random.unit()), "EventParameters": [{"ParameterID": "HapticIntensity", "ParameterValue": \#(random.unit())}, {"ParameterID": "HapticSharpness", "ParameterValue": \#(random.unit())}]}}"#)
+                } else {
+                    events.append(#"{"Event": {"Time": \#(t), "EventType": "HapticTransient", "EventParameters": [{"ParameterID": "HapticIntensity", "ParameterValue": \#(random.unit())}, {"ParameterID": "HapticSharpness", "ParameterValue": \#(random.unit())}]}}"#)
+                }
+                t += random.unit() < 0.3 ? 0.003 : 0.01 + 0.08 * random.unit()
+            }
+            if k % 3 == 0 {
+                events.append(#"{"ParameterCurve": {"ParameterID": "HapticIntensityControl", "Time": 0, "ParameterCurveControlPoints": [{"Time": 0, "ParameterValue": 1}, {"Time": \#(t / 2), "ParameterValue": 0.2}, {"Time": \#(t), "ParameterValue": 1}]}}"#)
+            }
+            let strength: HapticStrength = k % 4 == 1 ? .light : .strong
+            patterns.append(("random \(k)", HapticCompiler.compile(ahap(events.joined(separator: ",\n")),
+                                                                  options: HapticCompileOptions(strength: strength))))
+        }
+        var quieter: [String] = []
+        for (name, compiled) in patterns {
+            for layout in [HapticAudioOptions.Layout.mono, .dualSense] {
+                let options = HapticAudioOptions(layout: layout)
+                let raw = HapticAudioRenderer.peak(compiled, options: options)
+                let bound = HapticAudioRenderer.peakBound(compiled, options: options)
+                #expect(bound >= raw, "\(name): bound \(bound) under the peak \(raw)")
+                var stream = HapticAudioRenderer.Streamed(compiled, options: options)
+                #expect(stream.gain == HapticAudioRenderer.gain(peak: bound, options: options))
+                var streamed: [Float] = []
+                var block = [Float](repeating: .nan, count: 1000 * layout.channelCount)
+                while true {
+                    let n = block.withUnsafeMutableBufferPointer { stream.render(into: $0) }
+                    if n == 0 { break }
+                    streamed += block[0..<(n * layout.channelCount)]
+                }
+                let whole = HapticAudioRenderer.synthesize(compiled, options: options)
+                #expect(streamed.count == whole.samples.count, "\(name)")
+                // The render's raw frames (undo its gain exactly: compare against the raw stream).
+                var rawStream = HapticAudioRenderer.Stream(compiled, options: options)
+                var mono = [Float](repeating: 0, count: rawStream.frameCount)
+                _ = mono.withUnsafeMutableBufferPointer { rawStream.process(into: $0) }
+                var expected = [Float](repeating: 0, count: mono.count * layout.channelCount)
+                expected.withUnsafeMutableBufferPointer { out in
+                    for n in mono.indices {
+                        layout.spread(stream.gain == 1 ? mono[n] : Float(Double(mono[n]) * stream.gain), into: out.baseAddress! + n * layout.channelCount)
+                    }
+                }
+                #expect(streamed == expected ? true : false, "\(name)")
+                #expect(Double(streamed.lazy.map { abs($0) }.max() ?? 0) <= options.peakCeiling + 1e-6, "\(name)")
+                // One kind alone, its bursts apart: the bound is the true level, nothing changes.
+                let apart = zip(compiled.transients, compiled.transients.dropFirst()).allSatisfy { $1.time - $0.time >= 0.021 }
+                if (compiled.transients.isEmpty || compiled.breakpoints.isEmpty) && apart {
+                    #expect(streamed == whole.samples ? true : false, "\(name): one kind alone")
+                }
+                if stream.gain == 1 && whole.normalizationGain == 1 {
+                    #expect(streamed == whole.samples ? true : false, "\(name)")
+                } else if layout == .mono {
+                    quieter.append("\(name) \(String(format: "%.1f", 20 * log10(stream.gain / whole.normalizationGain))) dB")
+                }
+            }
+        }
+        print("streamed quieter than the render: \(quieter.joined(separator: ", "))")
     }
 }
