@@ -5,13 +5,15 @@ import Glibc
 /// A session that exercises every mixer feature, with its assets made in memory (so the
 /// check needs no sound library): loops with loop points, a pitch map following a speed
 /// ramp, ducking under a voice one-shot, UI one-shots, a crossfade, fades and stops, every
-/// synthesized source, and a bus low-pass whose cutoff closes, sweeps and opens again.
+/// synthesized source, a bus low-pass whose cutoff closes, sweeps and opens again, and a
+/// compressor on the voice bus whose threshold and release cues move while it works.
 enum AllocationScene {
     static func compile(seconds: Double, blockFrames: Int) throws -> CompiledSession {
         let total = seconds + 2
         let json = """
             { "cabin": 1, "duration": \(total),
-              "buses": { "ambient": { "gain": -18, "lowpass": 20000 } },
+              "buses": { "ambient": { "gain": -18, "lowpass": 20000 },
+                         "voice": { "gain": 0, "compressor": { "threshold": -30, "ratio": 4, "attack": "2ms", "release": "80ms", "makeup": 3 } } },
               "ducking": [ { "when": "voice", "duck": ["engine", "ambient", "radio"], "by": -12 } ],
               "parameters": { "speed": { "value": 62, "min": 0, "max": 80 } },
               "layers": {
@@ -45,7 +47,8 @@ enum AllocationScene {
     }
 
     /// Every 5 s: a speed ramp, a UI click, a voice prompt (ducking), a crossfade, a fade, a
-    /// low-pass move (closing from open, then opening again).
+    /// low-pass move (closing from open, then opening again), compressor threshold and
+    /// release moves during the prompt.
     static func periodicCues(until total: Double) -> String {
         var cues: [String] = []
         var t = 1.5
@@ -59,6 +62,8 @@ enum AllocationScene {
             cues.append(#"{ "at": \#(t + 3), "fade": "hum", "to": \#(toggle ? -6 : 0), "over": "1s" }"#)
             cues.append(#"{ "at": \#(t + 1.5), "fade": "live", "to": \#(toggle ? 3 : -3), "over": "1s" }"#)
             cues.append(#"{ "at": \#(t + 3.5), "lowpass": "ambient", "to": \#(toggle ? 600 : 20000), "over": "1s" }"#)
+            cues.append(#"{ "at": \#(t + 1.2), "compressor": "voice", "parameter": "threshold", "to": \#(toggle ? -40 : -24), "over": "1s" }"#)
+            cues.append(#"{ "at": \#(t + 2.5), "compressor": "voice", "parameter": "release", "to": "\#(toggle ? "200ms" : "60ms")", "over": "300ms" }"#)
             t += 5
         }
         return cues.map { $0 + "," }.joined(separator: "\n")

@@ -29,12 +29,14 @@
 // builds and by `cabin-alloc-check`, which counts mallocs with malloc-interposer).
 //
 // Bus effects: `BusConfig.effects` holds descriptions (`LowPassEffect.Description(cutoff:
-// 20_000)`); `make()` builds the `BusEffect`s, and `.setEffectParameter` moves them.
+// 20_000)`, `CompressorEffect.Description(threshold: -20)`); `make()` builds the
+// `BusEffect`s, and `.setEffectParameter` moves them. Each effect's `declaration`
+// (`BusEffectDeclaration`) names its parameters for documents.
 //
 // Session documents map onto it one to one: `buses` → `MixerConfig.buses` (add with
-// `addBus`; a bus object's `lowpass` → a `LowPassEffect` in its `effects`), `ducking` →
+// `addBus`; a bus object's `lowpass` or `compressor` → its effect in `effects`), `ducking` →
 // `DuckingRule`s, `parameters` → `addParameter`, `layers` → `addLayer` (sounds registered
 // with `addAsset`, `synth:` names → `.synth(Synth(named:))`, the kinds listed in
 // `Synth.kinds`), and each cue verb → one `MixerCommand.Action` at the cue's frame (`play` →
 // `.playOneShot`, `start`/`stop` → `.startLayer`/`.stopLayer`, `fade` → `.fadeLayer`,
-// `crossfade` → `.crossfadeLayer`, `set` → `.setParameter`, `lowpass` → `.setEffectParameter`).
+// `crossfade` → `.crossfadeLayer`, `set` → `.setParameter`, `lowpass`/`compressor` → `.setEffectParameter`).

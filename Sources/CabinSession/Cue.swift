@@ -25,7 +25,7 @@ public struct Cue: Sendable, Equatable {
     /// `"trigger": "leave-focus"`: the live event, scripted (the document's `focus`).
     public var trigger: FocusEvent?
     public var set: ParameterChange?
-    /// A bus effect moved (`{ "lowpass": "ambient", "to": 800, "over": "3s" }`).
+    /// A bus effect's parameter moved (`{ "lowpass": "ambient", "to": 800, "over": "3s" }`).
     public var effect: EffectChange?
     /// Names the segment that starts here (`drive`, `rest`, `arrival` …): the name hooks and
     /// scripts see (`CABIN_MARK`).
@@ -122,19 +122,28 @@ public struct Cue: Sendable, Equatable {
         }
     }
 
-    /// `{ "lowpass": "ambient", "to": 800, "over": "3s" }`: the effect `effect` (a
-    /// `DocumentEffect` key the bus declares) of `bus` moves to `to` over `over` seconds.
+    /// `{ "lowpass": "ambient", "to": 800, "over": "3s" }`: parameter `parameter` of the
+    /// effect `effect` (a `DocumentEffect` key the bus declares) of `bus` moves to `to` over
+    /// `over` seconds; `{ "compressor": "voice", "parameter": "threshold", … }` names the
+    /// parameter, and without `"parameter"` the effect's main one moves.
     public struct EffectChange: Sendable, Equatable {
         public var bus: String
         public var effect: String
+        /// The parameter's name (never empty: the main one's when the cue names none).
+        public var parameter: String
         public var to: Double
         public var over: Double
-        public init(bus: String, effect: String, to: Double, over: Double) {
+        /// `parameter` nil: the effect's main parameter.
+        public init(bus: String, effect: String, parameter: String? = nil, to: Double, over: Double) {
             self.bus = bus
             self.effect = effect
+            self.parameter = parameter ?? DocumentEffect.named(effect)?.mainParameter.name ?? ""
             self.to = to
             self.over = over
         }
+
+        /// Whether it moves the effect's main parameter (a cue written without `"parameter"`).
+        public var movesMain: Bool { DocumentEffect.named(effect)?.mainParameter.name == parameter }
     }
 
     /// How long after `time` this cue still sounds or moves, known from the document alone

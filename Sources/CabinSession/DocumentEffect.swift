@@ -1,46 +1,31 @@
 import CabinAudio
 
-/// A bus effect as session documents name it: one key, used both in a bus object
-/// (`"ambient": { "gain": -18, "lowpass": 8000 }`, its starting value) and as a cue verb
-/// that moves it (`{ "at": "25m", "lowpass": "ambient", "to": 800, "over": "3s" }`).
+/// The bus effects session documents may name: each effect's own declaration
+/// (`BusEffectDeclaration`, in its file in CabinAudio), listed once here.
 ///
-/// In a document an effect is one number, its main parameter: the reader checks it against
-/// `range` (a located error naming `unit`), the compiler builds the effect with `make` and
-/// turns its cues into `setEffectParameter` commands for `parameter`.
+/// In a document an effect is its key in a bus object, either a number for its main
+/// parameter (`"lowpass": 8000`) or an object of named parameters
+/// (`"compressor": { "threshold": -20, "ratio": 3, "attack": "5ms" }`, the rest at their
+/// defaults); and a cue verb that moves one parameter
+/// (`{ "at": "25m", "lowpass": "ambient", "to": 800, "over": "3s" }`, the main one, or with
+/// `"parameter": "threshold"`). The reader checks every value against its parameter's
+/// declared range and unit, the writer writes it back, the compiler builds the effect with
+/// `make` and turns cues into `setEffectParameter` commands, seeking and the plot follow —
+/// all from the declaration.
 ///
-/// Adding an effect to the format is one entry in `all` (next to the effect's own file in
-/// CabinAudio); the reader, the writer, the compiler and seeking know it from here.
+/// Adding an effect to the format is its file in `Sources/CabinAudio/Effects/` (the effect,
+/// its description and its `declaration`) and one entry in `all`.
 ///
 /// Thread: immutable values; any thread.
-public struct DocumentEffect: Sendable {
-    /// The key in bus objects and the cue verb: `lowpass`.
-    public var key: String
-    /// The number's unit, for messages: `Hz`.
-    public var unit: String
-    /// The values a document may give.
-    public var range: ClosedRange<Double>
-    /// The parameter (the effect's own index) that the number sets and cues move.
-    public var parameter: Int
-    /// The effect, starting at a value.
-    public var make: @Sendable (Double) -> any BusEffectDescription
-
-    public init(key: String, unit: String, range: ClosedRange<Double>, parameter: Int,
-                make: @escaping @Sendable (Double) -> any BusEffectDescription) {
-        self.key = key
-        self.unit = unit
-        self.range = range
-        self.parameter = parameter
-        self.make = make
-    }
-
+public enum DocumentEffect {
     /// Every effect a document may name, in the order a bus object's keys are written.
-    public static let all: [DocumentEffect] = [
-        DocumentEffect(key: "lowpass", unit: "Hz", range: LowPassEffect.lowestCutoff...LowPassEffect.openCutoff,
-                       parameter: LowPassEffect.cutoffParameter) { LowPassEffect.Description(cutoff: $0) },
+    public static let all: [BusEffectDeclaration] = [
+        LowPassEffect.declaration,
+        CompressorEffect.declaration,
     ]
 
     /// The effect called `key`, if there is one.
-    public static func named(_ key: String) -> DocumentEffect? { all.first { $0.key == key } }
+    public static func named(_ key: String) -> BusEffectDeclaration? { all.first { $0.key == key } }
 
     /// Every effect's key.
     static var keys: [String] { all.map(\.key) }

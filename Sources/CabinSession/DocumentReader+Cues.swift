@@ -4,7 +4,8 @@ import CabinJSON
 /// The `cues` array: every verb checked against the layers, buses and parameters.
 extension DocumentReader {
     static let cueKeys = Set(["at", "play", "say", "voice", "fallback", "bus", "gain", "haptic", "start",
-                              "fadeIn", "stop", "fadeOut", "fade", "crossfade", "set", "to", "over", "mark", "trigger"]
+                              "fadeIn", "stop", "fadeOut", "fade", "crossfade", "set", "to", "over", "mark", "trigger",
+                              "parameter"]
                              + DocumentEffect.keys)
     /// The verbs that share `to` and `over`.
     static let rampVerbs = ["fade", "crossfade", "set"] + DocumentEffect.keys
@@ -158,15 +159,17 @@ extension DocumentReader {
         guard let verb = present.first, let target = o[verb] else {
             let verbs = Self.rampVerbs.dropLast().joined(separator: ", ") + " or " + Self.rampVerbs.last!
             for key in ["to", "over"] { misplaced(key, in: o, at: p, belongsTo: verbs) }
+            misplaced("parameter", in: o, at: p, belongsTo: DocumentEffect.keys.joined(separator: " or "))
             return
         }
         guard let to = o.required("to", at: p.key("to"), objectLocation: row.location, in: &diagnostics),
               let name = target.string(at: p.key(verb), in: &diagnostics) else { return }
         let over = o["over"].flatMap { time($0, at: p.key("over")) } ?? 0
         if let effect = DocumentEffect.named(verb) {
-            cue.effect = effectChange(effect, bus: name, target, to: to, over: over, at: p, buses: buses)
+            cue.effect = effectChange(effect, bus: name, target, o, to: to, over: over, at: p, buses: buses)
             return
         }
+        misplaced("parameter", in: o, at: p, belongsTo: DocumentEffect.keys.joined(separator: " or "))
         switch verb {
         case "fade" where hapticLayers.contains { $0.name == name }:
             diagnostics.error("\"\(name)\" is a haptic layer: it starts, stops and crossfades, and its \"intensity\" map sets its level",
@@ -196,18 +199,29 @@ extension DocumentReader {
         }
     }
 
-    /// An effect verb: the bus must exist and declare the effect; `to` within its range.
-    private mutating func effectChange(_ effect: DocumentEffect, bus name: String, _ target: JSONValue, to: JSONValue,
-                                       over: Double, at p: JSONPath, buses: [Bus]) -> Cue.EffectChange? {
+    /// An effect verb: the bus must exist and declare the effect; `"parameter"` (default: the
+    /// effect's main one) one of the effect's; `to` in that parameter's unit and range.
+    private mutating func effectChange(_ effect: BusEffectDeclaration, bus name: String, _ target: JSONValue,
+                                       _ o: JSONObject, to: JSONValue, over: Double, at p: JSONPath,
+                                       buses: [Bus]) -> Cue.EffectChange? {
         guard reference(name, target, at: p.key(effect.key), kind: "bus", known: buses.map(\.name)),
               let bus = buses.first(where: { $0.name == name }) else { return nil }
         guard bus.effectIndex(effect.key) != nil else {
-            diagnostics.error("bus \"\(name)\" has no \(effect.key): declare it in \"buses\", e.g. \"\(name)\": { \"gain\": \(NumberText.plain(bus.gain)), \"\(effect.key)\": \(NumberText.plain(effect.range.upperBound)) }",
+            let main = effect.mainParameter
+            diagnostics.error("bus \"\(name)\" has no \(effect.key): declare it in \"buses\", e.g. \"\(name)\": { \"gain\": \(NumberText.plain(bus.gain)), \"\(effect.key)\": \(NumberText.plain(main.defaultValue)) }",
                               at: target.location, path: p.key(effect.key), value: target.excerpt, rule: "session.effect")
             return nil
         }
-        guard let value = effectValue(to, effect, at: p.key("to")) else { return nil }
-        return Cue.EffectChange(bus: name, effect: effect.key, to: value, over: over)
+        var index = effect.main
+        if let v = o["parameter"] {
+            guard let given = v.string(at: p.key("parameter"), in: &diagnostics),
+                  reference(given, v, at: p.key("parameter"), kind: "\(effect.key) parameter",
+                            known: effect.parameters.map(\.name)),
+                  let i = effect.index(of: given) else { return nil }
+            index = i
+        }
+        guard let value = parameterValue(to, effect, index, at: p.key("to"), named: o["parameter"] != nil) else { return nil }
+        return Cue.EffectChange(bus: name, effect: effect.key, parameter: effect.parameters[index].name, to: value, over: over)
     }
 
     private mutating func layerList(_ value: JSONValue?, at path: JSONPath, layers: [String]) -> [String] {

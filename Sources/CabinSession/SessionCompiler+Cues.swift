@@ -44,8 +44,8 @@ extension SessionCompiler.Builder {
             if let event = cue.trigger { scheduleFocus(event, at: at, who: who) }
             if let change = cue.effect, let bus = config.bus(named: change.bus),
                let slot = document.bus(named: change.bus)?.effectIndex(change.effect),
-               let effect = DocumentEffect.named(change.effect) {
-                add(at, .setEffectParameter(bus, effect: Int32(slot), parameter: Int32(effect.parameter), to: change.to,
+               let parameter = DocumentEffect.named(change.effect)?.index(of: change.parameter) {
+                add(at, .setEffectParameter(bus, effect: Int32(slot), parameter: Int32(parameter), to: change.to,
                                             overFrames: frames(change.over)))
             }
             if let speech = cue.say, let bus = config.bus(named: speech.bus) {

@@ -80,7 +80,7 @@ public enum SessionCompiler {
 
         mutating func declare() {
             for bus in document.buses {
-                let effects = bus.effects.compactMap { e in DocumentEffect.named(e.key).map { $0.make(e.value) } }
+                let effects = bus.effects.compactMap { e in DocumentEffect.named(e.key).map { $0.make(e.values) } }
                 _ = config.addBus(BusConfig(name: bus.name, gain: Decibels(bus.gain), polyphony: Self.polyphony(of: bus.name),
                                             effects: effects))
             }

@@ -1,3 +1,4 @@
+import CabinAudio
 import CabinJSON
 
 extension SessionDocument {
@@ -42,7 +43,24 @@ extension SessionDocument {
 
     static func busJSON(_ bus: Bus) -> JSONValue {
         if bus.effects.isEmpty { return num(bus.gain) }
-        return .object([("gain", num(bus.gain))] + bus.effects.map { ($0.key, num($0.value)) })
+        return .object([("gain", num(bus.gain))] + bus.effects.map { ($0.key, effectJSON($0)) })
+    }
+
+    /// An effect whose parameters other than the main one are at their defaults as its
+    /// main value (`"lowpass": 8000`), else an object of every parameter.
+    static func effectJSON(_ effect: Bus.Effect) -> JSONValue {
+        guard let declared = DocumentEffect.named(effect.key), effect.values.count == declared.parameters.count else {
+            return num(effect.value)
+        }
+        if effect.values == declared.values(main: effect.values[declared.main]) {
+            return parameterJSON(effect.values[declared.main], declared.mainParameter)
+        }
+        return .object(zip(declared.parameters, effect.values).map { ($0.name, parameterJSON($1, $0)) })
+    }
+
+    /// A parameter's value in its unit: a duration as a time (`"5ms"`), else a number.
+    static func parameterJSON(_ value: Double, _ parameter: EffectParameter) -> JSONValue {
+        parameter.unit == .seconds ? .string(DocumentReader.duration(value)) : num(value)
     }
 
     static func layerJSON(_ layer: Layer) -> JSONValue {
@@ -139,7 +157,11 @@ extension SessionDocument {
             m += [("set", .string(set.parameter)), ("to", num(set.to)), ("over", .string(SessionTime.format(set.over)))]
         }
         if let e = cue.effect {
-            m += [(e.effect, .string(e.bus)), ("to", num(e.to)), ("over", .string(SessionTime.format(e.over)))]
+            m.append((e.effect, .string(e.bus)))
+            let declared = DocumentEffect.named(e.effect)
+            if !e.movesMain { m.append(("parameter", .string(e.parameter))) }
+            let parameter = declared?.index(of: e.parameter).map { declared!.parameters[$0] }
+            m += [("to", parameter.map { parameterJSON(e.to, $0) } ?? num(e.to)), ("over", .string(SessionTime.format(e.over)))]
         }
         return .object(m)
     }

@@ -85,13 +85,28 @@ public struct Bus: Sendable, Equatable {
         self.effects = effects
     }
 
-    /// `"lowpass": 8000`: a `DocumentEffect` key and its value.
+    /// `"lowpass": 8000` or `"compressor": { "threshold": -20, "ratio": 3 }`: a
+    /// `DocumentEffect` key and every one of its parameters' starting values, by index
+    /// (those a document leaves out at their defaults).
     public struct Effect: Sendable, Equatable {
         public var key: String
-        public var value: Double
+        public var values: [Double]
+        public init(key: String, values: [Double]) {
+            self.key = key
+            self.values = values
+        }
+
+        /// Effect `key` with its main parameter at `value` and the others at their defaults
+        /// (what `"lowpass": 8000` means).
         public init(key: String, value: Double) {
             self.key = key
-            self.value = value
+            values = DocumentEffect.named(key)?.values(main: value) ?? [value]
+        }
+
+        /// The main parameter's value.
+        public var value: Double {
+            let main = DocumentEffect.named(key)?.main ?? 0
+            return main < values.count ? values[main] : .nan
         }
     }
 

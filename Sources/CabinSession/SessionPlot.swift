@@ -1,3 +1,4 @@
+import CabinAudio
 import CabinJSON
 
 /// A picture of a session (`cabin session plot`): one lane per layer with its level over
@@ -133,13 +134,20 @@ public struct SessionPlot: Sendable {
         }
         for bus in document.buses {
             for effect in bus.effects {
-                let changes = document.cues.compactMap { cue in
-                    cue.effect.flatMap { $0.bus == bus.name && $0.effect == effect.key ? (cue.time, $0.over, $0.to) : nil }
+                guard let declared = DocumentEffect.named(effect.key) else { continue }
+                for (index, parameter) in declared.parameters.enumerated() where index < effect.values.count {
+                    let changes = document.cues.compactMap { cue in
+                        cue.effect.flatMap { $0.bus == bus.name && $0.effect == effect.key && $0.parameter == parameter.name
+                            ? (cue.time, $0.over, $0.to) : nil }
+                    }
+                    guard !changes.isEmpty else { continue }
+                    let points = ramps(from: effect.values[index], changes)
+                    let values = points.map(\.value)
+                    let low = min(values.min()!, 0), high = max(values.max()!, 0)
+                    let pad = max((high - low) * 0.05, 1e-9)
+                    let name = index == declared.main ? "\(bus.name) \(effect.key)" : "\(bus.name) \(effect.key) \(parameter.name)"
+                    tracks.append(ValueTrack(name: name, range: (low < 0 ? low - pad : 0)...(high + pad), points: points))
                 }
-                guard !changes.isEmpty else { continue }
-                let points = ramps(from: effect.value, changes)
-                let values = points.map(\.value)
-                tracks.append(ValueTrack(name: "\(bus.name) \(effect.key)", range: 0...max(values.max()! * 1.05, 1e-9), points: points))
             }
         }
         return tracks

@@ -88,7 +88,7 @@ import Testing
             "drive.json:12:28: error: cues[1].start: no layer named \"radio\"; layers: engine",
             "drive.json:13:41: error: cues[2].to: 120 is outside speed's range 0…80",
             "drive.json:14:13: error: cues[3].at: cue at 11m comes after the session ends (duration 10m)",
-            "drive.json:15:5: error: cues[4]: this cue does nothing: give it one of play, say, haptic, start, stop, fade, crossfade, set, lowpass, mark, trigger",
+            "drive.json:15:5: error: cues[4]: this cue does nothing: give it one of play, say, haptic, start, stop, fade, crossfade, set, lowpass, compressor, mark, trigger",
         ])
     }
 

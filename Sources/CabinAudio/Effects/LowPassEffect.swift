@@ -30,6 +30,14 @@ public final class LowPassEffect: BusEffect {
     /// The dry/filtered crossfade when the filter opens or closes, in seconds.
     public static let crossfadeDuration = 0.005
 
+    /// What documents call it: `lowpass`, one parameter, `cutoff` (Hz), open by default.
+    public static let declaration = BusEffectDeclaration(
+        key: "lowpass",
+        meaning: "a low-pass filter: 12 dB/octave (Butterworth); its cutoff glides evenly in octaves; open (20000) leaves the sound untouched",
+        parameters: [EffectParameter("cutoff", unit: .hertz, range: lowestCutoff...openCutoff, default: openCutoff,
+                                     meaning: "the cutoff (−3 dB)")]
+    ) { Description(cutoff: $0[cutoffParameter]) }
+
     /// A low-pass at `cutoff` Hz (`openCutoff` or above: open).
     ///
     /// Thread: a plain value; control thread.

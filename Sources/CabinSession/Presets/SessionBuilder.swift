@@ -68,11 +68,12 @@ struct SessionBuilder {
     static let driftDepth = 0.02
 
     /// Sets bus `name`'s gain in dB (a default bus, or a new one).
-    mutating func setBus(_ name: String, gain: Double) {
+    mutating func setBus(_ name: String, gain: Double, effects: [Bus.Effect] = []) {
         if let i = document.buses.firstIndex(where: { $0.name == name }) {
             document.buses[i].gain = gain
+            document.buses[i].effects = effects
         } else {
-            document.buses.append(Bus(name: name, gain: gain))
+            document.buses.append(Bus(name: name, gain: gain, effects: effects))
         }
     }
 
@@ -127,9 +128,11 @@ struct SessionBuilder {
         cue(time) { $0.fade = Cue.LayerFade(layer: layer, to: db, over: over) }
     }
 
-    /// Moves effect `effect` (a `DocumentEffect` key) of `bus` to `value` over `over` seconds.
-    mutating func effect(_ time: Double, _ effect: String, on bus: String, to value: Double, over: Double) {
-        cue(time) { $0.effect = Cue.EffectChange(bus: bus, effect: effect, to: value, over: over) }
+    /// Moves parameter `parameter` (default: the main one) of effect `effect` (a
+    /// `DocumentEffect` key) of `bus` to `value` over `over` seconds.
+    mutating func effect(_ time: Double, _ effect: String, _ parameter: String? = nil, on bus: String, to value: Double,
+                         over: Double) {
+        cue(time) { $0.effect = Cue.EffectChange(bus: bus, effect: effect, parameter: parameter, to: value, over: over) }
     }
 
     mutating func crossfade(_ time: Double, _ layer: String, to sound: SoundReference, over: Double) {
