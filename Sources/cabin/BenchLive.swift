@@ -30,7 +30,7 @@ extension Bench {
                         continue
                     }
                     figures[preset + " " + latency] = f
-                    let render = f.cpuPercent { $0 == "cabin-audio" || $0.hasPrefix("data-loop") }
+                    let render = f.cpuPercent { $0 == "cabin-audio" || $0 == "cabin-pw-data" }
                     print("    " + padded(preset, 8) + padded(latency, 8)
                           + String(cFormat: " CPU %6.3f %%  wake-ups %6.1f/s  render thread %6.3f %%  RSS %5.1f MB",
                                    f.cpuPercent, f.wakeupsPerSecond, render, f.residentMegabytes))
