@@ -16,7 +16,7 @@ public struct CabinSettings: Sendable {
     /// Periods per buffer (`play.periods`, `CABIN_PERIODS`, `--periods`).
     public var periods = Setting(3, .builtIn)
     /// How much audio is queued on the device (`play.latency`, `CABIN_LATENCY`, `--latency`):
-    /// `auto` (low with haptics on a device, relaxed otherwise), `low` or `relaxed`. A
+    /// `auto` (low when something must follow the sound closely, relaxed otherwise), `low` or `relaxed`. A
     /// period or periods set anywhere win over it.
     public var latency = Setting(LatencySetting.auto, .builtIn)
     /// The preset `cabin play` plays with no session (`play.preset`, `CABIN_PRESET`).
@@ -61,8 +61,9 @@ public struct CabinSettings: Sendable {
 
     /// The period and buffer `cabin play` asks of its device: the period and periods set
     /// (file, environment or option) if either is; else `latency`'s, where `auto` is low when
-    /// something beside the sound must follow it closely (`needsLowLatency`: haptics on a
-    /// device) and relaxed for everything else, a bed left on for hours included.
+    /// something must follow the sound closely (`needsLowLatency`: `cabin play` passes haptics
+    /// on a device, or a range to end or loop on time) and relaxed for everything else, a bed
+    /// left on for hours included.
     public func outputShape(needsLowLatency: Bool) -> (periodFrames: Int, periodCount: Int, latency: OutputLatency?) {
         if period.origin != .builtIn || periods.origin != .builtIn { return (period.value, periods.value, nil) }
         let chosen: OutputLatency = switch latency.value {
