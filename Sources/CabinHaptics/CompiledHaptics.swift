@@ -44,11 +44,10 @@ public struct CompiledHaptics: Sendable {
     /// over the period's start instead, where the next repeat begins; `endTime` is
     /// `duration`. A release and the attack it overlaps then sum to a seam without a dip
     /// (a loopable texture's 2 ms ramps: 0 → level at its start, level → 0 after its end).
-    /// Transients keep their times (a loopable pattern ends none within its tail). A pattern
-    /// with nothing past its period (one already looped) is itself.
+    /// Transients keep their times (a loopable pattern ends none within its tail).
     public func looped() -> CompiledHaptics {
         let period = duration
-        guard period > 0, endTime > period else { return self }
+        guard period > 0 else { return self }
         var sources = model.sources
         for s in model.sources where s.end > period {
             func shifted(_ f: PiecewiseLinear) -> PiecewiseLinear {
