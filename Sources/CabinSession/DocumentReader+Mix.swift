@@ -1,3 +1,4 @@
+import CabinAudio
 import CabinJSON
 
 /// Parameters, layers and ducking rules (buses: `DocumentReader+Buses.swift`).
@@ -139,7 +140,7 @@ extension DocumentReader {
     /// a `[low, high]` pair (or one number for both).
     mutating func readScatter(_ value: JSONValue, at path: JSONPath) -> Scatter? {
         guard let object = value.object(at: path, in: &diagnostics) else { return nil }
-        object.warnUnknownKeysAsErrors(known: ["sounds", "rate", "gain", "pan", "pitch"], at: path, in: &diagnostics)
+        object.warnUnknownKeysAsErrors(known: ["sounds", "rate", "gain", "pan", "pitch", "spacing"], at: path, in: &diagnostics)
         var sounds: [SoundReference] = []
         if let list = object.required("sounds", at: path.key("sounds"), objectLocation: value.location, in: &diagnostics),
            let rows = list.array(at: path.key("sounds"), in: &diagnostics) {
@@ -162,8 +163,19 @@ extension DocumentReader {
         let gain = object["gain"].map { range($0, at: path.key("gain"), in: -120...24, what: "a gain (dB)") } ?? (0...0)
         let pan = object["pan"].map { range($0, at: path.key("pan"), in: Scatter.panRange, what: "a pan") } ?? (0...0)
         let pitch = object["pitch"].map { range($0, at: path.key("pitch"), in: Scatter.pitchRange, what: "a pitch (semitones)") } ?? (0...0)
-        guard let rate, let gain, let pan, let pitch, !sounds.isEmpty else { return nil }
-        return Scatter(sounds: sounds, rate: rate, gain: gain, pan: pan, pitch: pitch)
+        var spacing: ScatterConfig.Spacing? = .random
+        if let v = object["spacing"] {
+            spacing = nil
+            if let text = v.string(at: path.key("spacing"), in: &diagnostics) {
+                spacing = ScatterConfig.Spacing(rawValue: text)
+                if spacing == nil {
+                    diagnostics.error("a scatter's spacing is \"random\" or \"even\", not \"\(text)\"", at: v.location,
+                                      path: path.key("spacing"), value: v.excerpt, rule: "session.scatter")
+                }
+            }
+        }
+        guard let rate, let gain, let pan, let pitch, let spacing, !sounds.isEmpty else { return nil }
+        return Scatter(sounds: sounds, rate: rate, gain: gain, pan: pan, pitch: pitch, spacing: spacing)
     }
 
     /// `[low, high]` (low ≤ high) or one number, each within `bounds`.

@@ -181,7 +181,8 @@ public enum SessionCompiler {
             }
             guard !ids.isEmpty else { return nil }
             return .scatter(config.addScatter(ScatterConfig(sounds: ids, eventsPerMinute: scatter.rate, gain: scatter.gain,
-                                                            pan: scatter.pan, pitch: scatter.pitch, seed: mixed(seed))))
+                                                            pan: scatter.pan, pitch: scatter.pitch, spacing: scatter.spacing,
+                                                            seed: mixed(seed))))
         }
 
         /// The mixer source for a reference, registering its asset once per (sound, trim).

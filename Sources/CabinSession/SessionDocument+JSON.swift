@@ -67,9 +67,11 @@ extension SessionDocument {
         var m: [(String, JSONValue)] = [("bus", .string(layer.bus))]
         if let s = layer.scatter {
             func range(_ r: ClosedRange<Double>) -> JSONValue { .array([num(r.lowerBound), num(r.upperBound)]) }
-            m.append(("scatter", .object([("sounds", .array(s.sounds.map { .string($0.documentText) })),
-                                           ("rate", range(s.rate)), ("gain", range(s.gain)), ("pan", range(s.pan)),
-                                           ("pitch", range(s.pitch))])))
+            var o: [(String, JSONValue)] = [("sounds", .array(s.sounds.map { .string($0.documentText) })),
+                                            ("rate", range(s.rate)), ("gain", range(s.gain)), ("pan", range(s.pan)),
+                                            ("pitch", range(s.pitch))]
+            if s.spacing != .random { o.append(("spacing", .string(s.spacing.rawValue))) }
+            m.append(("scatter", .object(o)))
         } else {
             m.append(("sound", .string(layer.sound.documentText)))
         }

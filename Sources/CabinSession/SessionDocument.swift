@@ -220,8 +220,8 @@ public struct Layer: Sendable, Equatable {
     }
 }
 
-/// A scatter layer: one-shots drawn from `sounds` at random (Poisson) times, `rate` events
-/// a minute (a rate drawn from the range for each gap), each with a gain in dB, a pan
+/// A scatter layer: one-shots drawn from `sounds` at random times (Poisson, or evenly
+/// spaced: `spacing`), `rate` events a minute (a rate drawn from the range for each gap), each with a gain in dB, a pan
 /// (−1 left … 1 right) and a pitch in semitones drawn from their ranges. Seeded from the
 /// document's `seed` and the layer's position.
 public struct Scatter: Sendable, Equatable {
@@ -230,13 +230,16 @@ public struct Scatter: Sendable, Equatable {
     public var gain: ClosedRange<Double>
     public var pan: ClosedRange<Double>
     public var pitch: ClosedRange<Double>
+    /// How the gaps between events are drawn: `.random` (Poisson, the default) or `.even`.
+    public var spacing: ScatterConfig.Spacing
     public init(sounds: [SoundReference], rate: ClosedRange<Double>, gain: ClosedRange<Double> = 0...0,
-                pan: ClosedRange<Double> = 0...0, pitch: ClosedRange<Double> = 0...0) {
+                pan: ClosedRange<Double> = 0...0, pitch: ClosedRange<Double> = 0...0, spacing: ScatterConfig.Spacing = .random) {
         self.sounds = sounds
         self.rate = rate
         self.gain = gain
         self.pan = pan
         self.pitch = pitch
+        self.spacing = spacing
     }
 
     public static let rateRange: ClosedRange<Double> = 0.01...600

@@ -8,8 +8,8 @@ import CabinTestSupport
 @Suite struct MixerScatterTests {
     /// A scatter of two short clicks (a decaying sine and a stereo burst) at 30–90 events
     /// a minute, ±6 dB, full pan, ±3 semitones, as a layer that fades in and is stopped.
-    static func scene(seed: UInt64, eventsPerMinute: ClosedRange<Double> = 30...90,
-                      pitch: ClosedRange<Double> = -3...3) -> (MixerConfig, [MixerCommand]) {
+    static func scene(seed: UInt64, eventsPerMinute: ClosedRange<Double> = 30...90, pitch: ClosedRange<Double> = -3...3,
+                      spacing: ScatterConfig.Spacing = .random) -> (MixerConfig, [MixerCommand]) {
         var config = MixerConfig(sampleRate: 48_000, maxBlockFrames: 512)
         var tick: [Float] = []
         for i in 0..<2_000 { tick.append(Float(sin(Double(i) * 0.2) * Double(2_000 - i) / 2_000)) }
@@ -18,7 +18,7 @@ import CabinTestSupport
         for i in 0..<3_000 { burst += [Float(sin(Double(i) * 0.05)) * 0.5, Float(cos(Double(i) * 0.09)) * 0.5] }
         let b = config.addAsset(AudioBuffer(samples: burst, channelCount: 2, sampleRate: 44_100), trim: -2)
         let scatter = config.addScatter(ScatterConfig(sounds: [a, b], eventsPerMinute: eventsPerMinute, gain: -6...0,
-                                                      pan: -1...1, pitch: pitch, seed: seed))
+                                                      pan: -1...1, pitch: pitch, spacing: spacing, seed: seed))
         let layer = config.addLayer(LayerConfig(name: "birds", bus: config.bus(named: "ambient")!, source: .scatter(scatter),
                                                 isLooping: true))
         config.isLimiterEnabled = false
@@ -102,10 +102,8 @@ import CabinTestSupport
     /// Onsets (one click sound, no pitch change, rate fixed at 120 a minute): about 60 in
     /// 30 s, with exponential gaps (coefficient of variation near 1, as in real traffic),
     /// both channels used (pan), and nothing after the stop's fade.
-    @Test func eventsArePoissonAndPanned() {
-        let (config, commands) = Self.scene(seed: 3, eventsPerMinute: 120...120, pitch: 0...0)
-        let out = Render.scene(config, commands: commands, frameCount: Self.frames + 48_000, blockSize: 256)
-        // An onset: a frame with sound after at least 1,000 silent frames.
+    /// The frames where an event starts: sound after at least 1,000 silent frames.
+    static func onsets(_ out: [Float]) -> [Int] {
         var onsets: [Int] = []
         var silent = 1_000
         for i in 0..<(out.count / 2) {
@@ -113,6 +111,13 @@ import CabinTestSupport
             if loud && silent >= 1_000 { onsets.append(i) }
             silent = loud ? 0 : silent + 1
         }
+        return onsets
+    }
+
+    @Test func eventsArePoissonAndPanned() {
+        let (config, commands) = Self.scene(seed: 3, eventsPerMinute: 120...120, pitch: 0...0)
+        let out = Render.scene(config, commands: commands, frameCount: Self.frames + 48_000, blockSize: 256)
+        let onsets = Self.onsets(out)
         let gaps = zip(onsets.dropFirst(), onsets).map { Double($0 - $1) }
         let mean = gaps.reduce(0, +) / Double(gaps.count)
         let sd = (gaps.map { ($0 - mean) * ($0 - mean) }.reduce(0, +) / Double(gaps.count)).squareRoot()
@@ -121,5 +126,25 @@ import CabinTestSupport
         let left = Render.left(out), right = Render.right(out)
         #expect(SignalAnalysis.peak(left) > 0.05 && SignalAnalysis.peak(right) > 0.05)
         #expect(Array(out[(2 * (1_400_000 + 9_700))...]).allSatisfy { $0 == 0 }, "silent after the stop")
+    }
+
+    /// Evenly spaced, the gaps are uniform from 0 to twice the mean (0.5 s at 120 a minute):
+    /// about as many events, none after a hole longer than 1 s (two starts closer than the
+    /// onset detector's 1,000 silent frames count as one, so a gap may reach 1 s plus a
+    /// click), and a coefficient of variation near 1/√3 where the Poisson spacing's is near 1
+    /// and leaves holes of over 1 s.
+    @Test func evenSpacingLeavesNoHoles() {
+        func gaps(_ spacing: ScatterConfig.Spacing) -> [Double] {
+            let (config, commands) = Self.scene(seed: 3, eventsPerMinute: 120...120, pitch: 0...0, spacing: spacing)
+            let onsets = Self.onsets(Render.scene(config, commands: commands, frameCount: Self.frames + 48_000, blockSize: 256))
+            return zip(onsets.dropFirst(), onsets).map { Double($0 - $1) }
+        }
+        let even = gaps(.even), random = gaps(.random)
+        let mean = even.reduce(0, +) / Double(even.count)
+        let sd = (even.map { ($0 - mean) * ($0 - mean) }.reduce(0, +) / Double(even.count)).squareRoot()
+        #expect((45...65).contains(even.count + 1), "\(even.count + 1) events in 30 s at 120 a minute")
+        #expect((0.4...0.75).contains(sd / mean), "gap CV \(sd / mean)")
+        #expect(even.max()! <= 48_000 + 3_100, "longest gap \(even.max()!) frames")
+        #expect(random.max()! > 48_000 + 3_100, "the Poisson spacing's longest gap \(random.max()!) frames")
     }
 }

@@ -97,12 +97,13 @@ import Testing
     /// the ritual's, the rest stops', the arrival's and the breaks' quiet stretches included —
     /// none over a silent bed, speech at least +4 LU and chimes at least +2 LU over their bed,
     /// and no one-shot driving the limiter by more than 1 dB. (The `ui` preset is one-shots
-    /// alone, a demo with no bed to land on.)
+    /// alone, a demo with no bed to land on.) The default pomodoro (2 h 10 min) is here
+    /// whole: its "Long break" once landed in a dip of the bed, +14.6 LU over it.
     static let presets: [(String, [String: String])] = [
         ("drive", [:]), ("drive", ["minutes": "35"]), ("drive", ["radio": "off", "vehicle": "electric"]),
         ("drive", ["vehicle": "v8", "radio": "pad"]),
         ("drive", ["radio": "pink-noise", "route": "backroads", "vehicle": "diesel"]),
-        ("pomodoro", ["focus": "5m", "short": "1m", "long": "2m", "cycles": "2"]),
+        ("pomodoro", ["focus": "5m", "short": "1m", "long": "2m", "cycles": "2"]), ("pomodoro", [:]),
         ("ambient", ["minutes": "10"]), ("breathing", [:]), ("quest", [:]),
     ]
 

@@ -179,4 +179,26 @@ import Testing
         #expect(doc.json().contains(#""play": "./chime-break""#))
         #expect(SessionReader.read(doc.json(), file: "again").document == doc)
     }
+
+    /// A scatter's `spacing` is read, written back only when not the default, and anything
+    /// but "random" or "even" is one located error naming both.
+    @Test func aScattersSpacingIsReadAndWrittenBack() throws {
+        func document(_ spacing: String?) -> String {
+            let key = spacing.map { #", "spacing": \#($0)"# } ?? ""
+            return #"{ "cabin": 1, "duration": 10, "layers": { "rain": { "bus": "ambient", "scatter": { "sounds": ["ui/horn"], "rate": [8, 12]\#(key) } } } }"#
+        }
+        let even = try #require(SessionReader.read(document(#""even""#), file: "e.json").document)
+        #expect(even.layers[0].scatter?.spacing == .even)
+        #expect(even.json().contains(#""spacing": "even""#))
+        #expect(SessionReader.read(even.json(), file: "again").document == even)
+        let plain = try #require(SessionReader.read(document(nil), file: "p.json").document)
+        #expect(plain.layers[0].scatter?.spacing == .random)
+        #expect(!plain.json().contains("spacing"))
+        let wrong = SessionReader.read(document(#""regular""#), file: "w.json")
+        #expect(wrong.diagnostics.map(\.description) == [
+            #"w.json:1:135: error: layers.rain.scatter.spacing: a scatter's spacing is "random" or "even", not "regular""#,
+        ])
+        let number = SessionReader.read(document("2"), file: "n.json")
+        #expect(number.diagnostics.map(\.description).count == 1 && number.diagnostics.map(\.description)[0].contains("layers.rain.scatter.spacing"), "\(number.diagnostics)")
+    }
 }

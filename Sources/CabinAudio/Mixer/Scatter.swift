@@ -6,8 +6,12 @@ import Glibc
 /// (`.scatter(id)`), it sounds until stopped, follows the layer's gain, fades and ducking,
 /// and is seeded: the same seed gives the same events to the sample at any block size.
 ///
-/// Events: the gap to the next is exponential (a Poisson process) at a rate drawn for each
-/// gap from `eventsPerMinute`; each event picks a sound (never the one just played when
+/// Events: the gap to the next is drawn at a rate drawn for each gap from `eventsPerMinute`:
+/// exponential (a Poisson process: events that cluster and leave holes, as traffic or birds
+/// do) with `.random` spacing, or uniform from 0 to twice the mean gap with `.even` (as many
+/// events, a third of the variance and no hole over twice the mean: a bed of overlapping
+/// pieces of a loop keeps its level as a recording does, where Poisson-spaced pieces left it
+/// dips of 10 LU); each event picks a sound (never the one just played when
 /// there are several), a gain in dB, a pan (−1 left … 1 right, equal-power) and a pitch in
 /// semitones (the sound plays faster or slower, cubic-Hermite read). At most
 /// `ScatterConfig.maximumOverlap` sounds overlap; an event that finds them all busy is
@@ -20,21 +24,32 @@ public struct ScatterConfig: Sendable, Equatable {
     /// Sounds overlapping at most (a preallocated grain per slot).
     public static let maximumOverlap = 8
 
+    /// How the gaps between events are drawn.
+    public enum Spacing: String, Sendable, Equatable, CaseIterable {
+        /// Exponential gaps (a Poisson process): events cluster and leave holes.
+        case random
+        /// Gaps uniform from 0 to twice the mean: a steadier density of events.
+        case even
+    }
+
     public var sounds: [AssetID]
     public var eventsPerMinute: ClosedRange<Double>
     public var gain: ClosedRange<Double>
     public var pan: ClosedRange<Double>
     public var pitch: ClosedRange<Double>
+    public var spacing: Spacing
     public var seed: UInt64
 
     public init(sounds: [AssetID], eventsPerMinute: ClosedRange<Double>, gain: ClosedRange<Double> = 0...0,
-                pan: ClosedRange<Double> = 0...0, pitch: ClosedRange<Double> = 0...0, seed: UInt64 = 1) {
+                pan: ClosedRange<Double> = 0...0, pitch: ClosedRange<Double> = 0...0, spacing: Spacing = .random,
+                seed: UInt64 = 1) {
         precondition(!sounds.isEmpty && eventsPerMinute.lowerBound > 0, "a scatter needs sounds and a positive rate")
         self.sounds = sounds
         self.eventsPerMinute = eventsPerMinute
         self.gain = gain
         self.pan = max(-1, pan.lowerBound)...min(1, pan.upperBound)
         self.pitch = pitch
+        self.spacing = spacing
         self.seed = seed
     }
 }
@@ -94,6 +109,7 @@ final class ScatterTable: @unchecked Sendable {
         var gain: ScatterRandom.Span
         var pan: ScatterRandom.Span
         var pitch: ScatterRandom.Span
+        var isEven: Bool
         var seed: UInt64
         var random = ScatterRandom(state: 0)
         /// Frames until the next event.
@@ -120,7 +136,7 @@ final class ScatterTable: @unchecked Sendable {
             grains.initialize(repeating: Grain(), count: ScatterConfig.maximumOverlap)
             slots.baseAddress!.advanced(by: i).initialize(to: Slot(
                 sounds: sounds, soundCount: s.sounds.count, rate: .init(s.eventsPerMinute), gain: .init(s.gain),
-                pan: .init(s.pan), pitch: .init(s.pitch), seed: s.seed, grains: grains))
+                pan: .init(s.pan), pitch: .init(s.pitch), isEven: s.spacing == .even, seed: s.seed, grains: grains))
         }
     }
 
@@ -145,11 +161,13 @@ extension ScatterTable.Slot {
         countdown = processGap(sampleRate: sampleRate)
     }
 
-    /// Frames to the next event: exponential at a rate drawn from the range. Render thread: safe.
+    /// Frames to the next event at a rate drawn from the range: exponential, or uniform from
+    /// 0 to twice the mean when even. Render thread: safe.
     @inline(__always)
     mutating func processGap(sampleRate: Double) -> Int {
         let perMinute = random.uniform(rate)
-        let seconds = -MixerMath.log(1 - random.unit()) * 60 / perMinute
+        let draw = random.unit()
+        let seconds = (isEven ? 2 * draw : -MixerMath.log(1 - draw)) * 60 / perMinute
         return max(1, Int(min(seconds, 86_400) * sampleRate))
     }
 }

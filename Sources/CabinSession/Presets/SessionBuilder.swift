@@ -15,16 +15,19 @@ struct SessionBuilder {
         document.loudness = SessionDocument.defaultLoudness
     }
 
-    /// A scatter layer of pieces of `sound` (a loop, played whole at random times, pitch
-    /// and pan, about four overlapping) over the loop itself, which the caller plays
+    /// A scatter layer of pieces of `sound` (a loop, played whole at evenly spaced random
+    /// times, pitch and pan, about four overlapping) over the loop itself, which the caller plays
     /// `variationLoopGain` lower: the bed keeps its texture and about its level (the sum
     /// plays near the loop's own loudness), but no stretch of it comes back the same (the
-    /// loop carries about a quarter of the power). Returns the layer's name.
+    /// loop carries about a quarter of the power). Evenly spaced, the pieces keep the bed's
+    /// level as a rain recording's (3 s loudness: 3.6 LU from its 2nd to its 50th percentile,
+    /// Blanket's rain 3.5); Poisson-spaced they left dips of up to 10.7 LU, and a prompt
+    /// landing in one jumped +14.6 LU over its bed. Returns the layer's name.
     mutating func addVariation(of sound: SoundReference, on bus: String, named name: String) -> String {
         let layer = name + "-variation"
         document.layers.append(Layer(name: layer, bus: bus, sound: sound, gain: -1.5,
                                      scatter: Scatter(sounds: [sound], rate: 8...12, gain: -9...(-3), pan: -0.7...0.7,
-                                                      pitch: -1.5...1.5)))
+                                                      pitch: -1.5...1.5, spacing: .even)))
         return layer
     }
 
