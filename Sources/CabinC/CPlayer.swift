@@ -52,17 +52,16 @@ public func cabin_player_open(_ session: OpaquePointer?, _ device: UnsafePointer
         let session = try CSessionHandle.value(session, "session")
         let device = try cOptionalString(device, "device") ?? "default"
         guard !device.isEmpty else { throw CFailure(.argument, "device is empty (NULL is \"default\", \"none\" the silent clock)") }
-        do {
+        do throws(LivePlayer.OpenError<any Error>) {
             let (player, loaded) = try LivePlayer.open(options: .init(device: device)) { rate, period in
                 try session.load(sampleRate: rate, maxBlockFrames: period, progressive: true)
             }
             return CPlayer(.init(player: player, loaded: loaded, title: player.session.title ?? session.title))
-        } catch let error as SessionLoader.Failure {
-            throw CFailure(.document, "\(error)")
-        } catch let error as AudioDeviceError {
-            throw CFailure(.device, "\(error)")
         } catch {
-            throw CFailure(.io, "\(error)")
+            switch error {
+            case .device(let error): throw CFailure(.device, "\(error)")
+            case .load(let error): throw CFailure(error is SessionLoader.Failure ? .document : .io, "\(error)")
+            }
         }
     }
 }

@@ -9,23 +9,31 @@ extension LivePlayer {
     /// and never by the device; then make the player on the open device.
     ///
     /// `load` gets the device's sample rate and period (use it as the block size). Throws
-    /// `AudioDeviceError` when the device cannot be opened, else whatever `load` throws.
-    /// On a machine with no sound device at all, `"default"` plays on the system clock with
-    /// no sound instead (`Options.whenNoSoundDevice`; the `started` event's `silentReason`
-    /// says so, and `player.options.silentReason`).
+    /// `OpenError.device` when the device cannot be opened (or will not play at the rate
+    /// the session was loaded at), `OpenError.load` with whatever `load` threw; the device
+    /// is closed again either way. On a machine with no sound device at all, `"default"`
+    /// plays on the system clock with no sound instead (`Options.whenNoSoundDevice`; the
+    /// `started` event's `silentReason` says so, and `player.options.silentReason`).
     ///
     /// ```swift
-    /// let (player, _) = try LivePlayer.open(options: .init(device: "default")) { rate, period in
-    ///     try SessionLoader.load(path: "drive.json", sampleRate: rate, maxBlockFrames: period, progressive: true)
+    /// do throws(LivePlayer.OpenError<any Error>) {
+    ///     let (player, _) = try LivePlayer.open(options: .init(device: "default")) { rate, period in
+    ///         try SessionLoader.load(path: "drive.json", sampleRate: rate, maxBlockFrames: period, progressive: true)
+    ///     }
+    ///     try? player.start()
+    ///     player.waitUntilFinished()
+    /// } catch {
+    ///     switch error {
+    ///     case .device(let error): print(error.kind, error.happened)  // notFound, busy …; what failed, without advice
+    ///     case .load(let error): print(error)                         // SessionLoader.Failure: every problem, located
+    ///     }
     /// }
-    /// try player.start()
-    /// player.waitUntilFinished()
     /// ```
     ///
     /// Thread: control thread.
-    public static func open(options: Options,
-                            load: (_ sampleRate: Double, _ periodFrames: Int) throws -> SessionLoader.Loaded)
-        throws -> (player: LivePlayer, loaded: SessionLoader.Loaded) {
+    public static func open<LoadError: Error>(options: Options,
+                                              load: (_ sampleRate: Double, _ periodFrames: Int) throws(LoadError) -> SessionLoader.Loaded)
+        throws(OpenError<LoadError>) -> (player: LivePlayer, loaded: SessionLoader.Loaded) {
         var options = options
         options.pinOutput()
         // "none" asks for the silent clock (`cabin play -D none` says so itself first,
@@ -40,20 +48,41 @@ extension LivePlayer {
         } catch {
             let resolved = options.resolvedOutput
             guard options.whenNoSoundDevice == .playSilently, resolved.device == "default", resolved.backend is ALSABackend,
-                  !ALSADevices.hasSoundDevice() else { throw error }
+                  !ALSADevices.hasSoundDevice() else { throw .device(error) }
             options.playSilently(because: noSoundDevice)
             let silent = options.resolvedOutput
-            output = try silent.backend.open(device: silent.device, configuration: options.configuration)
+            do { output = try silent.backend.open(device: silent.device, configuration: options.configuration) } catch {
+                throw .device(error)
+            }
+        }
+        let loaded: SessionLoader.Loaded
+        do { loaded = try load(Double(output.negotiated.sampleRate), output.negotiated.periodFrames) } catch {
+            output.close()
+            throw .load(error)
         }
         do {
-            let loaded = try load(Double(output.negotiated.sampleRate), output.negotiated.periodFrames)
             let player = try LivePlayer(session: loaded.compiled, options: options, opened: output)
             player.radio = loaded.radio
             if loaded.radio.canSwitch { player.stations = loaded.radio }
             return (player, loaded)
         } catch {
             output.close()
-            throw error
+            throw .device(error)
+        }
+    }
+
+    /// Why `open` failed: the device (`AudioDeviceError`: its `kind` to act on, `happened`
+    /// to show, `description` with advice for a person at a terminal), or the session
+    /// (what the `load` closure threw). Its description is the inner error's.
+    public enum OpenError<LoadError: Error>: Error, CustomStringConvertible {
+        case device(AudioDeviceError)
+        case load(LoadError)
+
+        public var description: String {
+            switch self {
+            case .device(let error): error.description
+            case .load(let error): "\(error)"
+            }
         }
     }
 

@@ -336,11 +336,18 @@ extension Play {
     func open(_ options: LivePlayer.Options, source: CLISession.Source, compileOptions: SessionCompileOptions) throws
         -> (LivePlayer, SoundDecoding, live: Bool)
     {
-        let (player, loaded) = try LivePlayer.open(options: options) { rate, _ in
-            try CLISession.load(source, sampleRate: rate, maxBlockFrames: options.configuration.periodFrames,
-                                options: compileOptions, progressive: true, startingAt: options.startTime)
+        do throws(LivePlayer.OpenError<any Error>) {
+            let (player, loaded) = try LivePlayer.open(options: options) { rate, _ in
+                try CLISession.load(source, sampleRate: rate, maxBlockFrames: options.configuration.periodFrames,
+                                    options: compileOptions, progressive: true, startingAt: options.startTime)
+            }
+            return (player, loaded.decoding, !loaded.document.stations.isEmpty)
+        } catch {
+            switch error {   // what failed, as it was thrown (the caller says an AudioDeviceError its own way)
+            case .device(let error): throw error
+            case .load(let error): throw error
+            }
         }
-        return (player, loaded.decoding, !loaded.document.stations.isEmpty)
     }
 
     /// The line saying that the session plays on the system clock with no sound, printed
