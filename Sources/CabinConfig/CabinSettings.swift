@@ -221,7 +221,7 @@ public struct ConfigLayer: Sendable {
     }
 
     /// The drive preset's own radios, which a station may not be named.
-    static let builtInRadios: Set<String> = ["lofi", "nature", "pad", "white-noise", "pink-noise", "brown-noise", "off"]
+    static let builtInRadios = Set(DriveChoices.radios)
 
     static func isName(_ s: String) -> Bool {
         !s.isEmpty && s.count <= 40 && s.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }
