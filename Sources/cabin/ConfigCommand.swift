@@ -1,6 +1,7 @@
 import ArgumentParser
 import CabinAudio
 import CabinConfig
+import CabinHaptics
 import CabinIO
 import CabinPlayback
 import FoundationEssentials
@@ -28,13 +29,15 @@ struct ConfigCommand: ParsableCommand {
               kexp = "https://kexp.example/kexp160.mp3"
             """)
 
+    @OptionGroup var output: DeviceArguments
+
     @OptionGroup var options: ConfigOptions
 
     @Flag(help: "Print the settings as JSON.")
     var json = false
 
     func run() throws {
-        let (settings, file) = try CLIConfig.settings(options: try options.layer())
+        let (settings, file) = try CLIConfig.settings(options: try options.layer(device: output.device))
         let state = CLIConfig.readState().state
         let volumes = settings.startingVolumes(remembered: state?.levels, statePath: CLIConfig.statePath)
         var rows: [(key: String, value: ConfigEntry.Value, shown: String, origin: ConfigOrigin)] = [
@@ -95,29 +98,31 @@ struct ConfigCommand: ParsableCommand {
     }
 }
 
-/// The options `cabin play` and `cabin config` share for the settings the config file has.
+/// The options `cabin play` and `cabin config` share for the settings the config file has
+/// (`-D` is `DeviceArguments`, shared by every command that plays): declared once, with
+/// one help text each, so `cabin config` takes exactly what `cabin play` does.
 struct ConfigOptions: ParsableArguments {
-    @Option(name: [.customShort("D"), .long], help: "ALSA device: default, pulse, hw:0,0, plughw:…, jack (see 'cabin devices'); none: no sound, the session on the system clock. Default: the config file's play.device, CABIN_DEVICE, or default.")
-    var device: String?
-
-    @Option(help: ArgumentHelp("How much audio 'cabin play' queues on the device (default auto: low with haptics on a device, else relaxed).",
+    @Option(help: ArgumentHelp("How much audio is queued on the device: auto (low with haptics on a device or a range to end or loop on time, else relaxed), low (256×3 frames, 16 ms) or relaxed (3072×2, 128 ms: a bed left on wakes the CPU 16 times a second, not 188; keys still answer within 150 ms). Default auto, or the config's play.latency. --period and --periods win over it.",
                                valueName: "auto|low|relaxed"))
     var latency: String?
 
-    @Option(help: "Frames per period (a power of two; 16–8192; default: by the latency, 256 low, 3072 relaxed).")
+    @Option(help: "Frames per period (a power of two; 16–8192; default: by --latency, 256 low, 3072 relaxed, or the config's play.period).")
     var period: Int?
 
-    @Option(help: "Periods per buffer (2–8; default: by the latency, 3 low, 2 relaxed).")
+    @Option(help: "Periods per buffer (2–8; default: by --latency, 3 low, 2 relaxed, or the config's play.periods).")
     var periods: Int?
 
-    @Option(help: ArgumentHelp("Volume: of the master (80, 80%: mpv's percent; -6dB), or of a bus (radio=-6dB). Repeatable. Default: the volumes the last session ended at (volume.remember), else the config file's.", valueName: "[bus=]level"))
+    @Option(help: ArgumentHelp("Volume: of the master (80, 80%: mpv's percent; -6dB), or of a bus (radio=-6dB). Repeatable. Default: the volumes the last session ended at (the config's volume.remember), else the config's.", valueName: "[bus=]level"))
     var volume: [String] = []
 
-    @Option(help: "Play the session's haptic cues on this rumble device (/dev/input/eventN; see 'cabin devices'); off: none, whatever the config says.")
+    @Option(help: "Play the session's haptics (cues, haptic layers, live events) on this rumble device (/dev/input/eventN; see 'cabin devices'); off: none, whatever the config says.")
     var rumble: String?
 
-    func layer() throws -> ConfigLayer {
-        try CLIConfig.optionsLayer(device: device, latency: latency, period: period, periods: periods, rumble: rumble, volume: volume)
+    /// These options (with `-D` and `--strength`, which only `play` has) as a settings
+    /// layer, checked as the file's values are.
+    func layer(device: String?, strength: HapticStrength? = nil) throws -> ConfigLayer {
+        try CLIConfig.optionsLayer(device: device, latency: latency, period: period, periods: periods, rumble: rumble, strength: strength,
+                                   volume: volume)
     }
 }
 

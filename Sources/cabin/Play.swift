@@ -9,11 +9,12 @@ import CabinSession
 import FoundationEssentials
 import Glibc
 
-/// `cabin play SESSION.json`: a session live on an ALSA device.
+/// `cabin play SESSION.json`: a session live on a sound device (PipeWire or ALSA), or on the
+/// system clock with none.
 struct Play: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "play",
-        abstract: "Play a session live through ALSA, with a status line and keyboard control.",
+        abstract: "Play a session live through PipeWire or ALSA (or silently on the system clock), with a status line and keyboard control.",
         discussion: """
             Keys while playing: space pulls over (fades out and pauses the clock) and resumes, ←/→ seek 30 s, +/− change the speed parameter, 9/0 (or / and *) volume down/up by 2 dB, m mutes, n/p (or >/<) the radio's next/previous track (a playlist), l leaves focus (the speed-bump warning, the speed falls) and r returns to it (sessions with "focus", like the drive), q or Ctrl-C fade out and quit (a second Ctrl-C quits at once).
 
@@ -54,19 +55,12 @@ struct Play: ParsableCommand {
     @OptionGroup(title: "Sound device") var output: DeviceArguments
 
     @OptionGroup(title: "Haptics device") var haptics: HapticsDeviceArguments
+
+    /// `--latency`, `--period`, `--periods`, `--volume` and `--rumble`: declared once, shared with `cabin config`.
+    @OptionGroup var config: ConfigOptions
     /// The sound device given (`-D`); unset, the config's play.device, CABIN_DEVICE or
     /// `default`. `none` plays on the system clock with no sound.
     var device: String? { output.device }
-
-    @Option(help: ArgumentHelp("How much audio is queued on the device: auto (low with haptics on a device or a range to end or loop on time, else relaxed), low (256×3 frames, 16 ms) or relaxed (3072×2, 128 ms: a bed left on wakes the CPU 16 times a second, not 188; keys still answer within 150 ms). Default auto, or the config's play.latency. --period and --periods win over it.",
-                               valueName: "auto|low|relaxed"))
-    var latency: String?
-
-    @Option(help: "Frames per period (a power of two; 16–8192; default: by --latency, or the config's play.period).")
-    var period: Int?
-
-    @Option(help: "Periods per buffer (2–8; default: by --latency, or the config's play.periods).")
-    var periods: Int?
 
     @Option(name: .long, help: "Sample rate in Hz.")
     var sampleRate = 48000
@@ -92,14 +86,8 @@ struct Play: ParsableCommand {
     @Flag(help: "Do not ask for real-time (SCHED_FIFO) scheduling.")
     var noRealtime = false
 
-    @Option(help: "Play the session's haptics (cues, haptic layers, live events) on this rumble device (/dev/input/eventN; see 'cabin devices'); off: none, whatever the config says.")
-    var rumble: String?
-
     @Option(help: "Haptic strength of the session's rumble and haptic track: off, light (intensity × 0.4), medium (× 0.7) or strong (× 1, as designed). Default: CABIN_HAPTIC_STRENGTH, else the config file's haptics.strength, else the document's hapticStrength.")
     var strength: HapticStrength?
-
-    @Option(help: ArgumentHelp("Volume: of the master (80, 80%: mpv's percent; -6dB), or of a bus (radio=-6dB). Repeatable. Default: the volumes the last session ended at (the config's volume.remember), else the config's.", valueName: "[bus=]level"))
-    var volume: [String] = []
 
     @Flag(help: "Continue the last session (its document, or its preset with its options) where it stopped.")
     var resume = false
@@ -132,10 +120,10 @@ struct Play: ParsableCommand {
     var exitWithParent = false
 
     func validate() throws {
-        if let period, !(period >= 16 && period <= 8192 && period & (period - 1) == 0) {
+        if let period = config.period, !(period >= 16 && period <= 8192 && period & (period - 1) == 0) {
             throw ValidationError("--period must be a power of two between 16 and 8192 frames, not \(period)")
         }
-        if let periods, !(2...8).contains(periods) { throw ValidationError("--periods must be 2…8, not \(periods)") }
+        if let periods = config.periods, !(2...8).contains(periods) { throw ValidationError("--periods must be 2…8, not \(periods)") }
         guard (8000...192_000).contains(sampleRate) else { throw ValidationError("--sample-rate must be 8000…192000 Hz") }
         if quiet && json { throw ValidationError("--quiet and --json cannot be used together") }
         if let from { try CLIInput.validateTime(from, option: "--from") }
@@ -282,8 +270,7 @@ struct Play: ParsableCommand {
 
     /// The options as a settings layer, over the config file's and the environment's.
     func configLayer() throws -> ConfigLayer {
-        try CLIConfig.optionsLayer(device: device, latency: latency, period: period, periods: periods, rumble: rumble, strength: strength,
-                                   volume: volume)
+        try config.layer(device: device, strength: strength)
     }
 
     /// The last session from the state file, or a one-line error (exit 1) when there is none to resume.
