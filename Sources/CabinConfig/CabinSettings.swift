@@ -97,6 +97,17 @@ public struct CabinSettings: Sendable {
         if let radio = options["radio"], let station = stations[radio] { options["radio"] = station.value }
         return options
     }
+
+    /// The preset a session without a file plays: `name` when given, else the configured
+    /// default (`play.preset`, `CABIN_PRESET`); with its options, the configured ones under
+    /// those `given` (`presetOptions(for:given:)`).
+    public func presetChoice(named name: String?, given: [String: String]) -> (name: String, options: [String: String]) {
+        let name = name ?? preset.value
+        return (name, presetOptions(for: name, given: given))
+    }
+
+    /// The user's internet stations by name, to their URLs (`"sound": "station:NAME"`).
+    public var stationURLs: [String: String] { stations.mapValues(\.value) }
 }
 
 /// `play.latency`: a device latency, or `auto` to let Cabin choose by what the session needs.
