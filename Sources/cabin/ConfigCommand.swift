@@ -36,11 +36,36 @@ struct ConfigCommand: ParsableCommand {
     @Flag(help: "Print the settings as JSON.")
     var json = false
 
+    /// One setting as printed: its key, its value (JSON) and as shown, and where it came from.
+    typealias Row = (key: String, value: ConfigEntry.Value, shown: String, origin: ConfigOrigin)
+
     func run() throws {
         let (settings, file) = try CLIConfig.settings(options: try options.layer(device: output.device))
         let state = CLIConfig.readState().state
         let volumes = settings.startingVolumes(remembered: state?.levels, statePath: CLIConfig.statePath)
-        var rows: [(key: String, value: ConfigEntry.Value, shown: String, origin: ConfigOrigin)] = [
+        let rows = ConfigCommand.rows(settings, volumes: volumes)
+        let fileExists = !file.path.isEmpty && FileManagerCheck.exists(file.path)
+        if json {
+            let entries = Dictionary(uniqueKeysWithValues: rows.map { ($0.key, ConfigEntry(value: $0.value, origin: $0.origin)) })
+            try CLIOutput.json(ConfigReport(configFile: file.path, configFileExists: fileExists, stateFile: CLIConfig.statePath,
+                                            settings: entries, lastSession: state?.session))
+            return
+        }
+        print("config file: \(file.path)" + (fileExists ? "" : " (none: the defaults apply)"))
+        print("state file:  \(CLIConfig.statePath)" + (state == nil ? " (none yet)" : ""))
+        if let session = state?.session { print("last session: " + ConfigCommand.describe(session)) }
+        print()
+        let keyWidth = rows.map(\.key.count).max() ?? 0
+        let valueWidth = min(40, rows.map(\.shown.count).max() ?? 0)
+        for row in rows {
+            print(row.key.padding(keyWidth) + "  " + row.shown.padding(valueWidth) + "  " + row.origin.description)
+        }
+    }
+
+    /// Every setting in effect, in the order printed: play's, the haptic strength, the
+    /// volumes (master first), the preset options, the stations.
+    static func rows(_ settings: CabinSettings, volumes: [String: Setting<Decibels>]) -> [Row] {
+        var rows: [Row] = [
             ("play.device", .text(settings.device.value), settings.device.value, settings.device.origin),
             ("play.latency", .text(settings.latency.value.rawValue), settings.latency.value.rawValue, settings.latency.origin),
             // Unset, the period and periods follow play.latency.
@@ -67,22 +92,7 @@ struct ConfigCommand: ParsableCommand {
         for (name, setting) in settings.stations.sorted(by: { $0.key < $1.key }) {
             rows.append(("stations.\(name)", .text(setting.value), setting.value, setting.origin))
         }
-        let fileExists = !file.path.isEmpty && FileManagerCheck.exists(file.path)
-        if json {
-            let entries = Dictionary(uniqueKeysWithValues: rows.map { ($0.key, ConfigEntry(value: $0.value, origin: $0.origin)) })
-            try CLIOutput.json(ConfigReport(configFile: file.path, configFileExists: fileExists, stateFile: CLIConfig.statePath,
-                                            settings: entries, lastSession: state?.session))
-            return
-        }
-        print("config file: \(file.path)" + (fileExists ? "" : " (none: the defaults apply)"))
-        print("state file:  \(CLIConfig.statePath)" + (state == nil ? " (none yet)" : ""))
-        if let session = state?.session { print("last session: " + ConfigCommand.describe(session)) }
-        print()
-        let keyWidth = rows.map(\.key.count).max() ?? 0
-        let valueWidth = min(40, rows.map(\.shown.count).max() ?? 0)
-        for row in rows {
-            print(row.key.padding(keyWidth) + "  " + row.shown.padding(valueWidth) + "  " + row.origin.description)
-        }
+        return rows
     }
 
     /// `-6.0 dB (80 %)`.
