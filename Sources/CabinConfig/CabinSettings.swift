@@ -97,6 +97,17 @@ public struct CabinSettings: Sendable {
         if let radio = options["radio"], let station = stations[radio] { options["radio"] = station.value }
         return options
     }
+
+    /// The preset a session without a file plays: `name` when given, else the configured
+    /// default (`play.preset`, `CABIN_PRESET`); with its options, the configured ones under
+    /// those `given` (`presetOptions(for:given:)`).
+    public func presetChoice(named name: String?, given: [String: String]) -> (name: String, options: [String: String]) {
+        let name = name ?? preset.value
+        return (name, presetOptions(for: name, given: given))
+    }
+
+    /// The user's internet stations by name, to their URLs (`"sound": "station:NAME"`).
+    public var stationURLs: [String: String] { stations.mapValues(\.value) }
 }
 
 /// `play.latency`: a device latency, or `auto` to let Cabin choose by what the session needs.
@@ -221,7 +232,7 @@ public struct ConfigLayer: Sendable {
     }
 
     /// The drive preset's own radios, which a station may not be named.
-    static let builtInRadios: Set<String> = ["lofi", "nature", "pad", "white-noise", "pink-noise", "brown-noise", "off"]
+    static let builtInRadios = Set(DriveChoices.radios)
 
     static func isName(_ s: String) -> Bool {
         !s.isEmpty && s.count <= 40 && s.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }

@@ -98,34 +98,38 @@ struct Bench: ParsableCommand {
             let f = PlaybackBenchmark.measure(compiled, seconds: seconds, blockFrames: block)
             print(String(cFormat: "  block %4d: %6.0f× real time = %.3f %% of one core", block, f.speed, f.cpuPercentAtRealTime))
         }
-        if sweep {
-            let device = try self.device  // read once: a config file's warning prints once
-            print("live on \(device), \(Int(seconds)) s each:")
-            var lowest: [Bool: Int] = [:]
-            for period in periods.split(separator: ",").compactMap({ Int($0) }) {
-                for rt in [true, false] {
-                    let f = try PlaybackBenchmark.play(loaded.compiled, device: device, periodFrames: period,
-                                                       periods: bufferPeriods, realtime: rt, seconds: seconds)
-                    let head = String(cFormat: "period %4d×%d (%.1f ms)", period, bufferPeriods, Double(period) / 48)
-                    print("  \(head)  \(padded(f.scheduling))"
-                          + String(cFormat: " xruns %3d  render thread %.3f %% of one core", f.xruns, f.renderCPUPercent))
-                    if floor {
-                        let s = try PlaybackBenchmark.play(loaded.compiled, device: device, periodFrames: period,
-                                                           periods: bufferPeriods, realtime: rt, seconds: seconds, silence: true)
-                        print("  \(padded("", head.count))  \(padded("floor: same loop, silence, no mixing"))"
-                              + String(cFormat: " xruns %3d  render thread %.3f %% of one core (mixing %.3f)",
-                                       s.xruns, s.renderCPUPercent, f.renderCPUPercent - s.renderCPUPercent))
-                    }
-                    if f.xruns == 0 && lowest[rt].map({ period < $0 }) ?? true { lowest[rt] = period }
-                }
-            }
-            print("  lowest period with 0 xruns: \(lowest[true].map(String.init) ?? "none") with SCHED_FIFO, \(lowest[false].map(String.init) ?? "none") without")
-        }
+        if sweep { try measureSweep(loaded.compiled) }
         if mix { measureMix() }
         if launch { try measureLaunch(path) }
         if !radio.isEmpty { try measureRadio() }
         if !playlist.isEmpty { try measurePlaylists() }
         print(String(cFormat: "peak RSS: %.1f MB", PlaybackBenchmark.peakResidentMegabytes()))
+    }
+
+    /// `--sweep`: the session live at each period, with and without SCHED_FIFO (and the
+    /// floor with `--floor`), and the lowest period with no xrun.
+    private func measureSweep(_ compiled: CompiledSession) throws {
+        let device = try self.device  // read once: a config file's warning prints once
+        print("live on \(device), \(Int(seconds)) s each:")
+        var lowest: [Bool: Int] = [:]
+        for period in periods.split(separator: ",").compactMap({ Int($0) }) {
+            for rt in [true, false] {
+                let f = try PlaybackBenchmark.play(compiled, device: device, periodFrames: period,
+                                                   periods: bufferPeriods, realtime: rt, seconds: seconds)
+                let head = String(cFormat: "period %4d×%d (%.1f ms)", period, bufferPeriods, Double(period) / 48)
+                print("  \(head)  \(padded(f.scheduling))"
+                      + String(cFormat: " xruns %3d  render thread %.3f %% of one core", f.xruns, f.renderCPUPercent))
+                if floor {
+                    let s = try PlaybackBenchmark.play(compiled, device: device, periodFrames: period,
+                                                       periods: bufferPeriods, realtime: rt, seconds: seconds, silence: true)
+                    print("  \(padded("", head.count))  \(padded("floor: same loop, silence, no mixing"))"
+                          + String(cFormat: " xruns %3d  render thread %.3f %% of one core (mixing %.3f)",
+                                   s.xruns, s.renderCPUPercent, f.renderCPUPercent - s.renderCPUPercent))
+                }
+                if f.xruns == 0 && lowest[rt].map({ period < $0 }) ?? true { lowest[rt] = period }
+            }
+        }
+        print("  lowest period with 0 xruns: \(lowest[true].map(String.init) ?? "none") with SCHED_FIFO, \(lowest[false].map(String.init) ?? "none") without")
     }
 
     /// Each stream file decoded (and resampled to 48 kHz) as a station's thread does.

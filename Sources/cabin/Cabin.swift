@@ -8,7 +8,7 @@ import CabinPlayback
 struct Cabin: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "cabin",
-        abstract: "Sound and touch for focus sessions: a low-latency mixer on ALSA, haptic patterns, session timelines.",
+        abstract: "Sound and touch for focus sessions: a low-latency mixer on PipeWire and ALSA, haptic patterns, session timelines.",
         discussion: """
             Examples:
               cabin play                             the default session: a 25-minute drive

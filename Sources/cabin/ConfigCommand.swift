@@ -1,6 +1,7 @@
 import ArgumentParser
 import CabinAudio
 import CabinConfig
+import CabinHaptics
 import CabinIO
 import CabinPlayback
 import FoundationEssentials
@@ -28,16 +29,43 @@ struct ConfigCommand: ParsableCommand {
               kexp = "https://kexp.example/kexp160.mp3"
             """)
 
+    @OptionGroup var output: DeviceArguments
+
     @OptionGroup var options: ConfigOptions
 
     @Flag(help: "Print the settings as JSON.")
     var json = false
 
+    /// One setting as printed: its key, its value (JSON) and as shown, and where it came from.
+    typealias Row = (key: String, value: ConfigEntry.Value, shown: String, origin: ConfigOrigin)
+
     func run() throws {
-        let (settings, file) = try CLIConfig.settings(options: try options.layer())
+        let (settings, file) = try CLIConfig.settings(options: try options.layer(device: output.device))
         let state = CLIConfig.readState().state
         let volumes = settings.startingVolumes(remembered: state?.levels, statePath: CLIConfig.statePath)
-        var rows: [(key: String, value: ConfigEntry.Value, shown: String, origin: ConfigOrigin)] = [
+        let rows = ConfigCommand.rows(settings, volumes: volumes)
+        let fileExists = !file.path.isEmpty && FileManagerCheck.exists(file.path)
+        if json {
+            let entries = Dictionary(uniqueKeysWithValues: rows.map { ($0.key, ConfigEntry(value: $0.value, origin: $0.origin)) })
+            try CLIOutput.json(ConfigReport(configFile: file.path, configFileExists: fileExists, stateFile: CLIConfig.statePath,
+                                            settings: entries, lastSession: state?.session))
+            return
+        }
+        print("config file: \(file.path)" + (fileExists ? "" : " (none: the defaults apply)"))
+        print("state file:  \(CLIConfig.statePath)" + (state == nil ? " (none yet)" : ""))
+        if let session = state?.session { print("last session: " + ConfigCommand.describe(session)) }
+        print()
+        let keyWidth = rows.map(\.key.count).max() ?? 0
+        let valueWidth = min(40, rows.map(\.shown.count).max() ?? 0)
+        for row in rows {
+            print(row.key.padding(keyWidth) + "  " + row.shown.padding(valueWidth) + "  " + row.origin.description)
+        }
+    }
+
+    /// Every setting in effect, in the order printed: play's, the haptic strength, the
+    /// volumes (master first), the preset options, the stations.
+    static func rows(_ settings: CabinSettings, volumes: [String: Setting<Decibels>]) -> [Row] {
+        var rows: [Row] = [
             ("play.device", .text(settings.device.value), settings.device.value, settings.device.origin),
             ("play.latency", .text(settings.latency.value.rawValue), settings.latency.value.rawValue, settings.latency.origin),
             // Unset, the period and periods follow play.latency.
@@ -64,22 +92,7 @@ struct ConfigCommand: ParsableCommand {
         for (name, setting) in settings.stations.sorted(by: { $0.key < $1.key }) {
             rows.append(("stations.\(name)", .text(setting.value), setting.value, setting.origin))
         }
-        let fileExists = !file.path.isEmpty && FileManagerCheck.exists(file.path)
-        if json {
-            let entries = Dictionary(uniqueKeysWithValues: rows.map { ($0.key, ConfigEntry(value: $0.value, origin: $0.origin)) })
-            try CLIOutput.json(ConfigReport(configFile: file.path, configFileExists: fileExists, stateFile: CLIConfig.statePath,
-                                            settings: entries, lastSession: state?.session))
-            return
-        }
-        print("config file: \(file.path)" + (fileExists ? "" : " (none: the defaults apply)"))
-        print("state file:  \(CLIConfig.statePath)" + (state == nil ? " (none yet)" : ""))
-        if let session = state?.session { print("last session: " + ConfigCommand.describe(session)) }
-        print()
-        let keyWidth = rows.map(\.key.count).max() ?? 0
-        let valueWidth = min(40, rows.map(\.shown.count).max() ?? 0)
-        for row in rows {
-            print(row.key.padding(keyWidth) + "  " + row.shown.padding(valueWidth) + "  " + row.origin.description)
-        }
+        return rows
     }
 
     /// `-6.0 dB (80 %)`.
@@ -95,29 +108,31 @@ struct ConfigCommand: ParsableCommand {
     }
 }
 
-/// The options `cabin play` and `cabin config` share for the settings the config file has.
+/// The options `cabin play` and `cabin config` share for the settings the config file has
+/// (`-D` is `DeviceArguments`, shared by every command that plays): declared once, with
+/// one help text each, so `cabin config` takes exactly what `cabin play` does.
 struct ConfigOptions: ParsableArguments {
-    @Option(name: [.customShort("D"), .long], help: "ALSA device: default, pulse, hw:0,0, plughw:…, jack (see 'cabin devices'); none: no sound, the session on the system clock. Default: the config file's play.device, CABIN_DEVICE, or default.")
-    var device: String?
-
-    @Option(help: ArgumentHelp("How much audio 'cabin play' queues on the device (default auto: low with haptics on a device, else relaxed).",
+    @Option(help: ArgumentHelp("How much audio is queued on the device: auto (low with haptics on a device or a range to end or loop on time, else relaxed), low (256×3 frames, 16 ms) or relaxed (3072×2, 128 ms: a bed left on wakes the CPU 16 times a second, not 188; keys still answer within 150 ms). Default auto, or the config's play.latency. --period and --periods win over it.",
                                valueName: "auto|low|relaxed"))
     var latency: String?
 
-    @Option(help: "Frames per period (a power of two; 16–8192; default: by the latency, 256 low, 3072 relaxed).")
+    @Option(help: "Frames per period (a power of two; 16–8192; default: by --latency, 256 low, 3072 relaxed, or the config's play.period).")
     var period: Int?
 
-    @Option(help: "Periods per buffer (2–8; default: by the latency, 3 low, 2 relaxed).")
+    @Option(help: "Periods per buffer (2–8; default: by --latency, 3 low, 2 relaxed, or the config's play.periods).")
     var periods: Int?
 
-    @Option(help: ArgumentHelp("Volume: of the master (80, 80%: mpv's percent; -6dB), or of a bus (radio=-6dB). Repeatable. Default: the volumes the last session ended at (volume.remember), else the config file's.", valueName: "[bus=]level"))
+    @Option(help: ArgumentHelp("Volume: of the master (80, 80%: mpv's percent; -6dB), or of a bus (radio=-6dB). Repeatable. Default: the volumes the last session ended at (the config's volume.remember), else the config's.", valueName: "[bus=]level"))
     var volume: [String] = []
 
-    @Option(help: "Play the session's haptic cues on this rumble device (/dev/input/eventN; see 'cabin devices'); off: none, whatever the config says.")
+    @Option(help: "Play the session's haptics (cues, haptic layers, live events) on this rumble device (/dev/input/eventN; see 'cabin devices'); off: none, whatever the config says.")
     var rumble: String?
 
-    func layer() throws -> ConfigLayer {
-        try CLIConfig.optionsLayer(device: device, latency: latency, period: period, periods: periods, rumble: rumble, volume: volume)
+    /// These options (with `-D` and `--strength`, which only `play` has) as a settings
+    /// layer, checked as the file's values are.
+    func layer(device: String?, strength: HapticStrength? = nil) throws -> ConfigLayer {
+        try CLIConfig.optionsLayer(device: device, latency: latency, period: period, periods: periods, rumble: rumble, strength: strength,
+                                   volume: volume)
     }
 }
 

@@ -65,51 +65,57 @@ struct Ctl: ParsableCommand {
             throw ExitCode.failure
         }
         defer { connection.close() }
+        do { try converse(connection, words: words, json: json) } catch let error as SystemError {
+            CLIOutput.error(error.code == EAGAIN ? "no answer from \(path) within 5 s" : "\(error)")
+            throw ExitCode.failure
+        }
+    }
+
+    /// The request for `words` (`seek -30` → `{"command": ["seek", -30], "request_id": 1}`):
+    /// words that read as numbers are numbers.
+    static func request(_ words: [String]) -> JSONValue {
         let arguments: [JSONValue] = words.dropFirst().map { word in
             guard let n = Double(word), n.isFinite, word.first.map({ $0.isNumber || "-+.".contains($0) }) == true else {
                 return .string(word)
             }
             return n == n.rounded() && abs(n) < 1e15 ? .number(Int(n)) : .number(n)
         }
-        let request = JSONValue.object([("command", .array([.string(words[0])] + arguments)), ("request_id", .number(1))])
+        return JSONValue.object([("command", .array([.string(words[0])] + arguments)), ("request_id", .number(1))])
+    }
+
+    /// Sends the request and prints its reply (or, for observe, every event until the
+    /// session ends); a refusal or an error reply is one line (exit 1).
+    private func converse(_ connection: LocalSocketConnection, words: [String], json: Bool) throws {
         var reader = LineReader(connection: connection)
-        do {
-            do { try connection.sendAll(Array((request.serialized(pretty: false) + "\n").utf8)) } catch {
-                // A session that refused the connection (too many clients) said why before closing it.
-                if let line = try? reader.next(), let reply = JSONField.objectValue(JSONParser.parse(line, file: "reply").value),
-                   let refusal = JSONField.stringValue(reply["error"]), refusal != "success" {
-                    CLIOutput.error(refusal)
-                    throw ExitCode.failure
-                }
-                throw error
-            }
-            let observing = words[0] == "observe"
-            while let line = try reader.next() {
-                guard let reply = JSONField.objectValue(JSONParser.parse(line, file: "reply").value) else { continue }
-                if reply["event"] != nil {   // an event (observe), written again: valid and terminal-safe JSON
-                    print(JSONValue.object(reply.members.map { ($0.key, $0.value) }).serialized(pretty: false))
-                    CLIOutput.flush()
-                    continue
-                }
-                // Its reply, or a line with no request id: a refusal (too many clients) or a
-                // reply to a request the session could not read.
-                let unaddressed = reply["request_id"].map { $0.kind == .null } ?? true
-                guard JSONField.numberValue(reply["request_id"]) == 1 || unaddressed else { continue }
-                if let error = JSONField.stringValue(reply["error"]), error != "success" {
-                    CLIOutput.error(error)
-                    throw ExitCode.failure
-                }
-                if !observing {
-                    show(reply["data"] ?? .null, command: words[0], json: json)
-                    return
-                }
-            }
-            if !observing {
-                CLIOutput.error("the session closed the connection without answering")
+        do { try connection.sendAll(Array((Ctl.request(words).serialized(pretty: false) + "\n").utf8)) } catch {
+            // A session that refused the connection (too many clients) said why before closing it.
+            if let line = try? reader.next(), let reply = JSONField.objectValue(JSONParser.parse(line, file: "reply").value),
+               let refusal = JSONField.stringValue(reply["error"]), refusal != "success" {
+                CLIOutput.error(refusal)
                 throw ExitCode.failure
             }
-        } catch let error as SystemError {
-            CLIOutput.error(error.code == EAGAIN ? "no answer from \(path) within 5 s" : "\(error)")
+            throw error
+        }
+        let observing = words[0] == "observe"
+        while let line = try reader.next() {
+            guard let reply = JSONField.objectValue(JSONParser.parse(line, file: "reply").value) else { continue }
+            if reply["event"] != nil {   // an event (observe), written again: valid and terminal-safe JSON
+                print(JSONValue.object(reply.members.map { ($0.key, $0.value) }).serialized(pretty: false))
+                CLIOutput.flush()
+                continue
+            }
+            // Its reply, or a line with no request id: a refusal (too many clients) or a
+            // reply to a request the session could not read.
+            let unaddressed = reply["request_id"].map { $0.kind == .null } ?? true
+            guard JSONField.numberValue(reply["request_id"]) == 1 || unaddressed else { continue }
+            if let error = JSONField.stringValue(reply["error"]), error != "success" {
+                CLIOutput.error(error)
+                throw ExitCode.failure
+            }
+            if !observing { return show(reply["data"] ?? .null, command: words[0], json: json) }
+        }
+        if !observing {
+            CLIOutput.error("the session closed the connection without answering")
             throw ExitCode.failure
         }
     }

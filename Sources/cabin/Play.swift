@@ -9,11 +9,12 @@ import CabinSession
 import FoundationEssentials
 import Glibc
 
-/// `cabin play SESSION.json`: a session live on an ALSA device.
+/// `cabin play SESSION.json`: a session live on a sound device (PipeWire or ALSA), or on the
+/// system clock with none.
 struct Play: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "play",
-        abstract: "Play a session live through ALSA, with a status line and keyboard control.",
+        abstract: "Play a session live through PipeWire or ALSA (or silently on the system clock), with a status line and keyboard control.",
         discussion: """
             Keys while playing: space pulls over (fades out and pauses the clock) and resumes, ←/→ seek 30 s, +/− change the speed parameter, 9/0 (or / and *) volume down/up by 2 dB, m mutes, n/p (or >/<) the radio's next/previous track (a playlist), l leaves focus (the speed-bump warning, the speed falls) and r returns to it (sessions with "focus", like the drive), q or Ctrl-C fade out and quit (a second Ctrl-C quits at once).
 
@@ -54,19 +55,12 @@ struct Play: ParsableCommand {
     @OptionGroup(title: "Sound device") var output: DeviceArguments
 
     @OptionGroup(title: "Haptics device") var haptics: HapticsDeviceArguments
+
+    /// `--latency`, `--period`, `--periods`, `--volume` and `--rumble`: declared once, shared with `cabin config`.
+    @OptionGroup var config: ConfigOptions
     /// The sound device given (`-D`); unset, the config's play.device, CABIN_DEVICE or
     /// `default`. `none` plays on the system clock with no sound.
     var device: String? { output.device }
-
-    @Option(help: ArgumentHelp("How much audio is queued on the device: auto (low with haptics on a device or a range to end or loop on time, else relaxed), low (256×3 frames, 16 ms) or relaxed (3072×2, 128 ms: a bed left on wakes the CPU 16 times a second, not 188; keys still answer within 150 ms). Default auto, or the config's play.latency. --period and --periods win over it.",
-                               valueName: "auto|low|relaxed"))
-    var latency: String?
-
-    @Option(help: "Frames per period (a power of two; 16–8192; default: by --latency, or the config's play.period).")
-    var period: Int?
-
-    @Option(help: "Periods per buffer (2–8; default: by --latency, or the config's play.periods).")
-    var periods: Int?
 
     @Option(name: .long, help: "Sample rate in Hz.")
     var sampleRate = 48000
@@ -92,14 +86,8 @@ struct Play: ParsableCommand {
     @Flag(help: "Do not ask for real-time (SCHED_FIFO) scheduling.")
     var noRealtime = false
 
-    @Option(help: "Play the session's haptics (cues, haptic layers, live events) on this rumble device (/dev/input/eventN; see 'cabin devices'); off: none, whatever the config says.")
-    var rumble: String?
-
     @Option(help: "Haptic strength of the session's rumble and haptic track: off, light (intensity × 0.4), medium (× 0.7) or strong (× 1, as designed). Default: CABIN_HAPTIC_STRENGTH, else the config file's haptics.strength, else the document's hapticStrength.")
     var strength: HapticStrength?
-
-    @Option(help: ArgumentHelp("Volume: of the master (80, 80%: mpv's percent; -6dB), or of a bus (radio=-6dB). Repeatable. Default: the volumes the last session ended at (the config's volume.remember), else the config's.", valueName: "[bus=]level"))
-    var volume: [String] = []
 
     @Flag(help: "Continue the last session (its document, or its preset with its options) where it stopped.")
     var resume = false
@@ -132,10 +120,10 @@ struct Play: ParsableCommand {
     var exitWithParent = false
 
     func validate() throws {
-        if let period, !(period >= 16 && period <= 8192 && period & (period - 1) == 0) {
+        if let period = config.period, !(period >= 16 && period <= 8192 && period & (period - 1) == 0) {
             throw ValidationError("--period must be a power of two between 16 and 8192 frames, not \(period)")
         }
-        if let periods, !(2...8).contains(periods) { throw ValidationError("--periods must be 2…8, not \(periods)") }
+        if let periods = config.periods, !(2...8).contains(periods) { throw ValidationError("--periods must be 2…8, not \(periods)") }
         guard (8000...192_000).contains(sampleRate) else { throw ValidationError("--sample-rate must be 8000…192000 Hz") }
         if quiet && json { throw ValidationError("--quiet and --json cannot be used together") }
         if let from { try CLIInput.validateTime(from, option: "--from") }
@@ -177,28 +165,64 @@ struct Play: ParsableCommand {
         let (settings, _) = try CLIConfig.settings(options: try configLayer(), readingFile: !noConfig)
         CLIConfig.noteMissingHome(keepsState: !noState)
         let (state, stateProblem) = noState ? (nil, nil) : CLIConfig.readState(warn: !resume)
-        let source: CLISession.Source
+        let start = try chooseSession(settings, state: state, stateProblem: stateProblem)
+        var compileOptions = try start.mix.options()
+        if let strength = settings.hapticStrengthOverride { compileOptions.hapticStrength = strength }
+        let options = playerOptions(settings, range: start.range, startTime: start.time, compileOptions: compileOptions)
+        let player: LivePlayer, decoding: SoundDecoding, live: Bool
+        do {
+            // With no sound device at all, "default" plays on the system clock with everything
+            // but the sound (LivePlayer.open's fallback).
+            (player, decoding, live) = try open(options, source: start.source, compileOptions: compileOptions)
+        } catch let error as AudioDeviceError {
+            CLIOutput.error("\(error)")
+            throw ExitCode.failure
+        }
+        // Said once nothing more can reject the session (its volumes, its control socket).
+        let silence = player.options.silentReason.map { silenceNote(player.options, source: start.source, reason: $0, live: live) }
+        let (volumes, carried) = try setVolumes(settings, remembered: state, player: player)
+        // The volumes set before the start are not news; the radio's first events are.
+        let early = player.poll().filter { if case .radio = $0 { true } else { false } }
+        let view = PlayView(mode: json ? .json : quiet ? .quiet : (isatty(STDOUT_FILENO) == 1 ? .terminal : .lines),
+                            title: player.session.title ?? start.source.name)
+        if let line = Play.volumeLine(volumes, player: player), view.mode == .lines || view.mode == .terminal { view.note(line) }
+        if resume, view.mode == .lines || view.mode == .terminal {
+            view.note("resuming \"\(view.title.terminalSafe)\" at \(CLIOutput.clock(start.time).dropLast(4))")
+        }
+        let rumble = try openRumble(settings, player: player)
+        try play(player, view: view, rumble: rumble, decoding: decoding, source: start.source, carried: carried, range: start.range,
+                 early: early, parent: parent, silence: silence)
+    }
+
+    /// What plays and from where: the session named (the library resolves it:
+    /// `SessionSource`), or the last one (`--resume`, with its loudness and seed unless
+    /// given); the range; and the time on the timeline it starts at.
+    func chooseSession(_ settings: CabinSettings, state: PlayState?, stateProblem: String?) throws
+        -> (source: SessionSource, mix: MixArguments, range: PlaybackRange, time: Double)
+    {
         var mix = self.mix
-        var range = self.range
-        var startTime = range.start
         if resume {
             let resumed = try resumedSession(state, problem: stateProblem)
-            source = try CLISession.Source(resuming: resumed, stations: settings.stations.mapValues(\.value))
-            startTime = resumed.position
+            let source = try CLISession.source(resuming: resumed, settings: settings)
             if mix.loudness == nil { mix.loudness = resumed.loudness }
             if mix.seed == nil { mix.seed = resumed.seed }
-        } else {
-            // A sound file with --loop loops in the mixer (seamless), for --to or for the longest session.
-            source = try CLISession.Source(file: session, presets: presets, settings: settings,
-                                           loopFor: loop ? (range.end ?? SessionTime.maximum) : nil)
-            if loop && source.document?.layers.first?.isLooping == true { range = PlaybackRange(start: range.start, end: range.end) }
+            return (source, mix, range, resumed.position)
         }
-        var compileOptions = try mix.options()
-        if let strength = settings.hapticStrengthOverride { compileOptions.hapticStrength = strength }
+        // A sound file with --loop loops in the mixer (seamless), for --to or for the longest session.
+        var range = self.range
+        let source = try CLISession.source(file: session, presets: presets, settings: settings,
+                                           loopFor: loop ? (range.end ?? SessionTime.maximum) : nil)
+        if loop && source.document?.layers.first?.isLooping == true { range = PlaybackRange(start: range.start, end: range.end) }
+        return (source, mix, range, range.start)
+    }
+
+    /// The player's device, latency and start. Haptics on a device follow the sound
+    /// closely, and a range's end or loop is acted on as it is heard: a small buffer.
+    /// Everything else (a bed left on for hours) wakes the CPU as rarely as the key response allows.
+    func playerOptions(_ settings: CabinSettings, range: PlaybackRange, startTime: Double, compileOptions: SessionCompileOptions)
+        -> LivePlayer.Options
+    {
         let device = settings.device.value
-        // Haptics on a device follow the sound closely, and a range's end or loop is acted
-        // on as it is heard: a small buffer. Everything else (a bed left on for hours) wakes
-        // the CPU as rarely as the key response allows.
         let rumbleOn = settings.rumble.value.map { $0 != "off" } ?? false
         let shape = settings.outputShape(needsLowLatency: haptics.hapticsDevice != nil || rumbleOn || range.isActive)
         let configuration = shape.latency.map { $0.configuration(sampleRate: sampleRate) }
@@ -209,19 +233,15 @@ struct Play: ParsableCommand {
         options.hapticsDevice = haptics.hapticsDevice
         options.hapticAudio = compileOptions.hapticAudio
         if OutputRegistry.standard.resolve(device).entry.scheme == SilentClockBackend.device { options.playSilently(because: "-D none") }
-        let player: LivePlayer
-        let decoding: SoundDecoding
-        let live: Bool
-        do {
-            // With no sound device at all, "default" plays on the system clock with everything
-            // but the sound (LivePlayer.open's fallback).
-            (player, decoding, live) = try open(options, source: source, compileOptions: compileOptions)
-        } catch let error as AudioDeviceError {
-            CLIOutput.error("\(error)")
-            throw ExitCode.failure
-        }
-        // Said once nothing more can reject the session (its volumes, its control socket).
-        let silence = player.options.silentReason.map { silenceNote(player.options, source: source, reason: $0, live: live) }
+        return options
+    }
+
+    /// Sets the volumes the session starts at (`--volume`, the last session's, the
+    /// config's); returns them, and the remembered ones of buses this session lacks (kept
+    /// for the next). A bus given by --volume that the session lacks is one line (exit 64).
+    func setVolumes(_ settings: CabinSettings, remembered state: PlayState?, player: LivePlayer) throws
+        -> (volumes: [String: Setting<Decibels>], carried: [String: Decibels])
+    {
         let volumes = settings.startingVolumes(remembered: state?.levels, statePath: CLIConfig.statePath)
         var carried: [String: Decibels] = [:]
         for (bus, level) in volumes.sorted(by: { $0.key < $1.key }) {
@@ -233,32 +253,27 @@ struct Play: ParsableCommand {
                 throw ExitCode(64)
             }
         }
-        // The volumes set before the start are not news; the radio's first events are.
-        let early = player.poll().filter { if case .radio = $0 { true } else { false } }
-        let view = PlayView(mode: json ? .json : quiet ? .quiet : (isatty(STDOUT_FILENO) == 1 ? .terminal : .lines),
-                            title: player.session.title ?? source.name)
-        if let line = Play.volumeLine(volumes, player: player), view.mode == .lines || view.mode == .terminal { view.note(line) }
-        if resume, view.mode == .lines || view.mode == .terminal {
-            view.note("resuming \"\(view.title.terminalSafe)\" at \(CLIOutput.clock(startTime).dropLast(4))")
-        }
-        var sessionRumble: SessionRumble?
-        if let rumble = settings.rumble.value, rumble != "off" {
-            do { sessionRumble = try SessionRumble(device: rumble, player: player) } catch {
-                // The config's device may be unplugged: the session plays on without it.
-                guard case .option = settings.rumble.origin else {
-                    CLIOutput.warning("rumble (\(settings.rumble.origin.description)): \(error); playing without")
-                    return try play(player, view: view, rumble: nil, decoding: decoding, source: source, carried: carried, range: range, early: early, parent: parent, silence: silence)
-                }
-                CLIOutput.error("\(error)")
-                throw ExitCode.failure
+        return (volumes, carried)
+    }
+
+    /// The rumble device (`--rumble`, the config's play.rumble): one the config names that
+    /// cannot be opened (unplugged) is a warning and the session plays without; one given
+    /// here is an error.
+    func openRumble(_ settings: CabinSettings, player: LivePlayer) throws -> SessionRumble? {
+        guard let rumble = settings.rumble.value, rumble != "off" else { return nil }
+        do { return try SessionRumble(device: rumble, player: player) } catch {
+            guard case .option = settings.rumble.origin else {
+                CLIOutput.warning("rumble (\(settings.rumble.origin.description)): \(error); playing without")
+                return nil
             }
+            CLIOutput.error("\(error)")
+            throw ExitCode.failure
         }
-        try play(player, view: view, rumble: sessionRumble, decoding: decoding, source: source, carried: carried, range: range, early: early, parent: parent, silence: silence)
     }
 
     /// Runs the control loop with the timers, hooks, socket and state file; exits with its status.
     func play(_ player: LivePlayer, view: PlayView, rumble: SessionRumble?, decoding: SoundDecoding,
-              source: CLISession.Source, carried: [String: Decibels], range: PlaybackRange, early: [PlayerEvent],
+              source: SessionSource, carried: [String: Decibels], range: PlaybackRange, early: [PlayerEvent],
               parent: ParentProcess?, silence: String?) throws {
         let control = try openControl(player: player, title: view.title)
         if let silence, !quiet { CLIOutput.note(silence) }
@@ -282,8 +297,7 @@ struct Play: ParsableCommand {
 
     /// The options as a settings layer, over the config file's and the environment's.
     func configLayer() throws -> ConfigLayer {
-        try CLIConfig.optionsLayer(device: device, latency: latency, period: period, periods: periods, rumble: rumble, strength: strength,
-                                   volume: volume)
+        try config.layer(device: device, strength: strength)
     }
 
     /// The last session from the state file, or a one-line error (exit 1) when there is none to resume.
@@ -304,7 +318,7 @@ struct Play: ParsableCommand {
     }
 
     /// What the state file keeps of this session (its position is filled in as it plays).
-    func stateRecord(_ source: CLISession.Source, title: String, duration: Double) -> PlayState.Session {
+    func stateRecord(_ source: SessionSource, title: String, duration: Double) -> PlayState.Session {
         let file = source.file.map { path -> String in
             if path.hasPrefix("/") { return path }
             return SessionReferences.realPath(path) ?? FileManager.default.currentDirectoryPath + "/" + path
@@ -333,7 +347,7 @@ extension Play {
     /// Playback starts once the first second of every sound heard near the start is
     /// decoded; the rest decodes while it plays.
     /// Also whether the session plays a live stream.
-    func open(_ options: LivePlayer.Options, source: CLISession.Source, compileOptions: SessionCompileOptions) throws
+    func open(_ options: LivePlayer.Options, source: SessionSource, compileOptions: SessionCompileOptions) throws
         -> (LivePlayer, SoundDecoding, live: Bool)
     {
         do throws(LivePlayer.OpenError<any Error>) {
@@ -353,7 +367,7 @@ extension Play {
     /// The line saying that the session plays on the system clock with no sound, printed
     /// once nothing can reject it any more (a session then rejected gets no hint to render
     /// it). A session with a live stream gets no render hint: `cabin render` refuses one.
-    func silenceNote(_ options: LivePlayer.Options, source: CLISession.Source, reason: String, live: Bool) -> String {
+    func silenceNote(_ options: LivePlayer.Options, source: SessionSource, reason: String, live: Bool) -> String {
         if let haptics = options.hapticsDevice { return "\(reason): playing silently on the haptics device's clock (\(haptics))" }
         return source.isSoundFile || live ? "\(reason): playing silently on the system clock"
             : "\(reason): playing silently on the system clock; to hear it, render it: cabin render \(source.commandLine) -o \(source.suggestedOutput)"

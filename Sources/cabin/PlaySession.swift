@@ -41,8 +41,20 @@ struct PlaySession {
         return view.mode == .terminal ? 100 : 250
     }
 
+    /// What the control loop keeps between its turns.
+    private struct Turns {
+        var timer: SleepTimer?
+        var range: PlaybackRange
+        /// Events from before the start, shown after the start line.
+        var early: [PlayerEvent]
+        let started = Date()
+        var quitting = false
+        /// Played to its end (not stopped).
+        var finished = false
+        var lastDraw = Date.distantPast
+    }
+
     func run() throws -> Int32 {
-        var timer = self.timer, range = self.range
         let terminal = TerminalInput()
         Interrupt.install()
         // Keys work in every mode (--json and --quiet too) when stdin is a terminal.
@@ -56,89 +68,117 @@ struct PlaySession {
             rumble?.stop()
             if let failure = rumble?.failure { CLIOutput.warning("rumble stopped: \(failure)") }
         }
-        var quitting = false
-        var finished = false   // played to its end (not stopped)
-        func isEnd(_ event: PlayerEvent) -> Bool { if case .ended(.finished, _, _) = event { true } else { false } }
-        var lastDraw = Date.distantPast
-        let started = Date()
-        var early = self.early
+        var turns = Turns(timer: timer, range: range, early: early)
         while true {
-            var events = player.poll()
-            if !early.isEmpty {
-                // Events from before the start (a playlist's first title) follow the start line.
-                let starts = events.filter { if case .started = $0 { true } else { false } }
-                events = starts + early + events.filter { if case .started = $0 { false } else { true } }
-                early = []
-            }
-            for event in events { view.show(event) }
-            finished = finished || events.contains(where: isEnd)
-            for surface in surfaces {
-                surface.update(with: events)
-                for line in surface.takeNotices() { CLIOutput.warning(line) }
-            }
-            hooks?.handle(events)
-            for line in hooks?.takeProblems() ?? [] { CLIOutput.warning(line) }
-            timer?.update(player, elapsed: Date().timeIntervalSince(started))
-            state?.tick(player)
-            range.update(player)
-            for line in decoding.takeFailures() { CLIOutput.warning(line) }
+            update(&turns)
             if player.isFinished { break }
-            if Interrupt.isRequested && !quitting { quitting = true; player.stop() }
-            if let parent, parent.hasEnded, !quitting {
-                quitting = true
-                CLIOutput.warning("the process that started this one (pid \(parent.pid)) ended: stopping")
-                player.stop()
-            }
-            // One wait for keys and the control socket's clients.
-            let wait = tick(range: range, timer: timer, quitting: quitting)
-            let keysWaiting = control?.serve(timeoutMilliseconds: wait, extraDescriptor: terminal.isInteractive ? STDIN_FILENO : nil)
-            for key in terminal.readKeys(timeoutMilliseconds: keysWaiting == nil ? wait : keysWaiting! ? 1 : 0) {
-                switch key {
-                case .space: player.togglePause()
-                case .left: player.seek(by: -30)
-                case .right: player.seek(by: 30)
-                case .plus, .up: nudge("speed", by: 5)
-                case .minus, .down: nudge("speed", by: -5)
-                case .quit: if !quitting { quitting = true; player.stop() }
-                case .other(UInt8(ascii: "9")), .other(UInt8(ascii: "/")): stepVolume(by: -2)
-                case .other(UInt8(ascii: "0")), .other(UInt8(ascii: "*")): stepVolume(by: 2)
-                case .other(UInt8(ascii: "m")), .other(UInt8(ascii: "M")): player.setMuted(!player.volume.muted)
-                case .other(UInt8(ascii: "l")), .other(UInt8(ascii: "L")): try? player.trigger(FocusEvent.leaveFocus.rawValue)
-                case .other(UInt8(ascii: "r")), .other(UInt8(ascii: "R")): try? player.trigger(FocusEvent.returnFocus.rawValue)
-                case .other(UInt8(ascii: "?")), .other(UInt8(ascii: "h")): view.toggleKeyHelp(); lastDraw = .distantPast
-                case .other(UInt8(ascii: "n")), .other(UInt8(ascii: ">")): switchStation(by: 1)
-                case .other(UInt8(ascii: "p")), .other(UInt8(ascii: "<")): switchStation(by: -1)
-                case .other: break
-                }
-            }
-            // Redraw at once after a resize or a return from Ctrl-Z.
-            if TerminalInput.resized.exchange(false, ordering: .relaxed) { lastDraw = .distantPast }
-            if Date().timeIntervalSince(lastDraw) >= 0.1 {
-                view.draw(player.status, speed: player.parameterValue("speed"), peaks: player.takeBusPeaks(), volume: player.volume)
-                lastDraw = Date()
-            }
+            watchForStops(&turns)
+            serveInput(terminal, &turns)
+            redraw(&turns)
         }
+        return finish(turns)
+    }
+
+    private static func isEnd(_ event: PlayerEvent) -> Bool { if case .ended(.finished, _, _) = event { true } else { false } }
+
+    /// One poll of the player's events, to the view, the surfaces, the hooks, the timers and the state file.
+    private func update(_ turns: inout Turns) {
+        var events = player.poll()
+        if !turns.early.isEmpty {
+            // Events from before the start (a playlist's first title) follow the start line.
+            let starts = events.filter { if case .started = $0 { true } else { false } }
+            events = starts + turns.early + events.filter { if case .started = $0 { false } else { true } }
+            turns.early = []
+        }
+        for event in events { view.show(event) }
+        turns.finished = turns.finished || events.contains(where: Self.isEnd)
+        for surface in surfaces {
+            surface.update(with: events)
+            for line in surface.takeNotices() { CLIOutput.warning(line) }
+        }
+        hooks?.handle(events)
+        for line in hooks?.takeProblems() ?? [] { CLIOutput.warning(line) }
+        turns.timer?.update(player, elapsed: Date().timeIntervalSince(turns.started))
+        state?.tick(player)
+        turns.range.update(player)
+        for line in decoding.takeFailures() { CLIOutput.warning(line) }
+    }
+
+    /// Ctrl-C, and the end of the process that started this one (`--exit-with-parent`), stop the player.
+    private func watchForStops(_ turns: inout Turns) {
+        if Interrupt.isRequested && !turns.quitting { turns.quitting = true; player.stop() }
+        if let parent, parent.hasEnded, !turns.quitting {
+            turns.quitting = true
+            CLIOutput.warning("the process that started this one (pid \(parent.pid)) ended: stopping")
+            player.stop()
+        }
+    }
+
+    /// One wait for keys and the control socket's clients, then the keys.
+    private func serveInput(_ terminal: TerminalInput, _ turns: inout Turns) {
+        let wait = tick(range: turns.range, timer: turns.timer, quitting: turns.quitting)
+        let keysWaiting = control?.serve(timeoutMilliseconds: wait, extraDescriptor: terminal.isInteractive ? STDIN_FILENO : nil)
+        for key in terminal.readKeys(timeoutMilliseconds: keysWaiting == nil ? wait : keysWaiting! ? 1 : 0) {
+            press(key, &turns)
+        }
+    }
+
+    private func press(_ key: TerminalInput.Key, _ turns: inout Turns) {
+        switch key {
+        case .space: player.togglePause()
+        case .left: player.seek(by: -30)
+        case .right: player.seek(by: 30)
+        case .plus, .up: nudge("speed", by: 5)
+        case .minus, .down: nudge("speed", by: -5)
+        case .quit: if !turns.quitting { turns.quitting = true; player.stop() }
+        case .other(UInt8(ascii: "9")), .other(UInt8(ascii: "/")): stepVolume(by: -2)
+        case .other(UInt8(ascii: "0")), .other(UInt8(ascii: "*")): stepVolume(by: 2)
+        case .other(UInt8(ascii: "m")), .other(UInt8(ascii: "M")): player.setMuted(!player.volume.muted)
+        case .other(UInt8(ascii: "l")), .other(UInt8(ascii: "L")): try? player.trigger(FocusEvent.leaveFocus.rawValue)
+        case .other(UInt8(ascii: "r")), .other(UInt8(ascii: "R")): try? player.trigger(FocusEvent.returnFocus.rawValue)
+        case .other(UInt8(ascii: "?")), .other(UInt8(ascii: "h")): view.toggleKeyHelp(); turns.lastDraw = .distantPast
+        case .other(UInt8(ascii: "n")), .other(UInt8(ascii: ">")): switchStation(by: 1)
+        case .other(UInt8(ascii: "p")), .other(UInt8(ascii: "<")): switchStation(by: -1)
+        case .other: break
+        }
+    }
+
+    /// The status at most every 0.1 s; at once after a resize or a return from Ctrl-Z.
+    private func redraw(_ turns: inout Turns) {
+        if TerminalInput.resized.exchange(false, ordering: .relaxed) { turns.lastDraw = .distantPast }
+        if Date().timeIntervalSince(turns.lastDraw) >= 0.1 {
+            view.draw(player.status, speed: player.parameterValue("speed"), peaks: player.takeBusPeaks(), volume: player.volume)
+            turns.lastDraw = Date()
+        }
+    }
+
+    /// The last events, the state file and the hooks once the player has finished, then
+    /// what `--then` says; the exit status.
+    private func finish(_ turns: Turns) -> Int32 {
         player.waitUntilFinished()
         let events = player.poll()
         for event in events { view.show(event) }
-        finished = finished || events.contains(where: isEnd)
-        state?.save(player, ended: finished)
+        state?.save(player, ended: turns.finished || events.contains(where: Self.isEnd))
         for surface in surfaces { surface.update(with: events) }
         control?.serve(timeoutMilliseconds: 0)   // the last events on their way
         hooks?.handle(events)
         hooks?.waitForAll()
         if player.status.state == .failed { return 1 }
         // What follows the end: not after the user quit (q, Ctrl-C, 'cabin ctl quit').
-        if let then, then != "quit", !quitting, !surfaces.contains(where: \.quitRequested) {
-            do {
-                let command = then == "suspend" ? PlaySession.suspendCommand : then
-                let child = try ChildProcess(shell: command, environment: ["CABIN_SESSION": view.title], outputToStandardError: view.mode == .json)
-                if let status = child.exitStatus(waiting: true), status != 0 { CLIOutput.warning("--then: '\(then)' exited with status \(status)") }
-            } catch {
-                CLIOutput.warning("--then: \(error)")
-            }
-        }
+        if !turns.quitting { runThen() }
         return 0
+    }
+
+    /// `--then`: suspend, or a shell command (a failure is a warning).
+    private func runThen() {
+        guard let then, then != "quit", !surfaces.contains(where: \.quitRequested) else { return }
+        do {
+            let command = then == "suspend" ? PlaySession.suspendCommand : then
+            let child = try ChildProcess(shell: command, environment: ["CABIN_SESSION": view.title], outputToStandardError: view.mode == .json)
+            if let status = child.exitStatus(waiting: true), status != 0 { CLIOutput.warning("--then: '\(then)' exited with status \(status)") }
+        } catch {
+            CLIOutput.warning("--then: \(error)")
+        }
     }
 
     /// What `--then suspend` runs: `systemctl suspend`, or `$CABIN_SUSPEND_COMMAND` (a

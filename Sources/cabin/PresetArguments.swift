@@ -9,13 +9,13 @@ struct PresetArguments: ParsableArguments {
     var preset: String?
 
     @Option(help: "drive, ambient: session length in minutes.") var minutes: String?
-    @Option(help: "drive: v8, v6, four, electric, diesel or vintage.") var vehicle: String?
-    @Option(help: "drive: highway, scenic or backroads.") var route: String?
+    @Option(help: "drive: \(DriveChoices.spoken(DriveChoices.vehicles)).") var vehicle: String?
+    @Option(help: "drive: \(DriveChoices.spoken(DriveChoices.routes)).") var route: String?
     @Option(help: "drive: the combustion engines' sound, loops (repitched recordings) or live (synthesized from rpm and load).") var engine: String?
     @Option(help: "drive: where you are going (named in announcements).") var destination: String?
-    @Option(name: .customLong("rest-every"), help: "drive: 25m, 50m or off.") var restEvery: String?
-    @Option(help: "drive: rest stop length, 5m, 10m or 15m.") var rest: String?
-    @Option(help: "drive: lofi, nature, pad, white-noise, pink-noise, brown-noise, off, an internet station's http(s):// URL, or your music: a folder or an .m3u, .m3u8 or .pls playlist.") var radio: String?
+    @Option(name: .customLong("rest-every"), help: "drive: \(DriveChoices.spoken(DriveChoices.restEvery)).") var restEvery: String?
+    @Option(help: "drive: rest stop length, \(DriveChoices.spoken(DriveChoices.rests)).") var rest: String?
+    @Option(help: "drive: \(DriveChoices.radios.joined(separator: ", ")), an internet station's http(s):// URL, or your music: a folder or an .m3u, .m3u8 or .pls playlist.") var radio: String?
     @Option(help: "drive, pomodoro: an ambient/… library name (pomodoro: or off).") var ambient: String?
     @Option(help: "pomodoro: focus length.") var focus: String?
     @Option(help: "pomodoro: short break length.") var short: String?

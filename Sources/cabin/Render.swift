@@ -114,42 +114,67 @@ struct Render: ParsableCommand {
         let format = try CLIOutput.format(output, encoding: encoding, inputs: inputs)
         let destination = try CLIOutput.open(output, inputs: inputs)
         let hapticDestination = try haptics.map { try CLIOutput.open($0, inputs: inputs + [output]) }
-        let source = try CLISession.Source(file: session, presets: presets, settings: settings)
+        let source = try CLISession.source(file: session, presets: presets, settings: settings)
         var options = try mix.options(hapticsBusGain: hapticsInMix ? SessionCompileOptions.defaultHapticsBusGain : nil)
         // The listener's haptic strength, as 'cabin play' and 'cabin haptics render' apply it.
         if let strength = settings.hapticStrengthOverride { options.hapticStrength = strength }
-        var loaded = try CLISession.load(source, sampleRate: Double(sampleRate), maxBlockFrames: blockSize, options: options)
+        let (loaded, recording) = try load(source, options: options)
+        let inputFiles = source.inputFiles(loaded.document)
+        try CLIOutput.refuseSame(output, inputs: inputFiles)
+        let hapticFormat = try haptics.map { try CLIOutput.format($0, encoding: encoding, inputs: inputFiles + [output]) }
+        Interrupt.install()
+        if recording { try startRecording(loaded) }
+        var renderer = OfflineRenderer(blockFrames: blockSize)
+        renderer.radio = loaded.radio
+        renderer.realTime = recording
+        if let haptics, let hapticFormat {
+            renderer.hapticTrack = .init(track: SessionHapticTrack(loaded.compiled, options: options.hapticAudio),
+                                         path: haptics, format: hapticFormat, output: hapticDestination)
+        }
+        renderer.from = range.from
+        renderer.to = range.to
+        renderer.isCancelled = { Interrupt.isRequested }
+        try write(loaded, with: renderer, to: destination, format: format, name: loaded.compiled.title ?? source.name, recording: recording)
+    }
+
+    /// `--from` and `--to` in seconds (already checked).
+    var range: (from: Double?, to: Double?) { (from.flatMap(SessionTime.parse), to.flatMap(SessionTime.parse)) }
+
+    /// The session loaded for this render, and whether it records live streams: a session
+    /// with a live stream is refused unless --record-live records it or --radio-fallback
+    /// renders a library bed in its place.
+    func load(_ source: SessionSource, options: SessionCompileOptions) throws -> (SessionLoader.Loaded, recording: Bool) {
+        let rate = Double(sampleRate)
+        let loaded = try CLISession.load(source, sampleRate: rate, maxBlockFrames: blockSize, options: options)
         let recording = recordLive && loaded.radio.hasLiveStreams
         if recordLive && !recording {
             CLIOutput.note("--record-live: \(source.name) plays no live stream; rendering as usual")
         }
-        if let url = loaded.document.stations.first, !recording {
-            // A live stream has no fixed content: render a library bed in its place, if asked.
-            guard let radioFallback else {
-                CLIOutput.error("\(source.name) plays a live stream (\(url)), which has no fixed content to render; give --radio-fallback NAME (a library bed such as radio/lofi) to render one in its place, or --record-live to record the stream in real time")
-                throw ExitCode.failure
-            }
-            let bytes = Array(loaded.document.replacingStations(with: .library(radioFallback)).json().utf8)
-            let folder = session.map { $0 == "-" ? "." : $0.deletingLastPathComponent } ?? CLIPaths.packageFile(".")
-            loaded = try CLISession.load(source.name, sampleRate: Double(sampleRate), maxBlockFrames: blockSize) { library throws(SessionLoader.Failure) in
-                try SessionLoader.load(bytes: bytes, name: source.name, folder: URL(fileURLWithPath: folder.isEmpty ? "." : folder),
-                                       sampleRate: Double(sampleRate), maxBlockFrames: blockSize, library: library,
-                                       patterns: HapticPatternLibrary.locate(), options: options)
-            }
+        guard let url = loaded.document.stations.first, !recording else { return (loaded, recording) }
+        // A live stream has no fixed content: render a library bed in its place, if asked.
+        guard let radioFallback else {
+            CLIOutput.error("\(source.name) plays a live stream (\(url)), which has no fixed content to render; give --radio-fallback NAME (a library bed such as radio/lofi) to render one in its place, or --record-live to record the stream in real time")
+            throw ExitCode.failure
         }
-        let inputFiles = CLISession.inputFiles(loaded.document, session: session)
-        try CLIOutput.refuseSame(output, inputs: inputFiles)
-        let hapticFormat = try haptics.map { try CLIOutput.format($0, encoding: encoding, inputs: inputFiles + [output]) }
-        Interrupt.install()
-        let rangeFrom = from.flatMap(SessionTime.parse), rangeTo = to.flatMap(SessionTime.parse)
-        if recording {
-            let length = min(rangeTo ?? .infinity, Double(loaded.compiled.durationFrames) / Double(sampleRate)) - (rangeFrom ?? 0)
-            CLIOutput.note("recording the live stream\(loaded.document.stations.count == 1 ? "" : "s") in real time: this render takes \(CLIOutput.clock(max(0, length))), the length of what it writes")
-            try loaded.radio.startLiveStreams()
-            if !loaded.radio.waitUntilBuffered(timeoutSeconds: 15, shouldStop: { Interrupt.isRequested }) && !Interrupt.isRequested {
-                CLIOutput.warning("a live stream is not buffered after 15 s; recording anyway (silence until it arrives)")
-            }
+        let fallback = source.replacingStations(in: loaded.document, with: .library(radioFallback))
+        return (try CLISession.load(fallback, sampleRate: rate, maxBlockFrames: blockSize, options: options), false)
+    }
+
+    /// Connects the live streams before a recording render, waiting up to 15 s for each to buffer.
+    func startRecording(_ loaded: SessionLoader.Loaded) throws {
+        let length = min(range.to ?? .infinity, Double(loaded.compiled.durationFrames) / Double(sampleRate)) - (range.from ?? 0)
+        CLIOutput.note("recording the live stream\(loaded.document.stations.count == 1 ? "" : "s") in real time: this render takes \(CLIOutput.clock(max(0, length))), the length of what it writes")
+        try loaded.radio.startLiveStreams()
+        if !loaded.radio.waitUntilBuffered(timeoutSeconds: 15, shouldStop: { Interrupt.isRequested }) && !Interrupt.isRequested {
+            CLIOutput.warning("a live stream is not buffered after 15 s; recording anyway (silence until it arrives)")
         }
+    }
+
+    /// Renders with a progress bar (and the recording's events), then prints the summary;
+    /// a failure is one line (exit 1, or the interrupt's status).
+    func write(_ loaded: SessionLoader.Loaded, with renderer: OfflineRenderer, to destination: OutputFile, format: SoundFileFormat,
+               name: String, recording: Bool) throws {
+        var renderer = renderer
         let runner = SessionRunner(loaded.compiled)
         var recorder = LiveRecordingReport(radio: loaded.radio, sampleRate: Double(sampleRate))
         if recording {
@@ -157,157 +182,86 @@ struct Render: ParsableCommand {
             loaded.radio.waitUntilFlowing(timeoutSeconds: 0.5)
             recorder.begin()
         }
-        var renderer = OfflineRenderer(blockFrames: blockSize)
-        renderer.radio = loaded.radio
-        renderer.realTime = recording
-        if let haptics, let hapticFormat {
-            renderer.hapticTrack = .init(track: SessionHapticTrack(loaded.compiled, options: options.hapticAudio),
-                                         path: haptics, format: hapticFormat,
-                                         output: hapticDestination)
-        }
-        renderer.from = rangeFrom
-        renderer.to = rangeTo
-        renderer.isCancelled = { Interrupt.isRequested }
         let bar = ProgressBar(label: recording ? "recording" : "rendering", secondsPerUnit: 1 / Double(sampleRate))
         renderer.progress = { done, total in
             if recording { for line in recorder.poll(at: done) { bar.interject(line) } }
             bar.update(done, of: total)
         }
-        let summaryOutput = haptics == "-" ? "-" : output  // stdout carries audio: summary to stderr
         do {
             let summary = try renderer.write(runner, to: destination, format: format)
             bar.finish()
             if recording {
-                let end = Int64(((rangeFrom ?? 0) * Double(sampleRate)).rounded()) + summary.frames
+                let end = Int64(((range.from ?? 0) * Double(sampleRate)).rounded()) + summary.frames
                 for line in recorder.poll(at: end, force: true) { StandardStreams.writeError(line + "\n") }
                 loaded.radio.stop()
                 for line in recorder.finish() { CLIOutput.note(line) }
             }
-            // A playlist's tracks that could not be played: one line each.
-            for event in loaded.radio.poll() {
-                switch event {
-                case .skipped, .error: CLIOutput.warning(RadioLine.describe(event))
-                default: break
-                }
-            }
-            CLIOutput.summary("\(destination.name): \(CLIOutput.clock(summary.seconds)) of \(loaded.compiled.title ?? source.name) at \(sampleRate) Hz (\(format.description(frames: summary.frames, channels: 2))), "
-                              + String(cFormat: "rendered in %.2f s (%.0f× real time)", summary.wallSeconds, summary.speed), output: summaryOutput)
-            if let haptics, let track = renderer.hapticTrack?.track {
-                let cues = track.clips.count, patterns = Set(track.clips.map(\.pattern)).count
-                CLIOutput.summary("\(haptics): haptic track, \(cues) cue\(cues == 1 ? "" : "s") (\(patterns) pattern\(patterns == 1 ? "" : "s")), mono, sample-aligned with \(destination.name)",
-                                  output: summaryOutput)
-            }
+            report(summary, loaded: loaded, track: renderer.hapticTrack?.track, destination: destination, format: format, name: name)
         } catch {
             bar.finish()
             CLIOutput.error("\(error)")
             throw ExitCode(Interrupt.isRequested ? Interrupt.status : 1)
         }
     }
-}
 
-/// Loading sessions for the commands that run them.
-enum CLISession {
-    /// Where a session comes from: a file, or a preset with its options.
-    struct Source {
-        var file: String?
-        var preset: String?
-        /// The user's internet stations by name (the config file's `[stations]`), for a
-        /// document's `"sound": "station:NAME"`.
-        var stations: [String: String] = [:]
-        /// The document made here (a preset's, or a sound file's one-layer session).
-        var document: SessionDocument?
-        /// The folder `document`'s relative paths start from.
-        var folder: String?
-        var options: [String: String] = [:]
-
-        /// `file` may be a session document or a sound file (by its extension, else its first
-        /// bytes): a sound plays as a one-layer session, looping for `loopFor` seconds if given.
-        /// `settings` (the config file's and the environment's) give the default preset and
-        /// each preset's options under those given, and radio stations by name.
-        init(file: String?, presets: PresetArguments, settings: CabinSettings? = nil, loopFor: Double? = nil) throws {
-            self.file = file
-            stations = settings?.stations.mapValues(\.value) ?? [:]
-            if let file, AudioContainer.isSoundFile(file) {
-                let info: SoundFileInfo
-                do { info = try SoundFile.info(file) } catch {
-                    CLIOutput.error("\(error)")
-                    throw ExitCode.failure
-                }
-                let folder = file.deletingLastPathComponent
-                self.folder = folder.isEmpty ? "." : folder
-                var document = SessionDocument.playing(file: file.lastPathComponent, duration: loopFor ?? info.duration,
-                                                       looping: loopFor != nil)
-                document.title = file.lastPathComponent
-                self.document = document
-            } else if file == nil {
-                let name = presets.preset ?? settings?.preset.value ?? SessionPresets.defaultName
-                preset = name
-                options = settings?.presetOptions(for: name, given: presets.given) ?? presets.given
-                document = try PresetArguments.document(name: name, options: options)
+    /// The playlist's skipped tracks (one line each) and the summary lines.
+    func report(_ summary: OfflineRenderer.Summary, loaded: SessionLoader.Loaded, track: SessionHapticTrack?, destination: OutputFile,
+                format: SoundFileFormat, name: String) {
+        let summaryOutput = haptics == "-" ? "-" : output  // stdout carries audio: summary to stderr
+        // A playlist's tracks that could not be played: one line each.
+        for event in loaded.radio.poll() {
+            switch event {
+            case .skipped, .error: CLIOutput.warning(RadioLine.describe(event))
+            default: break
             }
         }
-
-        /// The session a state file remembers (`cabin play --resume`); `stations` by name as
-        /// the config file has them now.
-        init(resuming session: PlayState.Session, stations: [String: String] = [:]) throws {
-            file = session.file
-            self.stations = stations
-            if let name = session.preset {
-                preset = name
-                options = session.options ?? [:]
-                document = try PresetArguments.document(name: name, options: options)
-            }
-        }
-
-        var name: String { file ?? "preset \(preset ?? "")" }
-
-        /// The arguments that name this session again (for hints).
-        var commandLine: String {
-            if let file { return ChildProcess.shellQuoted(file) }
-            return (["--preset \(ChildProcess.shellQuoted(preset ?? ""))"] + options.sorted { $0.key < $1.key }.map { "--\($0.key) \(ChildProcess.shellQuoted($0.value))" })
-                .joined(separator: " ")
-        }
-
-        /// Whether `file` is a sound file played as a one-layer session (it needs no render).
-        var isSoundFile: Bool { file.map(AudioContainer.isSoundFile) ?? false }
-
-        /// A name for its render in the working folder: the preset's, or the document's
-        /// (`focus.json` → `focus.wav`).
-        var suggestedOutput: String {
-            guard let file, file != "-" else { return "\(preset ?? "session").wav" }
-            let name = file.lastPathComponent
-            let base = name.hasSuffix(".json") ? String(name.dropLast(5)) : name
-            return ChildProcess.shellQuoted((base.isEmpty ? "session" : base) + ".wav")
+        CLIOutput.summary("\(destination.name): \(CLIOutput.clock(summary.seconds)) of \(name) at \(sampleRate) Hz (\(format.description(frames: summary.frames, channels: 2))), "
+                          + String(cFormat: "rendered in %.2f s (%.0f× real time)", summary.wallSeconds, summary.speed), output: summaryOutput)
+        if let haptics, let track {
+            let cues = track.clips.count, patterns = Set(track.clips.map(\.pattern)).count
+            CLIOutput.summary("\(haptics): haptic track, \(cues) cue\(cues == 1 ? "" : "s") (\(patterns) pattern\(patterns == 1 ? "" : "s")), mono, sample-aligned with \(destination.name)",
+                              output: summaryOutput)
         }
     }
+}
 
-    /// The files among `document`'s sounds and haptic patterns, as paths (relative ones
-    /// from the session's folder; the working folder for a preset or standard input).
-    static func inputFiles(_ document: SessionDocument, session: String?) -> [String] {
-        let folder = session.map { $0 == "-" ? "." : $0.deletingLastPathComponent } ?? "."
-        let sounds = document.soundsToLoad.compactMap { reference -> String? in
-            if case .file(let path) = reference { path } else { nil }
-        }
-        let patterns = document.hapticPatternsToLoad.compactMap { text -> String? in
-            if case .success(.file(let path)) = HapticReference.parse(text) { path } else { nil }
-        }
-        return (sounds + patterns).map { $0.hasPrefix("/") ? $0 : (folder.isEmpty ? "." : folder) + "/" + $0 }
+/// The CLI's side of loading sessions: the library resolves and loads
+/// (`SessionSource`, `SessionLoader`); this prints what they say, one line each, and exits.
+enum CLISession {
+    /// The session a command's argument and preset options name (`SessionSource`), with the
+    /// config file's default preset, preset options under those given and stations
+    /// (`CabinSettings.presetChoice(named:given:)`). A preset option it rejects is one line and
+    /// exit 64 (a usage error); an unreadable sound file, one line and exit 1.
+    static func source(file: String?, presets: PresetArguments, settings: CabinSettings, loopFor: Double? = nil) throws -> SessionSource {
+        let (name, options) = settings.presetChoice(named: presets.preset, given: presets.given)
+        do {
+            return try SessionSource(file: file, preset: name, presetOptions: options, stations: settings.stationURLs, loopFor: loopFor)
+        } catch { throw exit(error) }
+    }
+
+    /// The session a state file remembers (`cabin play --resume`), stations by name as the
+    /// config file has them now.
+    static func source(resuming session: PlayState.Session, settings: CabinSettings) throws -> SessionSource {
+        do {
+            return try SessionSource(rememberedFile: session.file, preset: session.preset, options: session.options,
+                                     stations: settings.stationURLs)
+        } catch { throw exit(error) }
+    }
+
+    /// Prints the failure and gives its exit status.
+    static func exit(_ error: SessionSource.Failure) -> ExitCode {
+        CLIOutput.error(error.description)
+        if case .preset = error { return ExitCode(64) }
+        return .failure
     }
 
     /// Loads, printing warnings; on errors prints them (one line each) and exits 1.
-    static func load(_ source: Source, sampleRate: Double, maxBlockFrames: Int,
+    static func load(_ source: SessionSource, sampleRate: Double, maxBlockFrames: Int,
                      options: SessionCompileOptions = .init(), progressive: Bool = false,
                      startingAt start: Double = 0) throws -> SessionLoader.Loaded {
-        if let file = source.file, source.document == nil {
-            return try load(file, sampleRate: sampleRate, maxBlockFrames: maxBlockFrames, options: options,
-                            stations: source.stations, progressive: progressive, startingAt: start)
-        }
-        let bytes = Array(source.document!.json().utf8)
-        return try load(source.name, sampleRate: sampleRate, maxBlockFrames: maxBlockFrames) { library throws(SessionLoader.Failure) in
-            try SessionLoader.load(bytes: bytes, name: source.name, folder: URL(fileURLWithPath: source.folder ?? CLIPaths.packageFile(".")),
-                                   sampleRate: sampleRate, maxBlockFrames: maxBlockFrames, library: library,
-                                   patterns: HapticPatternLibrary.locate(), options: options, stations: source.stations,
-                                   progressive: progressive, startingAt: start)
+        try load(source.name, sampleRate: sampleRate, maxBlockFrames: maxBlockFrames) { library throws(SessionLoader.Failure) in
+            try source.load(sampleRate: sampleRate, maxBlockFrames: maxBlockFrames, library: library, options: options,
+                            progressive: progressive, startingAt: start)
         }
     }
 
@@ -323,7 +277,7 @@ enum CLISession {
     }
 
     static func load(_ name: String, sampleRate: Double, maxBlockFrames: Int,
-                             _ body: (SoundLibrary?) throws(SessionLoader.Failure) -> SessionLoader.Loaded) throws -> SessionLoader.Loaded {
+                     _ body: (SoundLibrary?) throws(SessionLoader.Failure) -> SessionLoader.Loaded) throws -> SessionLoader.Loaded {
         let library: SoundLibrary?
         do { library = try SoundLibrary.standard() } catch {
             CLIOutput.error("sound library: \(error)")
@@ -340,5 +294,24 @@ enum CLISession {
             }
             throw ExitCode.failure
         }
+    }
+}
+
+/// What the CLI's hints say of a session.
+extension SessionSource {
+    /// The arguments that name this session again (for hints).
+    var commandLine: String {
+        if let file { return ChildProcess.shellQuoted(file) }
+        return (["--preset \(ChildProcess.shellQuoted(preset ?? ""))"] + options.sorted { $0.key < $1.key }.map { "--\($0.key) \(ChildProcess.shellQuoted($0.value))" })
+            .joined(separator: " ")
+    }
+
+    /// A name for its render in the working folder: the preset's, or the document's
+    /// (`focus.json` → `focus.wav`).
+    var suggestedOutput: String {
+        guard let file, file != "-" else { return "\(preset ?? "session").wav" }
+        let name = file.lastPathComponent
+        let base = name.hasSuffix(".json") ? String(name.dropLast(5)) : name
+        return ChildProcess.shellQuoted((base.isEmpty ? "session" : base) + ".wav")
     }
 }

@@ -39,18 +39,14 @@ extension SessionCommand {
 
         func run() throws {
             let settings = try CLIConfig.settings().settings
-            let source = try CLISession.Source(file: session, presets: presets, settings: settings)
+            let source = try CLISession.source(file: session, presets: presets, settings: settings)
             var options = try mix.options()
             if let strength = settings.hapticStrengthOverride { options.hapticStrength = strength }
             let loaded = try CLISession.load(source, sampleRate: Self.sampleRate, maxBlockFrames: 4800, options: options)
-            let folder = source.folder ?? session.map { $0 == "-" ? "." : $0.deletingLastPathComponent } ?? nil
             let report: CueLevels.Report
             do {
                 report = try CueLevels.measure(loaded.document, options: options) { document, options in
-                    var derived = source
-                    derived.document = document
-                    derived.folder = folder.map { $0.isEmpty ? "." : $0 } ?? derived.folder
-                    return try CLISession.load(derived, sampleRate: Self.sampleRate, maxBlockFrames: 4800, options: options)
+                    try CLISession.load(source.with(document: document), sampleRate: Self.sampleRate, maxBlockFrames: 4800, options: options)
                 }
             } catch let error as ExitCode {
                 throw error

@@ -57,11 +57,11 @@ extension SessionCommand {
             // What 'cabin play' would play: the config's default preset and its options, the
             // stations by name, the haptic strength.
             let settings = try CLIConfig.settings().settings
-            let source = try CLISession.Source(file: session, presets: presets, settings: settings)
+            let source = try CLISession.source(file: session, presets: presets, settings: settings)
             var options = try mix.options()
             if let strength = settings.hapticStrengthOverride { options.hapticStrength = strength }
             let loaded = try CLISession.load(source, sampleRate: Plot.sampleRate, maxBlockFrames: 1024, options: options)
-            try CLIOutput.refuseSame(output, inputs: CLISession.inputFiles(loaded.document, session: session))
+            try CLIOutput.refuseSame(output, inputs: source.inputFiles(loaded.document))
             var plot = SessionPlot(document: loaded.document, width: width)
             plot.soundLengths = loaded.sounds.sounds.mapValues { Double($0.frameCount) / Plot.sampleRate }
             if loudness {

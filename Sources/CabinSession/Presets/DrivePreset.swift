@@ -11,9 +11,9 @@
 /// the turn signal's tick-tock, pulling in, the engine winding down, the break chime's
 /// `break-start`, and `arrival` with the arrival chime.
 enum DrivePreset {
-    static let vehicles = ["v8", "v6", "four", "electric", "diesel", "vintage"]
-    static let routes = ["highway", "scenic", "backroads"]
-    static let radios = ["lofi", "nature", "pad", "white-noise", "pink-noise", "brown-noise", "off"]
+    static let vehicles = DriveChoices.vehicles
+    static let routes = DriveChoices.routes
+    static let radios = DriveChoices.radios
 
     static let preset = SessionPresets.Preset(
         name: "drive", summary: "a road trip as a focus session: ritual, engine, route, radio, rest stops, arrival",
@@ -23,8 +23,8 @@ enum DrivePreset {
             .init(name: "route", defaultValue: "highway", help: routes.joined(separator: "|")),
             .init(name: "engine", defaultValue: "live", help: "loops|live (live: combustion engines synthesized from rpm and load; loops: recordings repitched)"),
             .init(name: "destination", defaultValue: "your destination", help: "where you are going"),
-            .init(name: "rest-every", defaultValue: "25m", help: "25m|50m|off"),
-            .init(name: "rest", defaultValue: "5m", help: "5m|10m|15m"),
+            .init(name: "rest-every", defaultValue: "25m", help: DriveChoices.restEvery.joined(separator: "|")),
+            .init(name: "rest", defaultValue: "5m", help: DriveChoices.rests.joined(separator: "|")),
             .init(name: "radio", defaultValue: "lofi", help: radios.joined(separator: "|") + "|http(s)://station-URL|FOLDER/|PLAYLIST.m3u"),
             .init(name: "ambient", defaultValue: "route", help: "route (the route's own) or an ambient/… library name"),
         ],
@@ -45,7 +45,7 @@ enum DrivePreset {
     }
 
     static func settings(_ o: PresetOptions) throws(PresetError) -> Settings {
-        let restEvery = try o.choice("rest-every", ["25m", "50m", "off"])
+        let restEvery = try o.choice("rest-every", DriveChoices.restEvery)
         let ambientOption = o.raw("ambient")
         let route = try o.choice("route", routes)
         guard ambientOption == "route" || ambientOption.hasPrefix("ambient/") || ambientOption.hasPrefix("synth:") else {
@@ -60,7 +60,7 @@ enum DrivePreset {
             minutes: try o.minutes("minutes", in: 25...240), vehicle: try o.choice("vehicle", vehicles), route: route,
             destination: try o.text("destination"),
             restEvery: restEvery == "off" ? nil : Int(restEvery.dropLast())!,
-            rest: Int(try o.choice("rest", ["5m", "10m", "15m"]).dropLast())!,
+            rest: Int(try o.choice("rest", DriveChoices.rests).dropLast())!,
             radio: radio == "off" ? nil : radio,
             ambient: ambientOption == "route" ? routeAmbient[route]! : ambientOption,
             liveEngine: try o.choice("engine", ["loops", "live"]) == "live")
@@ -73,5 +73,26 @@ enum DrivePreset {
         let s = try settings(o)
         var drive = DriveTimeline(settings: s)
         return drive.build()
+    }
+}
+
+/// The drive preset's choices, defined once: the preset checks its options against them,
+/// `cabin`'s help lists them and the config checker (CabinConfig) keeps station names off
+/// the built-in radios.
+public enum DriveChoices {
+    /// `--vehicle`.
+    public static let vehicles = ["v8", "v6", "four", "electric", "diesel", "vintage"]
+    /// `--route`.
+    public static let routes = ["highway", "scenic", "backroads"]
+    /// `--radio`'s built-in radios (besides a station's URL, a folder or a playlist).
+    public static let radios = ["lofi", "nature", "pad", "white-noise", "pink-noise", "brown-noise", "off"]
+    /// `--rest-every`.
+    public static let restEvery = ["25m", "50m", "off"]
+    /// `--rest`: a rest stop's length.
+    public static let rests = ["5m", "10m", "15m"]
+
+    /// `a, b or c`, as the help says a list.
+    public static func spoken(_ choices: [String]) -> String {
+        choices.count < 2 ? choices.joined() : choices.dropLast().joined(separator: ", ") + " or " + choices.last!
     }
 }
