@@ -9,7 +9,9 @@
 /// intensity); a playhead while its sound plays; the diagnostics, each `line:column` a
 /// button that shows and highlights that place in the source. Zoom with the slider or the
 /// mouse wheel (around the pointer), pan with shift+wheel or the pan slider; `loop` plays
-/// the sound again and again. What it drew is in each section's data attributes
+/// the sound again and again. `play on rumble pad` and `play on DualSense` send the pattern to
+/// this machine's devices (`POST play/N/KIND`, from `devices.json`), disabled with the reason
+/// when there is none. What it drew is in each section's data attributes
 /// (`data-generation`, `data-transients-drawn`, …) for tests and tools.
 enum StudioPage {
     static let html = """
@@ -37,6 +39,9 @@ enum StudioPage {
           <section class="pattern">
             <h2><button class="play" type="button">▶ play</button> <span class="name"></span> <span class="summary"></span></h2>
             <p class="message"></p>
+            <p class="devices"><button class="device" type="button" data-kind="rumble">play on rumble pad</button> <small class="why"></small>
+              <button class="device" type="button" data-kind="dualsense">play on DualSense</button> <small class="why"></small>
+              <span class="device-message"></span></p>
             <canvas class="timeline"></canvas>
             <audio class="sound" preload="auto"></audio>
             <ol class="diagnostics"></ol>
@@ -71,6 +76,10 @@ enum StudioPage {
         section.pattern[data-status="errors"] .message, section.pattern[data-status="unreadable"] .message,
         section.pattern[data-status="sound-errors"] .message, section.pattern[data-status="missing"] .message { color: #b00; }
         canvas.timeline { width: 100%; height: 200px; display: block; cursor: crosshair; }
+        p.devices { margin: 0.2em 0; font-size: 0.9em; }
+        p.devices small.why { color: #777; }
+        p.devices .device-message { color: #2a6a2a; margin-left: 1em; }
+        section.pattern[data-device-state="refused"] p.devices .device-message { color: #b00; }
         ol.diagnostics { margin: 0.3em 0; padding-left: 1.5em; font-family: ui-monospace, monospace; font-size: 0.9em; }
         ol.diagnostics li.error { color: #b00; }
         ol.diagnostics li.warning { color: #8a5a00; }
@@ -120,6 +129,7 @@ enum StudioPage {
           const after = [...main.children].find(s => Number(s.dataset.index) > index);
           main.insertBefore(section, after || null);
           section.querySelector("button.play").addEventListener("click", () => toggle(row));
+          for (const button of section.querySelectorAll("button.device")) button.addEventListener("click", () => playOn(row, button.dataset.kind));
           row.audio.loop = loopInput.checked;
           row.audio.addEventListener("play", () => { section.dataset.playing = "true"; animate(); });
           row.audio.addEventListener("pause", () => { section.dataset.playing = "false"; draw(row); });
@@ -216,9 +226,49 @@ enum StudioPage {
             if (url && wasPlaying) row.audio.play().catch(() => {});
           }
           section.querySelector("button.play").disabled = !url;
+          showDevices(row);
           syncInputs();
           drawAll();
           section.dataset.updatedAt = String(performance.timeOrigin + performance.now());
+        }
+
+        // This machine's rumble pad and DualSense (devices.json): each a device, or why none.
+        let devices = null;
+        fetch("devices.json").then(response => response.json()).then(value => {
+          devices = value;
+          for (const row of rows.values()) showDevices(row);
+        }).catch(() => {});
+
+        function showDevices(row) {
+          const loaded = !!(row.pattern && row.pattern.timeline);
+          for (const button of row.section.querySelectorAll("button.device")) {
+            const target = devices ? devices[button.dataset.kind] : null;
+            const why = button.nextElementSibling;
+            if (target) button.textContent = target.label;
+            button.disabled = !target || !target.available || !loaded || row.section.dataset.deviceState === "playing";
+            button.title = target ? target.detail : "";
+            why.textContent = target && !target.available ? "(" + target.detail + ")" : "";
+            button.dataset.available = target ? String(target.available) : "";
+          }
+        }
+
+        async function playOn(row, kind) {
+          if (!row.pattern) return;
+          const message = row.section.querySelector(".device-message");
+          row.section.dataset.deviceState = "playing";
+          message.textContent = "playing…";
+          showDevices(row);
+          let state = "refused";
+          try {
+            const response = await fetch("play/" + row.pattern.index + "/" + kind, { method: "POST" });
+            const result = await response.json();
+            message.textContent = result.message;
+            if (result.played) state = "played";
+          } catch (error) {
+            message.textContent = "not played: " + error;
+          }
+          row.section.dataset.deviceState = state;
+          showDevices(row);
         }
 
         function showDiagnostics(row) {
