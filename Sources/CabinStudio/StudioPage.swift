@@ -11,7 +11,9 @@
 /// mouse wheel (around the pointer), pan with shift+wheel or the pan slider; `loop` plays
 /// the sound again and again. `play on rumble pad` and `play on DualSense` send the pattern to
 /// this machine's devices (`POST play/N/KIND`, from `devices.json`), disabled with the reason
-/// when there is none. What it drew is in each section's data attributes
+/// when there is none. `compare with` draws another pattern's intensity, sharpness and
+/// transients (purple) over this one's lane, on the same axis (A/B overlay), redrawn when
+/// either is saved. What it drew is in each section's data attributes
 /// (`data-generation`, `data-transients-drawn`, …) for tests and tools.
 enum StudioPage {
     static let html = """
@@ -33,11 +35,12 @@ enum StudioPage {
           <span id="axis"></span>
           <span id="status" data-connected="false">connecting…</span>
         </header>
-        <p class="legend"><span class="k-intensity">intensity</span> <span class="k-sharpness">sharpness</span> <span class="k-transient">transient</span> <span class="k-sound">sound</span> <span class="k-playhead">playhead</span></p>
+        <p class="legend"><span class="k-intensity">intensity</span> <span class="k-sharpness">sharpness</span> <span class="k-transient">transient</span> <span class="k-sound">sound</span> <span class="k-playhead">playhead</span> <span class="k-compare">compared pattern (B)</span></p>
         <main id="patterns"></main>
         <template id="pattern-template">
           <section class="pattern">
-            <h2><button class="play" type="button">▶ play</button> <span class="name"></span> <span class="summary"></span></h2>
+            <h2><button class="play" type="button">▶ play</button> <span class="name"></span> <span class="summary"></span>
+              <label class="compare">compare with <select class="compare"><option value="">nothing</option></select></label></h2>
             <p class="message"></p>
             <p class="devices"><button class="device" type="button" data-kind="rumble">play on rumble pad</button> <small class="why"></small>
               <button class="device" type="button" data-kind="dualsense">play on DualSense</button> <small class="why"></small>
@@ -68,6 +71,8 @@ enum StudioPage {
         .k-transient::before { border-top: 2px solid #d62728; }
         .k-sound::before { border-top: 6px solid #d0d0d0; }
         .k-playhead::before { border-top: 2px solid #2ca02c; }
+        .k-compare::before { border-top: 2px solid #9467bd; }
+        section.pattern h2 label.compare { font-weight: normal; font-size: 0.9em; color: #555; margin-left: 1em; }
         main { padding: 0 1em 2em; }
         section.pattern { background: #fff; border: 1px solid #ddd; border-radius: 4px; margin: 0.8em 0; padding: 0.5em 0.8em; }
         section.pattern h2 { font-size: 1em; margin: 0.2em 0; }
@@ -130,6 +135,11 @@ enum StudioPage {
           main.insertBefore(section, after || null);
           section.querySelector("button.play").addEventListener("click", () => toggle(row));
           for (const button of section.querySelectorAll("button.device")) button.addEventListener("click", () => playOn(row, button.dataset.kind));
+          row.compare = null;
+          section.querySelector("select.compare").addEventListener("change", event => {
+            row.compare = event.target.value === "" ? null : Number(event.target.value);
+            draw(row);
+          });
           row.audio.loop = loopInput.checked;
           row.audio.addEventListener("play", () => { section.dataset.playing = "true"; animate(); });
           row.audio.addEventListener("pause", () => { section.dataset.playing = "false"; draw(row); });
@@ -227,6 +237,7 @@ enum StudioPage {
           }
           section.querySelector("button.play").disabled = !url;
           showDevices(row);
+          showCompareChoices();
           syncInputs();
           drawAll();
           section.dataset.updatedAt = String(performance.timeOrigin + performance.now());
@@ -269,6 +280,21 @@ enum StudioPage {
           }
           row.section.dataset.deviceState = state;
           showDevices(row);
+        }
+
+        // Each row's "compare with" list: every other pattern, by its name (as text).
+        function showCompareChoices() {
+          for (const row of rows.values()) {
+            const select = row.section.querySelector("select.compare");
+            const chosen = select.value;
+            const options = [new Option("nothing", "")];
+            for (const [index, other] of [...rows.entries()].sort((a, b) => a[0] - b[0])) {
+              if (other !== row && other.pattern) options.push(new Option(other.pattern.name, String(index)));
+            }
+            select.replaceChildren(...options);
+            select.value = options.some(o => o.value === chosen) ? chosen : "";
+            if (select.value === "") row.compare = null;
+          }
         }
 
         function showDiagnostics(row) {
@@ -391,6 +417,36 @@ enum StudioPage {
               transientsDrawn += 1;
             }
           }
+          // The pattern compared with (B): its intensity (solid), sharpness (dotted) and
+          // transients (hollow stems), purple, over this lane.
+          const other = row.compare === null ? null : rows.get(row.compare);
+          const b = other && other.pattern && other.pattern.timeline;
+          let overlayTransients = 0;
+          if (b) {
+            const bp = b.breakpoints;
+            g.strokeStyle = "#9467bd";
+            if (bp.length > 0) {
+              g.beginPath(); bp.forEach(([t, i], k) => k === 0 ? g.moveTo(x(t), y(i)) : g.lineTo(x(t), y(i)));
+              g.lineWidth = 2; g.stroke();
+              g.beginPath(); g.setLineDash([2, 3]);
+              for (let k = 0; k + 1 < bp.length; k++) {
+                if (bp[k][1] > 0 || bp[k + 1][1] > 0) { g.moveTo(x(bp[k][0]), y(bp[k][2])); g.lineTo(x(bp[k + 1][0]), y(bp[k + 1][2])); }
+              }
+              g.lineWidth = 1.5; g.stroke(); g.setLineDash([]);
+            }
+            g.fillStyle = "#9467bd"; g.lineWidth = 1.5;
+            for (const [t, i] of b.transients) {
+              if (t < v.start || t > v.end) continue;
+              g.beginPath(); g.moveTo(x(t), y(0)); g.lineTo(x(t), y(i)); g.stroke();
+              g.beginPath(); g.arc(x(t), y(i), 3.5, 0, 2 * Math.PI); g.fill();
+              overlayTransients += 1;
+            }
+          }
+          section.dataset.overlayIndex = b ? String(row.compare) : "";
+          section.dataset.overlayName = b ? other.pattern.name : "";
+          section.dataset.overlayGeneration = b ? String(b.generation) : "";
+          section.dataset.overlayBreakpointsDrawn = String(b ? b.breakpoints.length : 0);
+          section.dataset.overlayTransientsDrawn = String(overlayTransients);
           // The playhead: where the sound playing in this page is.
           if (row.audio.src && (!row.audio.paused || row.audio.currentTime > 0)) {
             const t = row.audio.currentTime;

@@ -99,6 +99,66 @@ struct StudioBrowserTests {
         #expect(Double(state["playhead"] ?? "") ?? 0 > 0.05, "\(state)")
     }
 
+    /// The canvas colour (`r,g,b,a`) of section `arguments[0]`'s timeline at each point
+    /// `[time, value]` of `arguments[1]`, placed as the page's drawing places them.
+    static let pixels = """
+        const s = document.querySelector('section.pattern[data-index="' + arguments[0] + '"]'), c = s.querySelector('canvas');
+        const ratio = window.devicePixelRatio || 1, width = c.width / ratio, height = c.height / ratio;
+        const left = 40, plotWidth = width - 50, top = 10, plotHeight = height - 32;
+        const start = Number(s.dataset.drawnStart), end = Number(s.dataset.drawnEnd), g = c.getContext('2d');
+        return arguments[1].map(([t, v]) => {
+          const x = left + (t - start) / (end - start) * plotWidth, y = top + (1 - v) * plotHeight;
+          return Array.from(g.getImageData(Math.round(x * ratio), Math.round(y * ratio), 1, 1).data).join(',');
+        });
+        """
+
+    /// A/B overlay (issue 30.2): "compare with" lists the other patterns by name and draws the
+    /// chosen one's intensity, sharpness and transients over this lane, in purple (the canvas
+    /// is purple at each of B's transients, and was not before); a save of B redraws it; choosing
+    /// nothing takes it away.
+    @Test func compareWithDrawsTheOtherPatternOverThisLane() throws {
+        let dir = try TestEnvironment.temporaryDirectory("cabin-studio-compare")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let a = dir.appendingPathComponent("a.ahap"), b = dir.appendingPathComponent("<b>B.ahap")
+        try Data(StudioTests.pattern(times: [0.1, 0.2]).utf8).write(to: a)
+        try Data(StudioTests.pattern(times: [0.05, 0.15, 0.25, 0.35, 0.45], intensity: 0.7).utf8).write(to: b)
+        let studio = try RunningStudio(["a.ahap", "<b>B.ahap", "--no-open"], in: dir)
+        defer { _ = studio.stop() }
+        let browser = try WebDriver()
+        defer { browser.quit() }
+        try browser.open(studio.url)
+        let compiledB = try #require(HapticPatternFile.read(b.path, options: HapticReadOptions(), strength: .strong).compiled)
+        let points = compiledB.transients.map { [$0.time, $0.intensity] }
+        _ = try wait(browser, 1) { $0["transientsDrawn"] == "5" }
+        var state = try wait(browser) { $0["transientsDrawn"] == "2" }
+        let purple = "148,103,189,255"
+        let before = try browser.execute(Self.pixels, [0, points]) as? [String] ?? []
+        #expect(before.count == 5 && !before.contains(purple), "\(before)")
+        let choices = try browser.execute("return [...document.querySelectorAll('section.pattern[data-index=\"0\"] select.compare option')].map(o => o.value + '=' + o.textContent);") as? [String]
+        #expect(choices == ["=nothing", "1=<b>B.ahap"], "\(choices ?? [])")
+
+        try browser.execute("const s = document.querySelector('section.pattern[data-index=\"0\"] select.compare'); s.value = '1'; s.dispatchEvent(new Event('change'));")
+        state = try wait(browser) { $0["overlayTransientsDrawn"] == "5" }
+        #expect(state["overlayTransientsDrawn"] == "5" && state["overlayName"] == "<b>B.ahap" && state["overlayIndex"] == "1", "\(state)")
+        #expect(state["overlayBreakpointsDrawn"] == "\(compiledB.breakpoints.count)" && state["transientsDrawn"] == "2", "\(state)")
+        #expect(state["images"] == "0")
+        let after = try browser.execute(Self.pixels, [0, points]) as? [String] ?? []
+        #expect(after == Array(repeating: purple, count: 5), "\(after)")
+        // B's own lane is not overlaid: its transients are red there.
+        let own = try browser.execute(Self.pixels, [1, points]) as? [String] ?? []
+        #expect(own == Array(repeating: "214,39,40,255", count: 5), "\(own)")
+
+        // B saved: the overlay follows it.
+        try Data(StudioTests.pattern(times: [0.3], intensity: 0.7).utf8).write(to: b, options: .atomic)
+        state = try wait(browser) { $0["overlayGeneration"] == "2" }
+        #expect(state["overlayTransientsDrawn"] == "1" && state["overlayGeneration"] == "2", "\(state)")
+
+        // Nothing chosen: no overlay.
+        try browser.execute("const s = document.querySelector('section.pattern[data-index=\"0\"] select.compare'); s.value = ''; s.dispatchEvent(new Event('change'));")
+        state = try wait(browser) { $0["overlayTransientsDrawn"] == "0" }
+        #expect(state["overlayTransientsDrawn"] == "0" && state["overlayName"] == "", "\(state)")
+    }
+
     /// What the device buttons of section `index` say: each one's enabled state, text and
     /// reason, and the message after a press.
     static let deviceButtons = """
