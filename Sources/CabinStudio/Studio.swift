@@ -25,9 +25,13 @@ public final class Studio: Sendable {
         public var quiet: Bool
         /// The page's device buttons: this machine's rumble pad and DualSense, or why none.
         public var devices: StudioDevices
+        /// A session whose lanes the page shows above the patterns, or nil.
+        public var session: StudioSession?
 
         public init(read: HapticReadOptions = HapticReadOptions(), strength: HapticStrength = .strong,
-                    audio: HapticAudioOptions = HapticAudioOptions(), quiet: Bool = false, devices: StudioDevices = .none) {
+                    audio: HapticAudioOptions = HapticAudioOptions(), quiet: Bool = false, devices: StudioDevices = .none,
+                    session: StudioSession? = nil) {
+            self.session = session
             self.read = read
             self.strength = strength
             self.audio = audio

@@ -13,7 +13,8 @@
 /// this machine's devices (`POST play/N/KIND`, from `devices.json`), disabled with the reason
 /// when there is none. `compare with` draws another pattern's intensity, sharpness and
 /// transients (purple) over this one's lane, on the same axis (A/B overlay), redrawn when
-/// either is saved. What it drew is in each section's data attributes
+/// either is saved. A session opened with the patterns shows its lanes above them, as
+/// `session plot` draws them. What it drew is in each section's data attributes
 /// (`data-generation`, `data-transients-drawn`, …) for tests and tools.
 enum StudioPage {
     static let html = """
@@ -36,6 +37,7 @@ enum StudioPage {
           <span id="status" data-connected="false">connecting…</span>
         </header>
         <p class="legend"><span class="k-intensity">intensity</span> <span class="k-sharpness">sharpness</span> <span class="k-transient">transient</span> <span class="k-sound">sound</span> <span class="k-playhead">playhead</span> <span class="k-compare">compared pattern (B)</span></p>
+        <section id="session" hidden><h2>session: <span class="title"></span></h2></section>
         <main id="patterns"></main>
         <template id="pattern-template">
           <section class="pattern">
@@ -74,6 +76,9 @@ enum StudioPage {
         .k-compare::before { border-top: 2px solid #9467bd; }
         section.pattern h2 label.compare { font-weight: normal; font-size: 0.9em; color: #555; margin-left: 1em; }
         main { padding: 0 1em 2em; }
+        #session { background: #fff; border: 1px solid #ddd; border-radius: 4px; margin: 0.8em 1em; padding: 0.5em 0.8em; }
+        #session h2 { font-size: 1em; margin: 0.2em 0; }
+        #session img.lanes { display: block; max-width: 100%; height: auto; }
         section.pattern { background: #fff; border: 1px solid #ddd; border-radius: 4px; margin: 0.8em 0; padding: 0.5em 0.8em; }
         section.pattern h2 { font-size: 1em; margin: 0.2em 0; }
         section.pattern .summary { font-weight: normal; color: #555; }
@@ -242,6 +247,20 @@ enum StudioPage {
           drawAll();
           section.dataset.updatedAt = String(performance.timeOrigin + performance.now());
         }
+
+        // A session's lanes (session.json, session.svg: cabin session plot's picture), if one was opened.
+        fetch("session.json").then(response => response.json()).then(session => {
+          if (!session) return;
+          // The picture's <img> only when there is a session: the page has no image otherwise.
+          const section = document.getElementById("session"), img = document.createElement("img");
+          img.className = "lanes";
+          img.alt = "the session's lanes, as cabin session plot draws them";
+          section.append(img);
+          section.querySelector(".title").textContent = session.title;
+          img.addEventListener("load", () => { section.dataset.loaded = "true"; section.dataset.width = String(img.naturalWidth); });
+          img.src = session.svg;
+          section.hidden = false;
+        }).catch(() => {});
 
         // This machine's rumble pad and DualSense (devices.json): each a device, or why none.
         let devices = null;

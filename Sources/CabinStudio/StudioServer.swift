@@ -14,7 +14,8 @@ extension Studio {
     /// (`events`: server-sent events, every pattern first, then each new version), the device
     /// buttons (`devices.json`), and a press of one (`POST play/N/rumble`, `POST
     /// play/N/dualsense`: plays pattern N on that device, answering when it has played, with
-    /// `{"played": …, "message": …}`).
+    /// `{"played": …, "message": …}`), and a session's lanes (`session.json`: its title, or
+    /// null; `session.svg`: `session plot`'s picture).
     public func serve(port: Int, running: @escaping @Sendable (String) -> Void) async throws {
         let router = Router()
         router.add(middleware: StudioGate(token: token))
@@ -37,6 +38,16 @@ extension Studio {
                                 body: ResponseBody(byteBuffer: ByteBuffer(string: "no such sound\n")))
             }
             return Response(status: .ok, headers: Self.headers("audio/wav"), body: ResponseBody(byteBuffer: ByteBuffer(bytes: wav)))
+        }
+        let session = options.session
+        let sessionJSON = session.map { JSONValue.object([("title", .string($0.title)), ("svg", .string("session.svg"))]) } ?? .null
+        page.get("session.json") { _, _ in Self.text(sessionJSON.serialized(pretty: false), type: "application/json") }
+        page.get("session.svg") { _, _ -> Response in
+            guard let session else {
+                return Response(status: .notFound, headers: Self.headers("text/plain; charset=utf-8"),
+                                body: ResponseBody(byteBuffer: ByteBuffer(string: "no session\n")))
+            }
+            return Self.text(session.svg, type: "image/svg+xml")
         }
         let devices = options.devices.json.serialized(pretty: false)
         page.get("devices.json") { _, _ in Self.text(devices, type: "application/json") }

@@ -159,6 +159,34 @@ struct StudioBrowserTests {
         #expect(state["overlayTransientsDrawn"] == "0" && state["overlayName"] == "", "\(state)")
     }
 
+    /// Issue 30.2, a session opened in the studio (`--preset`): the page shows its lanes as
+    /// `cabin session plot` draws them — the very picture that command writes (without its
+    /// loudness render) — under its title.
+    @Test func aPresetsLanesAreSessionPlotsPicture() throws {
+        let dir = try TestEnvironment.temporaryDirectory("cabin-studio-session")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let studio = try RunningStudio(["--preset", "ui", "--no-open"], in: dir)
+        defer { _ = studio.stop() }
+        let svg = try studio.get("session.svg")
+        #expect(svg.status == 200 && svg.header("Content-Type") == "image/svg+xml")
+        let picture = dir.appendingPathComponent("ui.svg")
+        let plot = try ExternalTool.cabin(["session", "plot", "--preset", "ui", "--no-loudness", "-o", picture.path])
+        #expect(plot.status == 0, "\(plot.stderr)")
+        #expect(svg.body == (try Data(contentsOf: picture)), "the page's lanes are session plot's picture")
+
+        let browser = try WebDriver()
+        defer { browser.quit() }
+        try browser.open(studio.url)
+        let script = """
+            const s = document.getElementById("session");
+            return { hidden: String(s.hidden), loaded: s.dataset.loaded || "", width: s.dataset.width || "",
+                     title: s.querySelector(".title").textContent, src: s.querySelector("img").getAttribute("src") || "" };
+            """
+        let state = try browser.wait(script, timeout: 15) { ($0 as? [String: Any])?["loaded"] as? String == "true" } as? [String: Any] ?? [:]
+        #expect(state["hidden"] as? String == "false" && state["loaded"] as? String == "true" && state["src"] as? String == "session.svg", "\(state)")
+        #expect(state["width"] as? String == "1600" && !(state["title"] as? String ?? "").isEmpty, "\(state)")
+    }
+
     /// What the device buttons of section `index` say: each one's enabled state, text and
     /// reason, and the message after a press.
     static let deviceButtons = """
