@@ -26,7 +26,8 @@ import CabinJSON
 ///   then be empty is dropped (counted in `droppedPrimitives`).
 ///
 /// The primitives' delays and allotments, plus `tailMs`, sum to `lengthMs`: the compiled
-/// pattern's end (events plus their release and transient tails), in whole milliseconds.
+/// pattern's end (events plus their release and transient tails; a loop's single pass's,
+/// ``CompiledHaptics/once``), in whole milliseconds.
 ///
 /// Thread: a value type; pure functions; any thread except the render thread.
 public struct AndroidComposition: Sendable, Hashable {
@@ -99,8 +100,11 @@ public struct AndroidComposition: Sendable, Hashable {
         }
     }
 
-    /// Converts `compiled`.
+    /// Converts `compiled` as it plays once from silence (``CompiledHaptics/once``: a loop's
+    /// single pass; a composition cannot repeat, and one period of a seamless loop, which
+    /// starts at its seam's level, may have no rise or fall to become a primitive).
     public init(_ compiled: CompiledHaptics) {
+        let compiled = compiled.once
         func ms(_ t: Double) -> Int { Int((t * 1000).rounded()) }
         let length = ms(compiled.endTime)
         struct Candidate { var start: Int, end: Int, primitive: Primitive, scale: Double, order: Int }

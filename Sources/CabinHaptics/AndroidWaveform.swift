@@ -24,9 +24,10 @@ public struct AndroidWaveform: Sendable, Hashable {
         self.amplitudes = amplitudes
     }
 
-    /// Converts `compiled`.
+    /// Converts `compiled` as it plays once from silence (``CompiledHaptics/once``: a loop's
+    /// single pass, with its rise and fall: the waveform's `repeat` is -1).
     public init(_ compiled: CompiledHaptics, stepMilliseconds: Int = 10, transientMilliseconds: Int = 20) {
-        let sampled = compiled.sampled(rate: 1000)
+        let sampled = compiled.once.sampled(rate: 1000)
         let levels = sampled.intensity.map(Double.init)
         var transientLevels = [Double](repeating: 0, count: levels.count)
         for t in sampled.transients {

@@ -38,16 +38,34 @@ public struct CompiledHaptics: Sendable {
     /// `duration` plus the tail: the last release or transient, whichever ends later.
     public var endTime: Double
     let model: HapticSignalModel
+    /// The single pass this loop was made from (``looped()``), or nil: see ``once``.
+    var singlePass: SinglePass? = nil
+
+    /// A compile kept by a loop (a class: a struct cannot hold its own type).
+    final class SinglePass: Sendable {
+        let compiled: CompiledHaptics
+        init(_ compiled: CompiledHaptics) { self.compiled = compiled }
+    }
+
+    /// The pattern played once from silence: for a loop (``looped()``, and so a pattern
+    /// marked `"Loop": "true"` as ``HapticCompiler`` compiles it), the single pass it was
+    /// made from — its attack from 0 at its start, its release tail past its period, its
+    /// `endTime` past `duration` — and otherwise the pattern itself. What plays a pattern once
+    /// from silence and never repeats it takes this: the Android exports (``AndroidWaveform``,
+    /// `repeat` -1, and ``AndroidComposition``, which has no repeat), where one period of a
+    /// loop would start at its seam's level with no rise and end without its fall.
+    public var once: CompiledHaptics { singlePass?.compiled ?? self }
 
     /// The pattern as one period of a loop (`duration` long): what sounds past `duration` —
     /// the release tails that cross the end, with the control they ended with — is played
     /// over the period's start instead, where the next repeat begins; `endTime` is
     /// `duration`. A release and the attack it overlaps then sum to a seam without a dip
     /// (a loopable texture's 2 ms ramps: 0 → level at its start, level → 0 after its end).
-    /// Transients keep their times (a loopable pattern ends none within its tail).
+    /// Transients keep their times (a loopable pattern ends none within its tail). A pattern
+    /// with nothing past its period (one already looped) is itself.
     public func looped() -> CompiledHaptics {
         let period = duration
-        guard period > 0 else { return self }
+        guard period > 0, endTime > period else { return self }
         var sources = model.sources
         for s in model.sources where s.end > period {
             func shifted(_ f: PiecewiseLinear) -> PiecewiseLinear {
@@ -62,7 +80,7 @@ public struct CompiledHaptics: Sendable {
                                         intensityControl: model.intensityControl, sharpnessControl: model.sharpnessControl,
                                         intensityScale: model.intensityScale)
         return CompiledHaptics(breakpoints: wrapped.breakpoints(until: period), transients: transients.filter { $0.time < period },
-                               duration: period, endTime: period, model: wrapped)
+                               duration: period, endTime: period, model: wrapped, singlePass: SinglePass(once))
     }
 
     /// Intensity and sharpness of the continuous track at `t` (exact; steps take the new value).

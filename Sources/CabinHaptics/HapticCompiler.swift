@@ -19,6 +19,13 @@
 /// - last, every intensity (continuous track and transients) is multiplied by the user's
 ///   ``HapticStrength`` (``HapticCompileOptions/strength``).
 ///
+/// A pattern whose `Metadata` has `"Loop": "true"` (a Cabin extension Core Haptics ignores:
+/// the library's loopable textures) is compiled as one period of its loop
+/// (``CompiledHaptics/looped()``): the release tails past its last event's end sound over its
+/// start, where the next repeat begins, so `endTime` is its `duration` and its seam has no dip.
+/// The single pass stays in ``CompiledHaptics/once``, for what plays the pattern once from
+/// silence (the Android exports).
+///
 /// Output stays inside 0…``CompiledHaptics/endTime``: the pattern's haptic duration (every
 /// continuous event's full `EventDuration`, sustained or not) plus a tail long enough for the
 /// last release and the last transient, so `endTime` ≥ `duration`.
@@ -77,10 +84,11 @@ public enum HapticCompiler {
         let model = HapticSignalModel(
             sources: sources.stableSorted { $0.start < $1.start },
             intensityControl: intensityControl, sharpnessControl: sharpnessControl, intensityScale: scale)
-        return CompiledHaptics(
+        let compiled = CompiledHaptics(
             breakpoints: model.breakpoints(until: endTime),
             transients: transients.stableSorted { $0.time < $1.time },
             duration: duration, endTime: endTime, model: model)
+        return pattern.metadata["Loop"] == "true" ? compiled.looped() : compiled
     }
 }
 

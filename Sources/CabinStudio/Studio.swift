@@ -23,13 +23,20 @@ public final class Studio: Sendable {
         public var audio: HapticAudioOptions
         /// Only errors in the diagnostics list (as `--quiet`).
         public var quiet: Bool
+        /// The page's device buttons: this machine's rumble pad and DualSense, or why none.
+        public var devices: StudioDevices
+        /// A session whose lanes the page shows above the patterns, or nil.
+        public var session: StudioSession?
 
         public init(read: HapticReadOptions = HapticReadOptions(), strength: HapticStrength = .strong,
-                    audio: HapticAudioOptions = HapticAudioOptions(), quiet: Bool = false) {
+                    audio: HapticAudioOptions = HapticAudioOptions(), quiet: Bool = false, devices: StudioDevices = .none,
+                    session: StudioSession? = nil) {
+            self.session = session
             self.read = read
             self.strength = strength
             self.audio = audio
             self.quiet = quiet
+            self.devices = devices
         }
     }
 
@@ -47,6 +54,8 @@ public final class Studio: Sendable {
     public let token: StudioToken
     public let feed: StudioFeed
     private let patterns: Mutex<[StudioPattern]>
+    /// The devices playing now (one pattern at a time on each).
+    private let playing = Mutex<Set<String>>([])
 
     public init(files: [String], options: Options = Options(), token: StudioToken = .random()) {
         self.files = files
@@ -98,8 +107,54 @@ public final class Studio: Sendable {
         let audio = HapticPatternFile.previewAudio(source, compiled, file: file, options: options.audio)
         diagnostics.append(contentsOf: audio.diagnostics)
         pattern.status = audio.buffer == nil ? .soundErrors : .ok
+        // The DualSense's 4 channels, made here (not when its button is pressed) when there is one.
+        var layout = options.audio
+        layout.layout = .dualSense
+        let dualsense = audio.buffer != nil && options.devices.dualsense.device != nil
+            ? HapticPatternFile.previewAudio(source, compiled, file: file, options: layout).buffer : nil
         pattern.good = StudioPattern.Good(generation: pattern.generation, readAt: TimeOfDay.now(),
-                                          summary: HapticPatternFile.summary(source, compiled), compiled: compiled, audio: audio.buffer)
+                                          summary: HapticPatternFile.summary(source, compiled), compiled: compiled, audio: audio.buffer,
+                                          dualsense: dualsense)
+    }
+
+    /// Plays pattern `index`'s drawn version (the last good one) on the `kind` device, as
+    /// `haptics play --rumble` or `--dualsense` does, and waits for it to end: what the page
+    /// says after (`played 0.302 s on …`), and whether it played. One pattern at a time on
+    /// each device: a press while it plays is refused. Blocking: call it off the control
+    /// thread and off the server's event loops.
+    public func play(_ index: Int, on kind: StudioDevices.Kind) -> (played: Bool, message: String) {
+        let target = options.devices[kind]
+        guard let device = target.device else { return (false, target.detail) }
+        guard files.indices.contains(index), let good = patterns.withLock({ $0[index].good }) else {
+            return (false, "nothing to play: the pattern has not loaded")
+        }
+        let busy = playing.withLock { busy -> Bool in
+            guard !busy.contains(device) else { return true }
+            busy.insert(device)
+            return false
+        }
+        if busy { return (false, "\(target.detail) is playing another pattern") }
+        defer { _ = playing.withLock { $0.remove(device) } }
+        let name = files[index]
+        switch kind {
+        case .rumble:
+            do {
+                let player = try RumblePlayer.open(device)
+                defer { player.close() }
+                _ = try player.play(good.compiled, options: RumblePlanOptions(mapping: options.devices.mapping))
+                return (true, "played \(NumberText.decimals(good.compiled.endTime, 3)) s of \(name) on \(player.info.name) (\(device))")
+            } catch {
+                return (false, "cannot play on \(device): \(error)")
+            }
+        case .dualsense:
+            guard let buffer = good.dualsense else { return (false, "nothing to play: the pattern has no sound to send") }
+            do {
+                _ = try BufferPlayer.play(buffer, device: device)
+                return (true, "played \(NumberText.decimals(buffer.duration, 3)) s of \(name) on the DualSense (\(device))")
+            } catch {
+                return (false, "cannot play on \(device): \(error)")
+            }
+        }
     }
 
     /// Waits for saves of the files (inotify, `FileWatcher`) and reloads each one saved or

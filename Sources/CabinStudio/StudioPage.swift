@@ -9,7 +9,12 @@
 /// intensity); a playhead while its sound plays; the diagnostics, each `line:column` a
 /// button that shows and highlights that place in the source. Zoom with the slider or the
 /// mouse wheel (around the pointer), pan with shift+wheel or the pan slider; `loop` plays
-/// the sound again and again. What it drew is in each section's data attributes
+/// the sound again and again. `play on rumble pad` and `play on DualSense` send the pattern to
+/// this machine's devices (`POST play/N/KIND`, from `devices.json`), disabled with the reason
+/// when there is none. `compare with` draws another pattern's intensity, sharpness and
+/// transients (purple) over this one's lane, on the same axis (A/B overlay), redrawn when
+/// either is saved. A session opened with the patterns shows its lanes above them, as
+/// `session plot` draws them. What it drew is in each section's data attributes
 /// (`data-generation`, `data-transients-drawn`, …) for tests and tools.
 enum StudioPage {
     static let html = """
@@ -31,12 +36,17 @@ enum StudioPage {
           <span id="axis"></span>
           <span id="status" data-connected="false">connecting…</span>
         </header>
-        <p class="legend"><span class="k-intensity">intensity</span> <span class="k-sharpness">sharpness</span> <span class="k-transient">transient</span> <span class="k-sound">sound</span> <span class="k-playhead">playhead</span></p>
+        <p class="legend"><span class="k-intensity">intensity</span> <span class="k-sharpness">sharpness</span> <span class="k-transient">transient</span> <span class="k-sound">sound</span> <span class="k-playhead">playhead</span> <span class="k-compare">compared pattern (B)</span></p>
+        <section id="session" hidden><h2>session: <span class="title"></span></h2></section>
         <main id="patterns"></main>
         <template id="pattern-template">
           <section class="pattern">
-            <h2><button class="play" type="button">▶ play</button> <span class="name"></span> <span class="summary"></span></h2>
+            <h2><button class="play" type="button">▶ play</button> <span class="name"></span> <span class="summary"></span>
+              <label class="compare">compare with <select class="compare"><option value="">nothing</option></select></label></h2>
             <p class="message"></p>
+            <p class="devices"><button class="device" type="button" data-kind="rumble">play on rumble pad</button> <small class="why"></small>
+              <button class="device" type="button" data-kind="dualsense">play on DualSense</button> <small class="why"></small>
+              <span class="device-message"></span></p>
             <canvas class="timeline"></canvas>
             <audio class="sound" preload="auto"></audio>
             <ol class="diagnostics"></ol>
@@ -63,7 +73,12 @@ enum StudioPage {
         .k-transient::before { border-top: 2px solid #d62728; }
         .k-sound::before { border-top: 6px solid #d0d0d0; }
         .k-playhead::before { border-top: 2px solid #2ca02c; }
+        .k-compare::before { border-top: 2px solid #9467bd; }
+        section.pattern h2 label.compare { font-weight: normal; font-size: 0.9em; color: #555; margin-left: 1em; }
         main { padding: 0 1em 2em; }
+        #session { background: #fff; border: 1px solid #ddd; border-radius: 4px; margin: 0.8em 1em; padding: 0.5em 0.8em; }
+        #session h2 { font-size: 1em; margin: 0.2em 0; }
+        #session img.lanes { display: block; max-width: 100%; height: auto; }
         section.pattern { background: #fff; border: 1px solid #ddd; border-radius: 4px; margin: 0.8em 0; padding: 0.5em 0.8em; }
         section.pattern h2 { font-size: 1em; margin: 0.2em 0; }
         section.pattern .summary { font-weight: normal; color: #555; }
@@ -71,6 +86,10 @@ enum StudioPage {
         section.pattern[data-status="errors"] .message, section.pattern[data-status="unreadable"] .message,
         section.pattern[data-status="sound-errors"] .message, section.pattern[data-status="missing"] .message { color: #b00; }
         canvas.timeline { width: 100%; height: 200px; display: block; cursor: crosshair; }
+        p.devices { margin: 0.2em 0; font-size: 0.9em; }
+        p.devices small.why { color: #777; }
+        p.devices .device-message { color: #2a6a2a; margin-left: 1em; }
+        section.pattern[data-device-state="refused"] p.devices .device-message { color: #b00; }
         ol.diagnostics { margin: 0.3em 0; padding-left: 1.5em; font-family: ui-monospace, monospace; font-size: 0.9em; }
         ol.diagnostics li.error { color: #b00; }
         ol.diagnostics li.warning { color: #8a5a00; }
@@ -120,6 +139,12 @@ enum StudioPage {
           const after = [...main.children].find(s => Number(s.dataset.index) > index);
           main.insertBefore(section, after || null);
           section.querySelector("button.play").addEventListener("click", () => toggle(row));
+          for (const button of section.querySelectorAll("button.device")) button.addEventListener("click", () => playOn(row, button.dataset.kind));
+          row.compare = null;
+          section.querySelector("select.compare").addEventListener("change", event => {
+            row.compare = event.target.value === "" ? null : Number(event.target.value);
+            draw(row);
+          });
           row.audio.loop = loopInput.checked;
           row.audio.addEventListener("play", () => { section.dataset.playing = "true"; animate(); });
           row.audio.addEventListener("pause", () => { section.dataset.playing = "false"; draw(row); });
@@ -216,9 +241,79 @@ enum StudioPage {
             if (url && wasPlaying) row.audio.play().catch(() => {});
           }
           section.querySelector("button.play").disabled = !url;
+          showDevices(row);
+          showCompareChoices();
           syncInputs();
           drawAll();
           section.dataset.updatedAt = String(performance.timeOrigin + performance.now());
+        }
+
+        // A session's lanes (session.json, session.svg: cabin session plot's picture), if one was opened.
+        fetch("session.json").then(response => response.json()).then(session => {
+          if (!session) return;
+          // The picture's <img> only when there is a session: the page has no image otherwise.
+          const section = document.getElementById("session"), img = document.createElement("img");
+          img.className = "lanes";
+          img.alt = "the session's lanes, as cabin session plot draws them";
+          section.append(img);
+          section.querySelector(".title").textContent = session.title;
+          img.addEventListener("load", () => { section.dataset.loaded = "true"; section.dataset.width = String(img.naturalWidth); });
+          img.src = session.svg;
+          section.hidden = false;
+        }).catch(() => {});
+
+        // This machine's rumble pad and DualSense (devices.json): each a device, or why none.
+        let devices = null;
+        fetch("devices.json").then(response => response.json()).then(value => {
+          devices = value;
+          for (const row of rows.values()) showDevices(row);
+        }).catch(() => {});
+
+        function showDevices(row) {
+          const loaded = !!(row.pattern && row.pattern.timeline);
+          for (const button of row.section.querySelectorAll("button.device")) {
+            const target = devices ? devices[button.dataset.kind] : null;
+            const why = button.nextElementSibling;
+            if (target) button.textContent = target.label;
+            button.disabled = !target || !target.available || !loaded || row.section.dataset.deviceState === "playing";
+            button.title = target ? target.detail : "";
+            why.textContent = target && !target.available ? "(" + target.detail + ")" : "";
+            button.dataset.available = target ? String(target.available) : "";
+          }
+        }
+
+        async function playOn(row, kind) {
+          if (!row.pattern) return;
+          const message = row.section.querySelector(".device-message");
+          row.section.dataset.deviceState = "playing";
+          message.textContent = "playing…";
+          showDevices(row);
+          let state = "refused";
+          try {
+            const response = await fetch("play/" + row.pattern.index + "/" + kind, { method: "POST" });
+            const result = await response.json();
+            message.textContent = result.message;
+            if (result.played) state = "played";
+          } catch (error) {
+            message.textContent = "not played: " + error;
+          }
+          row.section.dataset.deviceState = state;
+          showDevices(row);
+        }
+
+        // Each row's "compare with" list: every other pattern, by its name (as text).
+        function showCompareChoices() {
+          for (const row of rows.values()) {
+            const select = row.section.querySelector("select.compare");
+            const chosen = select.value;
+            const options = [new Option("nothing", "")];
+            for (const [index, other] of [...rows.entries()].sort((a, b) => a[0] - b[0])) {
+              if (other !== row && other.pattern) options.push(new Option(other.pattern.name, String(index)));
+            }
+            select.replaceChildren(...options);
+            select.value = options.some(o => o.value === chosen) ? chosen : "";
+            if (select.value === "") row.compare = null;
+          }
         }
 
         function showDiagnostics(row) {
@@ -341,6 +436,36 @@ enum StudioPage {
               transientsDrawn += 1;
             }
           }
+          // The pattern compared with (B): its intensity (solid), sharpness (dotted) and
+          // transients (hollow stems), purple, over this lane.
+          const other = row.compare === null ? null : rows.get(row.compare);
+          const b = other && other.pattern && other.pattern.timeline;
+          let overlayTransients = 0;
+          if (b) {
+            const bp = b.breakpoints;
+            g.strokeStyle = "#9467bd";
+            if (bp.length > 0) {
+              g.beginPath(); bp.forEach(([t, i], k) => k === 0 ? g.moveTo(x(t), y(i)) : g.lineTo(x(t), y(i)));
+              g.lineWidth = 2; g.stroke();
+              g.beginPath(); g.setLineDash([2, 3]);
+              for (let k = 0; k + 1 < bp.length; k++) {
+                if (bp[k][1] > 0 || bp[k + 1][1] > 0) { g.moveTo(x(bp[k][0]), y(bp[k][2])); g.lineTo(x(bp[k + 1][0]), y(bp[k + 1][2])); }
+              }
+              g.lineWidth = 1.5; g.stroke(); g.setLineDash([]);
+            }
+            g.fillStyle = "#9467bd"; g.lineWidth = 1.5;
+            for (const [t, i] of b.transients) {
+              if (t < v.start || t > v.end) continue;
+              g.beginPath(); g.moveTo(x(t), y(0)); g.lineTo(x(t), y(i)); g.stroke();
+              g.beginPath(); g.arc(x(t), y(i), 3.5, 0, 2 * Math.PI); g.fill();
+              overlayTransients += 1;
+            }
+          }
+          section.dataset.overlayIndex = b ? String(row.compare) : "";
+          section.dataset.overlayName = b ? other.pattern.name : "";
+          section.dataset.overlayGeneration = b ? String(b.generation) : "";
+          section.dataset.overlayBreakpointsDrawn = String(b ? b.breakpoints.length : 0);
+          section.dataset.overlayTransientsDrawn = String(overlayTransients);
           // The playhead: where the sound playing in this page is.
           if (row.audio.src && (!row.audio.paused || row.audio.currentTime > 0)) {
             const t = row.audio.currentTime;

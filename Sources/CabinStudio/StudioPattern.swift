@@ -37,6 +37,9 @@ public struct StudioPattern: Sendable {
         public var compiled: CompiledHaptics
         /// Its sound (the haptics as audio with the pattern's own sound mixed in), or nil.
         public var audio: AudioBuffer?
+        /// What a DualSense is sent (4 channels: the pattern's sound on 1–2, the haptics on
+        /// 3–4), made only when the studio has a DualSense.
+        public var dualsense: AudioBuffer?
     }
 
     public var index: Int

@@ -1,3 +1,5 @@
+import CabinJSON
+import Dispatch
 import Hummingbird
 import Logging
 
@@ -9,7 +11,11 @@ extension Studio {
     /// Routes, all under `/TOKEN/` (anything else is 403, an unknown name under it 404):
     /// the page (`/TOKEN/`, `studio.js`, `studio.css`), every pattern's JSON
     /// (`patterns.json`), a pattern's sound (`audio/N.wav`), and the pages' events
-    /// (`events`: server-sent events, every pattern first, then each new version).
+    /// (`events`: server-sent events, every pattern first, then each new version), the device
+    /// buttons (`devices.json`), and a press of one (`POST play/N/rumble`, `POST
+    /// play/N/dualsense`: plays pattern N on that device, answering when it has played, with
+    /// `{"played": …, "message": …}`), and a session's lanes (`session.json`: its title, or
+    /// null; `session.svg`: `session plot`'s picture).
     public func serve(port: Int, running: @escaping @Sendable (String) -> Void) async throws {
         let router = Router()
         router.add(middleware: StudioGate(token: token))
@@ -32,6 +38,32 @@ extension Studio {
                                 body: ResponseBody(byteBuffer: ByteBuffer(string: "no such sound\n")))
             }
             return Response(status: .ok, headers: Self.headers("audio/wav"), body: ResponseBody(byteBuffer: ByteBuffer(bytes: wav)))
+        }
+        let session = options.session
+        let sessionJSON = session.map { JSONValue.object([("title", .string($0.title)), ("svg", .string("session.svg"))]) } ?? .null
+        page.get("session.json") { _, _ in Self.text(sessionJSON.serialized(pretty: false), type: "application/json") }
+        page.get("session.svg") { _, _ -> Response in
+            guard let session else {
+                return Response(status: .notFound, headers: Self.headers("text/plain; charset=utf-8"),
+                                body: ResponseBody(byteBuffer: ByteBuffer(string: "no session\n")))
+            }
+            return Self.text(session.svg, type: "image/svg+xml")
+        }
+        let devices = options.devices.json.serialized(pretty: false)
+        page.get("devices.json") { _, _ in Self.text(devices, type: "application/json") }
+        page.post("play/:index/:kind") { [self] _, context -> Response in
+            guard let index = context.parameters.get("index").flatMap({ Int($0) }),
+                  let kind = context.parameters.get("kind").flatMap(StudioDevices.Kind.init(rawValue:)) else {
+                return Response(status: .notFound, headers: Self.headers("text/plain; charset=utf-8"),
+                                body: ResponseBody(byteBuffer: ByteBuffer(string: "no such pattern or device\n")))
+            }
+            // Playing waits for the device: on a thread of its own, not on the event loop.
+            let outcome = await withCheckedContinuation { continuation in
+                DispatchQueue.global().async { continuation.resume(returning: self.play(index, on: kind)) }
+            }
+            let body = JSONValue.object([("played", .bool(outcome.played)), ("message", .string(outcome.message))])
+            return Response(status: outcome.played ? .ok : .conflict, headers: Self.headers("application/json"),
+                            body: ResponseBody(byteBuffer: ByteBuffer(string: body.serialized(pretty: false))))
         }
         page.get("events") { _, _ -> Response in
             let events = feed.listen()

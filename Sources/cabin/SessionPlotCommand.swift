@@ -48,6 +48,19 @@ extension SessionCommand {
             }
         }
 
+        /// The picture of `loaded` (loaded at ``sampleRate``) as this command draws it, with its
+        /// loudness when `loudness` (a quick render; its failure is thrown); `cabin studio`
+        /// shows a session's lanes with it.
+        static func plot(_ loaded: SessionLoader.Loaded, width: Int, loudness: Bool) throws -> SessionPlot {
+            var plot = SessionPlot(document: loaded.document, width: width)
+            plot.soundLengths = loaded.sounds.sounds.mapValues { Double($0.frameCount) / Plot.sampleRate }
+            if loudness {
+                plot.loudness = try LoudnessProfile.measure(loaded.compiled, step: LoudnessProfile.step(for: loaded.compiled.duration),
+                                                            radio: loaded.radio)
+            }
+            return plot
+        }
+
         func run() throws {
             let inputs = session.map { [$0] } ?? []
             // An input named as the output is that problem first; then the name must say SVG.
@@ -62,17 +75,13 @@ extension SessionCommand {
             if let strength = settings.hapticStrengthOverride { options.hapticStrength = strength }
             let loaded = try CLISession.load(source, sampleRate: Plot.sampleRate, maxBlockFrames: 1024, options: options)
             try CLIOutput.refuseSame(output, inputs: source.inputFiles(loaded.document))
-            var plot = SessionPlot(document: loaded.document, width: width)
-            plot.soundLengths = loaded.sounds.sounds.mapValues { Double($0.frameCount) / Plot.sampleRate }
-            if loudness {
-                do {
-                    plot.loudness = try LoudnessProfile.measure(loaded.compiled, step: LoudnessProfile.step(for: loaded.compiled.duration),
-                                                                radio: loaded.radio)
-                } catch {
-                    destination.discard()
-                    CLIOutput.error("loudness: \(error)")
-                    throw ExitCode.failure
-                }
+            let plot: SessionPlot
+            do {
+                plot = try Self.plot(loaded, width: width, loudness: loudness)
+            } catch {
+                destination.discard()
+                CLIOutput.error("loudness: \(error)")
+                throw ExitCode.failure
             }
             try CLIOutput.write(plot.svg(), to: destination)
             let d = loaded.document

@@ -1,4 +1,6 @@
+import CabinAudio
 import CabinHaptics
+import CabinIO
 import CabinPlayback
 import CabinTestSupport
 import Foundation
@@ -95,5 +97,192 @@ struct StudioBrowserTests {
         try browser.execute("document.querySelector('section.pattern[data-index=\"0\"] button.play').click();")
         state = try wait(browser) { Double($0["playhead"] ?? "") ?? 0 > 0.05 }
         #expect(Double(state["playhead"] ?? "") ?? 0 > 0.05, "\(state)")
+    }
+
+    /// The canvas colour (`r,g,b,a`) of section `arguments[0]`'s timeline at each point
+    /// `[time, value]` of `arguments[1]`, placed as the page's drawing places them.
+    static let pixels = """
+        const s = document.querySelector('section.pattern[data-index="' + arguments[0] + '"]'), c = s.querySelector('canvas');
+        const ratio = window.devicePixelRatio || 1, width = c.width / ratio, height = c.height / ratio;
+        const left = 40, plotWidth = width - 50, top = 10, plotHeight = height - 32;
+        const start = Number(s.dataset.drawnStart), end = Number(s.dataset.drawnEnd), g = c.getContext('2d');
+        return arguments[1].map(([t, v]) => {
+          const x = left + (t - start) / (end - start) * plotWidth, y = top + (1 - v) * plotHeight;
+          return Array.from(g.getImageData(Math.round(x * ratio), Math.round(y * ratio), 1, 1).data).join(',');
+        });
+        """
+
+    /// A/B overlay (issue 30.2): "compare with" lists the other patterns by name and draws the
+    /// chosen one's intensity, sharpness and transients over this lane, in purple (the canvas
+    /// is purple at each of B's transients, and was not before); a save of B redraws it; choosing
+    /// nothing takes it away.
+    @Test func compareWithDrawsTheOtherPatternOverThisLane() throws {
+        let dir = try TestEnvironment.temporaryDirectory("cabin-studio-compare")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let a = dir.appendingPathComponent("a.ahap"), b = dir.appendingPathComponent("<b>B.ahap")
+        try Data(StudioTests.pattern(times: [0.1, 0.2]).utf8).write(to: a)
+        try Data(StudioTests.pattern(times: [0.05, 0.15, 0.25, 0.35, 0.45], intensity: 0.7).utf8).write(to: b)
+        let studio = try RunningStudio(["a.ahap", "<b>B.ahap", "--no-open"], in: dir)
+        defer { _ = studio.stop() }
+        let browser = try WebDriver()
+        defer { browser.quit() }
+        try browser.open(studio.url)
+        let compiledB = try #require(HapticPatternFile.read(b.path, options: HapticReadOptions(), strength: .strong).compiled)
+        let points = compiledB.transients.map { [$0.time, $0.intensity] }
+        _ = try wait(browser, 1) { $0["transientsDrawn"] == "5" }
+        var state = try wait(browser) { $0["transientsDrawn"] == "2" }
+        let purple = "148,103,189,255"
+        let before = try browser.execute(Self.pixels, [0, points]) as? [String] ?? []
+        #expect(before.count == 5 && !before.contains(purple), "\(before)")
+        let choices = try browser.execute("return [...document.querySelectorAll('section.pattern[data-index=\"0\"] select.compare option')].map(o => o.value + '=' + o.textContent);") as? [String]
+        #expect(choices == ["=nothing", "1=<b>B.ahap"], "\(choices ?? [])")
+
+        try browser.execute("const s = document.querySelector('section.pattern[data-index=\"0\"] select.compare'); s.value = '1'; s.dispatchEvent(new Event('change'));")
+        state = try wait(browser) { $0["overlayTransientsDrawn"] == "5" }
+        #expect(state["overlayTransientsDrawn"] == "5" && state["overlayName"] == "<b>B.ahap" && state["overlayIndex"] == "1", "\(state)")
+        #expect(state["overlayBreakpointsDrawn"] == "\(compiledB.breakpoints.count)" && state["transientsDrawn"] == "2", "\(state)")
+        #expect(state["images"] == "0")
+        let after = try browser.execute(Self.pixels, [0, points]) as? [String] ?? []
+        #expect(after == Array(repeating: purple, count: 5), "\(after)")
+        // B's own lane is not overlaid: its transients are red there.
+        let own = try browser.execute(Self.pixels, [1, points]) as? [String] ?? []
+        #expect(own == Array(repeating: "214,39,40,255", count: 5), "\(own)")
+
+        // B saved: the overlay follows it.
+        try Data(StudioTests.pattern(times: [0.3], intensity: 0.7).utf8).write(to: b, options: .atomic)
+        state = try wait(browser) { $0["overlayGeneration"] == "2" }
+        #expect(state["overlayTransientsDrawn"] == "1" && state["overlayGeneration"] == "2", "\(state)")
+
+        // Nothing chosen: no overlay.
+        try browser.execute("const s = document.querySelector('section.pattern[data-index=\"0\"] select.compare'); s.value = ''; s.dispatchEvent(new Event('change'));")
+        state = try wait(browser) { $0["overlayTransientsDrawn"] == "0" }
+        #expect(state["overlayTransientsDrawn"] == "0" && state["overlayName"] == "", "\(state)")
+    }
+
+    /// Issue 30.2, a session opened in the studio (`--preset`): the page shows its lanes as
+    /// `cabin session plot` draws them — the very picture that command writes (without its
+    /// loudness render) — under its title.
+    @Test func aPresetsLanesAreSessionPlotsPicture() throws {
+        let dir = try TestEnvironment.temporaryDirectory("cabin-studio-session")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let studio = try RunningStudio(["--preset", "ui", "--no-open"], in: dir)
+        defer { _ = studio.stop() }
+        let svg = try studio.get("session.svg")
+        #expect(svg.status == 200 && svg.header("Content-Type") == "image/svg+xml")
+        let picture = dir.appendingPathComponent("ui.svg")
+        let plot = try ExternalTool.cabin(["session", "plot", "--preset", "ui", "--no-loudness", "-o", picture.path])
+        #expect(plot.status == 0, "\(plot.stderr)")
+        #expect(svg.body == (try Data(contentsOf: picture)), "the page's lanes are session plot's picture")
+
+        let browser = try WebDriver()
+        defer { browser.quit() }
+        try browser.open(studio.url)
+        let script = """
+            const s = document.getElementById("session");
+            return { hidden: String(s.hidden), loaded: s.dataset.loaded || "", width: s.dataset.width || "",
+                     title: s.querySelector(".title").textContent, src: s.querySelector("img").getAttribute("src") || "" };
+            """
+        let state = try browser.wait(script, timeout: 15) { ($0 as? [String: Any])?["loaded"] as? String == "true" } as? [String: Any] ?? [:]
+        #expect(state["hidden"] as? String == "false" && state["loaded"] as? String == "true" && state["src"] as? String == "session.svg", "\(state)")
+        #expect(state["width"] as? String == "1600" && !(state["title"] as? String ?? "").isEmpty, "\(state)")
+    }
+
+    /// What the device buttons of section `index` say: each one's enabled state, text and
+    /// reason, and the message after a press.
+    static let deviceButtons = """
+        const s = document.querySelector('section.pattern[data-index="' + arguments[0] + '"]');
+        if (!s) return null;
+        const state = { deviceState: s.dataset.deviceState || "", message: s.querySelector(".device-message").textContent };
+        for (const b of s.querySelectorAll("button.device")) {
+          state[b.dataset.kind] = b.textContent; state[b.dataset.kind + "Disabled"] = String(b.disabled);
+          state[b.dataset.kind + "Available"] = b.dataset.available || ""; state[b.dataset.kind + "Why"] = b.nextElementSibling.textContent;
+        }
+        return state;
+        """
+
+    func devices(_ browser: WebDriver, until condition: ([String: String]) -> Bool) throws -> [String: String] {
+        let deadline = Date().addingTimeInterval(15)
+        var state: [String: String] = [:]
+        repeat {
+            state = (try browser.execute(Self.deviceButtons, [0]) as? [String: Any] ?? [:]).mapValues { "\($0)" }
+            if condition(state) { break }
+            Thread.sleep(forTimeInterval: 0.02)
+        } while Date() < deadline
+        return state
+    }
+
+    /// Issue 30.2's device buttons. With no rumble pad and no DualSense (this machine) each is
+    /// disabled and says why; with a DualSense — the paced sink's 4-channel `cabinhaptics`,
+    /// where HapticsDeviceTests plays `haptics play --dualsense` — a press plays the pattern
+    /// there: what the device was sent is the 4-channel render `haptics play --dualsense`
+    /// sends (the haptics on channels 3–4). A press without the token is refused and plays
+    /// nothing.
+    @Test(.enabled(if: TestEnvironment.pacedSinkReady, Comment(rawValue: TestEnvironment.pacedSinkProblem)))
+    func theDeviceButtonsSayWhyTheyCannotPlayAndPlayOnTheDualSense() throws {
+        let dir = try TestEnvironment.temporaryDirectory("cabin-studio-devices")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("p.ahap"), capture = dir.appendingPathComponent("felt.wav")
+        try Data(StudioTests.pattern(times: [0.1, 0.2]).utf8).write(to: file)
+        let browser = try WebDriver()
+        defer { browser.quit() }
+
+        // No device: disabled, with the reason beside each button.
+        let bare = try RunningStudio(["p.ahap", "--no-open"], in: dir)
+        try browser.open(bare.url)
+        var state = try devices(browser) { $0["dualsenseAvailable"] == "false" && $0["rumbleAvailable"] != "" }
+        let pads = RumbleDevices.list().devices
+        #expect(state["rumbleDisabled"] == String(pads.isEmpty) && state["rumble"] == "play on rumble pad", "\(state)")
+        if pads.isEmpty {
+            #expect(state["rumbleWhy"]?.hasPrefix("(no rumble pad") == true, "\(state)")
+            #expect(bare.tool.stdout.contains("no rumble pad"), "\(bare.tool.stdout)")
+        }
+        #expect(state["dualsenseDisabled"] == "true" && state["dualsense"] == "play on DualSense", "\(state)")
+        #expect(state["dualsenseWhy"] == "(no DualSense among the sound devices (name its audio with --dualsense, e.g. hw:CARD=Controller))", "\(state)")
+        #expect(bare.stop() == 0)
+
+        // A DualSense: a press without the token (or with a wrong one) is refused, and nothing plays.
+        let studio = try RunningStudio(["p.ahap", "--no-open", "--dualsense", "cabinhaptics"], in: dir,
+                                       environment: ["CABIN_SINK_HAPTICS_FILE": capture.path])
+        defer { _ = studio.stop() }
+        let origin = "http://" + studio.url.dropFirst("http://".count).split(separator: "/")[0]
+        for path in ["/play/0/dualsense", "/\(String(repeating: "0", count: 32))/play/0/dualsense"] {
+            #expect(try HTTPClient.request(origin + path, method: "POST").status == 403, "\(path)")
+        }
+        #expect(try studio.get("play/0/dualsense").status != 200, "a GET is not a press")
+        #expect(try studio.get("play/0/nothing").status == 404)
+        Thread.sleep(forTimeInterval: 0.3)
+        #expect(!FileManager.default.fileExists(atPath: capture.path), "nothing was played")
+        #expect(studio.tool.stdout.contains("play on DualSense: cabinhaptics"), "\(studio.tool.stdout)")
+
+        // The press in the page: played on the DualSense, and the page says so.
+        try browser.open(studio.url)
+        state = try devices(browser) { $0["dualsenseDisabled"] == "false" }
+        #expect(state["dualsenseDisabled"] == "false" && state["dualsenseWhy"] == "", "\(state)")
+        try browser.execute("document.querySelector('section.pattern[data-index=\"0\"] button.device[data-kind=\"dualsense\"]').click();")
+        state = try devices(browser) { $0["deviceState"] == "played" || $0["deviceState"] == "refused" }
+        #expect(state["deviceState"] == "played", "\(state)")
+        #expect(state["message"]?.hasPrefix("played ") == true && state["message"]?.hasSuffix(" s of p.ahap on the DualSense (cabinhaptics)") == true, "\(state)")
+
+        // What the device was sent: the 4-channel render, the haptics on channels 3–4.
+        let read = HapticPatternFile.read(file.path, options: HapticReadOptions(), strength: .strong)
+        var options = HapticAudioOptions()
+        options.layout = .dualSense
+        let pattern = try #require(read.pattern), compiled = try #require(read.compiled)
+        let sent = try #require(HapticPatternFile.previewAudio(pattern, compiled, file: file.path, options: options).buffer)
+        #expect(sent.channelCount == 4)
+        let deadline = Date().addingTimeInterval(5)
+        var felt = try? SoundFile.read(capture.path)
+        while (felt?.frameCount ?? 0) < sent.frameCount && Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.05)
+            felt = try? SoundFile.read(capture.path)
+        }
+        let got = try #require(felt)
+        #expect(got.channelCount == 4 && got.frameCount >= sent.frameCount, "\(got.channelCount) × \(got.frameCount) frames")
+        var worst = 0.0
+        for i in 0..<min(sent.frameCount, got.frameCount) {
+            for c in 0..<4 { worst = max(worst, abs(Double(got.samples[4 * i + c] - sent.samples[4 * i + c]))) }
+        }
+        #expect(worst < 1e-4, "what the DualSense got differs from the render by up to \(worst)")
+        #expect(SignalAnalysis.peak((0..<sent.frameCount).map { sent.samples[4 * $0 + 2] }) > 0.1)
     }
 }

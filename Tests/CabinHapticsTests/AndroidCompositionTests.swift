@@ -62,7 +62,8 @@ struct AndroidCompositionTests {
     }
 
     /// Every library pattern: the export is valid JSON (strict), its required primitives are
-    /// exactly those used, and delays + allotments + tail sum to the pattern's length.
+    /// exactly those used, and delays + allotments + tail sum to the pattern's length (as it
+    /// plays once from silence: a loop's single pass, `once`).
     @Test(arguments: try! FileManager.default.contentsOfDirectory(atPath: PatternLibraryTests.root.path)
         .filter { $0.hasSuffix(".ahap") }.sorted())
     func everyLibraryPatternExportsAValidComposition(file: String) throws {
@@ -78,7 +79,7 @@ struct AndroidCompositionTests {
         }
         let tail = try #require(root["tailMs"]?.numberValue)
         let length = try #require(root["lengthMs"]?.numberValue)
-        #expect(length == (compiled.endTime * 1000).rounded())
+        #expect(length == (compiled.once.endTime * 1000).rounded())
         #expect(tail >= 0)
         #expect(sum + tail == length, "\(file): \(sum) + \(tail) ≠ \(length)")
         #expect(!primitives.isEmpty, "\(file): no primitives")
@@ -91,5 +92,30 @@ struct AndroidCompositionTests {
             #expect(try #require(p["delayMs"]?.numberValue) >= 0)
             #expect(try #require(p["durationMs"]?.numberValue) > 0)
         }
+    }
+
+    /// The road textures say they loop (`"Loop": "true"`), so they compile as one period of
+    /// their loop, which has no rise or fall of 0.1 left (road-smooth: none at all). Both
+    /// Android exports play once from silence, so they take the single pass (`once`): the
+    /// export of the loop is the export of the same pattern without the mark, 2.002 s long,
+    /// and road-smooth's composition is not empty (an empty one throws in `compose()`).
+    @Test(arguments: ["road-smooth", "road-rough"])
+    func aLoopIsExportedAsItsSinglePass(name: String) throws {
+        let bytes = Array(try Data(contentsOf: PatternLibraryTests.root.appendingPathComponent("\(name).ahap")))
+        let marked = try #require(HapticReader.read(bytes, file: name, options: .strict).pattern)
+        #expect(marked.metadata["Loop"] == "true")
+        var unmarked = marked
+        unmarked.metadata["Loop"] = nil
+        let loop = HapticCompiler.compile(marked), single = HapticCompiler.compile(unmarked)
+        #expect(loop.endTime == 2.0 && single.endTime > 2.0, "\(loop.endTime) \(single.endTime)")
+        #expect(loop.once.breakpoints == single.breakpoints && loop.once.endTime == single.endTime)
+        #expect(single.once.breakpoints == single.breakpoints, "a single pass is its own")
+        let composition = AndroidComposition(loop)
+        #expect(composition == AndroidComposition(single))
+        #expect(!composition.elements.isEmpty, "\(name): no primitive")
+        #expect(composition.lengthMilliseconds == Int((single.endTime * 1000).rounded()) && composition.lengthMilliseconds > 2000)
+        let waveform = AndroidWaveform(loop)
+        #expect(waveform == AndroidWaveform(single))
+        #expect(waveform.totalMilliseconds == single.sampled().intensity.count, "\(waveform.totalMilliseconds)")
     }
 }

@@ -59,16 +59,22 @@ struct PatternLibraryHitTests {
                 "\(a) \(x.map(\.sharpness)) against \(b) \(y.map(\.sharpness))")
     }
 
-    /// Issue 30: the road textures, looped as the session's haptic layers loop them
-    /// (`looped()`), have no seam: the intensity at the seam equals its neighbours within
-    /// 0.02 and the loop is as long as its period (where one pass dipped to 0 at 0 ms, 0.135
-    /// at 1 ms, and ended at 2.002 s).
+    /// Issue 30: the road textures, marked `"Loop": "true"`, compile as one period of their
+    /// loop (as the session's haptic layers loop them, `looped()`): no seam, the intensity at
+    /// the seam equals its neighbours within 0.02, and a single compile ends at its 2 s period
+    /// (where one pass dipped to 0 at 0 ms, 0.135 at 1 ms, and ended at 2.002 s).
     @Test(arguments: ["road-smooth", "road-rough"])
     func roadLoopsHaveNoSeam(name: String) throws {
-        let once = try PatternLibraryTests.compiled(name)
+        // Marked "Loop": a single compile is one period: it ends at 2 s, its seam continuous.
+        let loop = try PatternLibraryTests.compiled(name)
+        #expect(loop.endTime == 2.0 && loop.duration == 2.0, "\(name) ends at \(loop.endTime) s")
+        #expect(loop.looped().breakpoints == loop.breakpoints, "a loop looped again is itself")
+        // Without the mark, one pass has its 2 ms edges and its release past the end.
+        var unmarked = try Self.pattern(name)
+        unmarked.metadata["Loop"] = nil
+        let once = HapticCompiler.compile(unmarked)
         #expect(once.value(at: 0).intensity == 0 && once.endTime > once.duration, "one pass has its edges")
-        let loop = once.looped()
-        #expect(loop.endTime == 2.0 && loop.duration == 2.0)
+        #expect(once.looped().breakpoints == loop.breakpoints)
         let seam = [loop.value(at: 1.998), loop.value(at: 1.999), loop.value(at: 0), loop.value(at: 0.001), loop.value(at: 0.002), loop.value(at: 0.003)]
         let steps = zip(seam.dropFirst(), seam).map { abs($0.intensity - $1.intensity) }
         #expect(steps.allSatisfy { $0 <= 0.02 }, "\(name): \(seam.map(\.intensity))")
