@@ -26,7 +26,7 @@ public final class SilentClockBackend: AudioOutputBackend {
         .push(SilentClockOutput(device: device, configuration: configuration))
     }
 
-    public func now() -> Double { monotonicSeconds() }
+    public func now() -> Double { MonotonicClock.seconds() }
 
     public func sleep(seconds: Double, wakeupDescriptor: Int32) -> Bool {
         EventFD.waitReadable(wakeupDescriptor, timeoutMilliseconds: Int32(seconds * 1000))
@@ -58,7 +58,7 @@ public final class SilentClockOutput: AudioOutput {
     /// Frames written and not yet played by the clock (an underrun is noted here).
     private func queuedFrames() -> Int {
         guard state == .running else { return state == .prepared ? Int(written) : 0 }
-        let played = Int64((monotonicSeconds() - startedAt) * Double(negotiated.sampleRate))
+        let played = Int64((MonotonicClock.seconds() - startedAt) * Double(negotiated.sampleRate))
         if played > written { state = .underrun; return 0 }
         return Int(written - played)
     }
@@ -79,7 +79,7 @@ public final class SilentClockOutput: AudioOutput {
 
     private func startRunning() {
         state = .running
-        startedAt = monotonicSeconds()
+        startedAt = MonotonicClock.seconds()
     }
 
     public func availableFrames() throws(AudioDeviceError) -> Int {
