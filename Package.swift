@@ -89,7 +89,7 @@ let package = Package(
         .target(
             name: "CabinIO",
             dependencies: [
-                "CabinOutput", "CabinAudio", "CabinHaptics", "CabinSoundDesign",
+                "CabinOutput", "CabinAudio", "CabinHaptics",
                 "CALSA", "CSndFile", "CSoxr", "CEbur128", "CEspeakNG", "CFlite", "CCabinShims",
                 "COgg", "COpus", "CVorbis", "CMpg123", "CCabinCurl", "CCabinSDBus", "CCabinPipeWire",
             ]
@@ -109,7 +109,7 @@ let package = Package(
         /// volumes). Reading and writing the files is the CLI's, through CabinIO.
         .target(
             name: "CabinConfig",
-            dependencies: ["CabinJSON", "CabinAudio", "CabinHaptics", "CabinSession", "CabinOutput", "CabinPlayback",
+            dependencies: ["CabinJSON", "CabinAudio", "CabinHaptics", "CabinSession", "CabinOutput",
                            .product(name: "TOMLKit", package: "TOMLKit")]
         ),
 
