@@ -343,7 +343,7 @@ struct ControlRequest {
     static func parse(_ line: [UInt8]) -> Result<ControlRequest, Failure> {
         var diagnostics = Diagnostics(file: "request")
         let parsed = JSONParser.parse(line, diagnostics: &diagnostics)
-        if diagnostics.hasErrors || parsed == nil {
+        guard !diagnostics.hasErrors, let value = parsed else {
             var message = "malformed request: not JSON"
             if let problem = diagnostics.errors.first { message += " (column \(problem.column): \(problem.message))" }
             return .failure(Failure(id: nil, message: message))
@@ -351,7 +351,6 @@ struct ControlRequest {
         if let duplicate = diagnostics.warnings.first(where: { $0.rule == "json.duplicate-key" }) {
             return .failure(Failure(id: nil, message: "malformed request: \(duplicate.message.split(separator: ";").first ?? "a duplicate key") (each key once)"))
         }
-        let value = parsed!
         guard let object = value.objectValue else {
             return .failure(Failure(id: nil, message: "malformed request: expected an object such as {\"command\": [\"status\"]}, got \(value.typeName)"))
         }
