@@ -9,23 +9,25 @@
 /// rate) from any fixed origin. It does no I/O, takes no lock and does not allocate: a
 /// value the render thread owns.
 ///
+/// `package`: CabinTesting's `FakeAudioOutput` is built on it.
+///
 /// Thread: the render thread once playback starts (a value inside its output).
-struct EmulatedDeviceBuffer {
-    enum State { case prepared, running, underrun, closed }
+package struct EmulatedDeviceBuffer {
+    package enum State { case prepared, running, underrun, closed }
 
-    let bufferFrames: Int
-    let periodFrames: Int
-    private(set) var state = State.prepared
+    package let bufferFrames: Int
+    package let periodFrames: Int
+    package private(set) var state = State.prepared
     /// Underruns recovered so far.
-    private(set) var xrunCount = 0
+    package private(set) var xrunCount = 0
     /// Frames written and not yet played.
-    private(set) var queuedFrames = 0
+    package private(set) var queuedFrames = 0
     /// The tick the device first started playing at.
-    private(set) var startedAt: Int64?
+    package private(set) var startedAt: Int64?
     /// The tick `advance` last reached.
     private var lastUpdate: Int64 = 0
 
-    init(bufferFrames: Int, periodFrames: Int) {
+    package init(bufferFrames: Int, periodFrames: Int) {
         self.bufferFrames = bufferFrames
         self.periodFrames = periodFrames
     }
@@ -33,7 +35,7 @@ struct EmulatedDeviceBuffer {
     /// Plays what the clock has reached since the last call: `played` frames of the queue,
     /// then `silence` frames (the device had run dry, or was stopped after an underrun; a
     /// device never started, or closed, hears nothing). Running dry is noted as an underrun.
-    mutating func advance(to now: Int64) -> (played: Int, silence: Int) {
+    package mutating func advance(to now: Int64) -> (played: Int, silence: Int) {
         let elapsed = Int(now - lastUpdate)
         lastUpdate = now
         guard elapsed > 0 else { return (0, 0) }
@@ -54,7 +56,7 @@ struct EmulatedDeviceBuffer {
 
     /// An underrun found: counted and recovered (the buffer emptied, prepared again).
     /// Whether there was one.
-    mutating func recoverIfUnderrun() -> Bool {
+    package mutating func recoverIfUnderrun() -> Bool {
         guard state == .underrun else { return false }
         xrunCount += 1
         queuedFrames = 0
@@ -63,11 +65,11 @@ struct EmulatedDeviceBuffer {
     }
 
     /// Room for frames now.
-    var availableFrames: Int { bufferFrames - queuedFrames }
+    package var availableFrames: Int { bufferFrames - queuedFrames }
 
     /// Takes up to `frameCount` frames (as many as there is room for), starting the device
     /// at `now` once the buffer is full; the frames taken.
-    mutating func write(_ frameCount: Int, now: Int64) -> Int {
+    package mutating func write(_ frameCount: Int, now: Int64) -> Int {
         let n = max(0, min(frameCount, availableFrames))
         queuedFrames += n
         if state == .prepared && queuedFrames >= bufferFrames { startRunning(at: now) }
@@ -75,7 +77,7 @@ struct EmulatedDeviceBuffer {
     }
 
     /// Starts a prepared device at `now` (whatever it holds).
-    mutating func start(now: Int64) {
+    package mutating func start(now: Int64) {
         if state == .prepared { startRunning(at: now) }
     }
 
@@ -87,15 +89,15 @@ struct EmulatedDeviceBuffer {
 
     /// Whether a write can go ahead without waiting: a period's room while running, or an
     /// underrun to recover.
-    var isReady: Bool { state == .underrun || (state == .running && availableFrames >= periodFrames) }
+    package var isReady: Bool { state == .underrun || (state == .running && availableFrames >= periodFrames) }
 
     /// While running, the frames still to play before a period's room is free.
-    var framesUntilPeriodRoom: Int { periodFrames - availableFrames }
+    package var framesUntilPeriodRoom: Int { periodFrames - availableFrames }
 
     /// Frames between what is written next and the listener: what is queued, while running.
-    var delayFrames: Int { state == .running ? queuedFrames : 0 }
+    package var delayFrames: Int { state == .running ? queuedFrames : 0 }
 
-    mutating func close() {
+    package mutating func close() {
         state = .closed
         queuedFrames = 0
     }

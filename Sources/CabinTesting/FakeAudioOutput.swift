@@ -1,5 +1,6 @@
 import CabinIO
 import CabinOutput
+import CabinPlayback
 
 /// Time that moves only when the render loop waits: the clock of `FakeAudioBackend`, in
 /// frames of its rate, with actions scheduled at exact times (pause here, seek there, lose
