@@ -26,6 +26,10 @@ let package = Package(
         /// scripts/install-lib installs it as libcabin.so with the header and cabin.pc.
         .library(name: "CabinC", type: .dynamic, targets: ["CabinC"]),
         .library(name: "CabinStudio", targets: ["CabinStudio"]),
+        /// The test doubles (`FakeAudioBackend` and its devices on a `VirtualClock`), for this
+        /// package's tests and embedders' own, as swift-nio ships NIOEmbedded: no product
+        /// code depends on it.
+        .library(name: "CabinTesting", targets: ["CabinTesting"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -89,7 +93,7 @@ let package = Package(
         .target(
             name: "CabinIO",
             dependencies: [
-                "CabinOutput", "CabinAudio", "CabinHaptics", "CabinSoundDesign",
+                "CabinOutput", "CabinAudio", "CabinHaptics",
                 "CALSA", "CSndFile", "CSoxr", "CEbur128", "CEspeakNG", "CFlite", "CCabinShims",
                 "COgg", "COpus", "CVorbis", "CMpg123", "CCabinCurl", "CCabinSDBus", "CCabinPipeWire",
             ]
@@ -103,13 +107,17 @@ let package = Package(
             dependencies: ["CabinJSON", "CabinAudio", "CabinHaptics", "CabinSession", "CabinSoundDesign", "CabinOutput", "CabinIO"]
         ),
 
+        // MARK: the test doubles
+        /// A sound device and backend on a virtual clock that moves only when the player waits.
+        .target(name: "CabinTesting", dependencies: ["CabinPlayback", "CabinOutput", "CabinIO"]),
+
         // MARK: the user's settings
         /// The config file (TOML, parsed and merged with the environment and the options:
         /// pure, given the text) and the state file (`cabin play --resume`, the remembered
         /// volumes). Reading and writing the files is the CLI's, through CabinIO.
         .target(
             name: "CabinConfig",
-            dependencies: ["CabinJSON", "CabinAudio", "CabinHaptics", "CabinSession", "CabinOutput", "CabinPlayback",
+            dependencies: ["CabinJSON", "CabinAudio", "CabinHaptics", "CabinSession", "CabinOutput",
                            .product(name: "TOMLKit", package: "TOMLKit")]
         ),
 
@@ -199,7 +207,7 @@ let package = Package(
         .testTarget(name: "CabinSessionTests", dependencies: ["CabinSession", "CabinTestSupport"]),
         .testTarget(name: "CabinIOTests", dependencies: ["CabinIO", "CabinOutput", "CabinAudio", "CabinSoundDesign", "CabinTestSupport"]),
         .testTarget(name: "CabinPlaybackTests",
-                    dependencies: ["CabinPlayback", "CabinOutput", "CabinIO", "CabinAudio", "CabinSession", "CabinHaptics", "CabinSoundDesign", "CabinTestSupport"]),
+                    dependencies: ["CabinPlayback", "CabinTesting", "CabinOutput", "CabinIO", "CabinAudio", "CabinSession", "CabinHaptics", "CabinSoundDesign", "CabinTestSupport"]),
         .testTarget(name: "CabinCLITests", dependencies: ["CabinTestSupport", "CabinOutput", "CabinIO", "CabinSession", "CabinPlayback", "CabinHaptics", "CabinJSON"]),
         .testTarget(name: "CabinConfigTests", dependencies: ["CabinConfig", "CabinPlayback", "CabinSession", "CabinAudio"]),
         /// libcabin from C (gcc, AddressSanitizer) and Python (pytest): programs, not imports.

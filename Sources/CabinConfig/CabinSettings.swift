@@ -1,6 +1,5 @@
 import CabinAudio
 import CabinHaptics
-import CabinPlayback
 import CabinOutput
 import CabinSession
 

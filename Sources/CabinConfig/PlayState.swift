@@ -1,5 +1,4 @@
 import CabinAudio
-import CabinPlayback
 import CabinSession
 import FoundationEssentials
 

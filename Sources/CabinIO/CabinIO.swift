@@ -7,10 +7,14 @@
 //   loudness                 LoudnessMeter (libebur128: LUFS, true peak, LRA)
 //   speech                   SpeechSynthesizer (espeak-ng, opened with dlopen)
 //   rumble                   EvdevDevice, ForceFeedbackDevice, RumbleDevices (evdev force feedback)
-//   threads, fds, signals    RealtimeThread (SCHED_FIFO), EventFD, Signals, TerminalInput
+//   threads, fds, signals    RealtimeThread (SCHED_FIFO), EventFD, WakeSignal (mutex and
+//                            condition), Signals, TerminalInput
+//   clocks and sleeps        MonotonicClock, ThreadCPUClock (clock_gettime), ThreadSleep
 //   sockets, processes       LocalSocketListener, LocalSocketConnection, DescriptorPoll (Unix
 //                            sockets, poll), DescriptorLimit (RLIMIT_NOFILE, /proc/self/fd),
-//                            ChildProcess (posix_spawn of the user's commands)
+//                            ChildProcess (posix_spawn of the user's commands and of
+//                            benchmarked programs), ThisProcess (pid, environment, peak RSS)
+//   the file system          FileStatus (stat, lstat, realpath, access), directoryEntries
 //   output that never blocks StreamWriter (stdout through a bounded buffer, written on a queue)
 //   files that ship          ResourceLocator, StandardStreams, SystemError
 //   the user's home          HomeDirectory ($HOME, else getpwuid_r; a missing one is never made)

@@ -13,13 +13,44 @@ import Glibc
 public final class ChildProcess {
     public let pid: pid_t
     private var status: Int32?
+    /// The read end of its stdout's pipe (`Output.pipe`), else -1.
+    private let outputDescriptor: Int32
 
     /// Starts `/bin/sh -c command` with this process's environment plus `environment`;
     /// its standard output goes to this process's stderr when `outputToStandardError` (so
     /// it cannot mix into JSON on stdout); no other descriptor is passed on, and it starts
     /// with no signal blocked and every signal at its default. The corresponding C function
     /// is `posix_spawn`.
-    public init(shell command: String, environment: [String: String] = [:], outputToStandardError: Bool = false) throws(SystemError) {
+    public convenience init(shell command: String, environment: [String: String] = [:], outputToStandardError: Bool = false) throws(SystemError) {
+        try self.init(path: "/bin/sh", arguments: ["/bin/sh", "-c", command], environment: environment,
+                      output: outputToStandardError ? .standardError : .inherited, discardingStandardError: false,
+                      operation: "posix_spawn /bin/sh -c \(command)")
+    }
+
+    /// Where a child's standard output goes.
+    public enum Output: Sendable {
+        /// This process's stdout.
+        case inherited
+        /// This process's stderr.
+        case standardError
+        /// A pipe this process reads (`readOutput(into:)`).
+        case pipe
+    }
+
+    /// Starts `executable` (a path, not looked up on `PATH`; no shell) with `arguments`
+    /// and this process's environment plus `environment`; its stdout goes to `output`, its
+    /// stderr to /dev/null when `discardingStandardError`. As `init(shell:)`: no other
+    /// descriptor is passed on, no signal blocked, every signal at its default. The
+    /// corresponding C functions are `pipe` and `posix_spawn`.
+    public convenience init(executable: String, arguments: [String], environment: [String: String] = [:],
+                            output: Output = .inherited, discardingStandardError: Bool = false) throws(SystemError) {
+        try self.init(path: executable, arguments: [executable] + arguments, environment: environment,
+                      output: output, discardingStandardError: discardingStandardError,
+                      operation: "posix_spawn \(executable)")
+    }
+
+    private init(path: String, arguments: [String], environment: [String: String], output: Output,
+                 discardingStandardError: Bool, operation: String) throws(SystemError) {
         var names = Set(environment.keys)
         var entries: [String] = environment.map { "\($0.key)=\($0.value)" }
         var p = environ
@@ -29,14 +60,20 @@ public final class ChildProcess {
             if !names.contains(name) { entries.append(text); names.insert(name) }
             p += 1
         }
+        var pipeEnds: [Int32] = [-1, -1]
+        if case .pipe = output { try checkedCall("pipe") { pipe(&pipeEnds) } }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        if outputToStandardError { posix_spawn_file_actions_adddup2(&actions, STDERR_FILENO, STDOUT_FILENO) }
+        switch output {
+        case .inherited: break
+        case .standardError: posix_spawn_file_actions_adddup2(&actions, STDERR_FILENO, STDOUT_FILENO)
+        case .pipe: posix_spawn_file_actions_adddup2(&actions, pipeEnds[1], STDOUT_FILENO)
+        }
+        if discardingStandardError { posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0) }
         // Only stdin, stdout and stderr go to the command: a descriptor inherited by
         // mistake (another program's pipe) would otherwise outlive us in a long command.
         for fd in ChildProcess.openDescriptors() where fd > 2 { posix_spawn_file_actions_addclose(&actions, fd) }
-        let arguments = ["/bin/sh", "-c", command]
         let argv = arguments.map { strdup($0) } + [nil]
         let envp = entries.map { strdup($0) } + [nil]
         defer { for s in argv + envp { free(s) } }
@@ -55,21 +92,33 @@ public final class ChildProcess {
         posix_spawnattr_setsigdefault(&attributes, &all)
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         var child: pid_t = 0
-        let result = posix_spawn(&child, "/bin/sh", &actions, &attributes, argv, envp)
-        guard result == 0 else { throw SystemError(operation: "posix_spawn /bin/sh -c \(command)", code: result) }
+        let result = posix_spawn(&child, path, &actions, &attributes, argv, envp)
+        if case .pipe = output { close(pipeEnds[1]) }
+        guard result == 0 else {
+            if case .pipe = output { close(pipeEnds[0]) }
+            throw SystemError(operation: operation, code: result)
+        }
         pid = child
+        outputDescriptor = pipeEnds[0]
+    }
+
+    deinit {
+        if outputDescriptor >= 0 { close(outputDescriptor) }
+    }
+
+    /// Reads what it has written to its stdout (`Output.pipe`) into `buffer`, waiting until
+    /// it writes something or ends: the bytes read, 0 at its end. The corresponding C
+    /// function is `read`.
+    public func readOutput(into buffer: inout [UInt8]) throws(SystemError) -> Int {
+        precondition(outputDescriptor >= 0, "readOutput needs a child started with output: .pipe")
+        let fd = outputDescriptor
+        return try checkedCall("read") { Glibc.read(fd, &buffer, buffer.count) }
     }
 
     /// The open descriptors of this process (from /proc/self/fd). The corresponding C
-    /// functions are `opendir`, `readdir` and `fcntl`.
+    /// functions are `opendir`, `readdir` (`directoryEntries`) and `fcntl`.
     static func openDescriptors() -> [Int32] {
-        guard let dir = opendir("/proc/self/fd") else { return [] }
-        var fds: [Int32] = []
-        while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            if let fd = Int32(name) { fds.append(fd) }
-        }
-        closedir(dir)
+        let fds = (directoryEntries("/proc/self/fd") ?? []).compactMap { Int32($0) }
         return fds.filter { fcntl($0, F_GETFD) != -1 }   // the listing's own descriptor is closed now
     }
 

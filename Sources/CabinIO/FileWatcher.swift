@@ -91,12 +91,8 @@ public final class FileWatcher {
         }
     }
 
-    /// `CLOCK_MONOTONIC` in seconds (the clock of `Change.seenAt`).
-    public static func now() -> Double {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return Double(ts.tv_sec) + Double(ts.tv_nsec) * 1e-9
-    }
+    /// `CLOCK_MONOTONIC` in seconds (the clock of `Change.seenAt`): `MonotonicClock.seconds()`.
+    public static func now() -> Double { MonotonicClock.seconds() }
 }
 
 /// A file cannot be watched (its folder is missing or unreadable, or the watch limit is reached).

@@ -1,5 +1,4 @@
 import CabinAudio
-import CabinSoundDesign
 import CFlite
 import Glibc
 import Synchronization

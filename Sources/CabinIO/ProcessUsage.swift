@@ -43,13 +43,8 @@ public struct ProcessUsage: Sendable {
 
     /// The process's counters now, or nil when it is gone (or `/proc` is not readable).
     public static func read(pid: Int32) -> ProcessUsage? {
-        guard let status = readSmallFile("/proc/\(pid)/status"), let dir = opendir("/proc/\(pid)/task") else { return nil }
-        var tids: [Int32] = []
-        while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            if let tid = Int32(name) { tids.append(tid) }
-        }
-        closedir(dir)
+        guard let status = readSmallFile("/proc/\(pid)/status"), let names = directoryEntries("/proc/\(pid)/task") else { return nil }
+        let tids = names.compactMap { Int32($0) }
         var threads: [Int32: ThreadCounters] = [:]
         for tid in tids {
             let base = "/proc/\(pid)/task/\(tid)"

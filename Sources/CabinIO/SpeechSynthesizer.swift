@@ -1,5 +1,4 @@
 import CabinAudio
-import CabinSoundDesign
 import CEspeakNG
 import Glibc
 import Synchronization

@@ -78,12 +78,10 @@ public final class StreamWriter: @unchecked Sendable {
 
     /// Waits at most `timeoutSeconds` until everything queued is written; whether it was.
     public func drain(timeoutSeconds: Double) -> Bool {
-        var now = timespec(), start = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &start)
+        let start = MonotonicClock.seconds()
         while !isDrained {
-            clock_gettime(CLOCK_MONOTONIC, &now)
-            if Double(now.tv_sec - start.tv_sec) + Double(now.tv_nsec - start.tv_nsec) / 1e9 >= timeoutSeconds { return false }
-            usleep(2000)
+            if MonotonicClock.seconds() - start >= timeoutSeconds { return false }
+            ThreadSleep.microseconds(2000)
         }
         return true
     }

@@ -1,6 +1,5 @@
 import CabinIO
 import CabinOutput
-import Glibc
 
 extension PCMOutput: AudioOutput {}
 
@@ -19,17 +18,11 @@ public final class ALSABackend: AudioOutputBackend {
         .push(try PCMOutput(device: device, configuration: configuration, nonBlocking: true))
     }
 
-    public func now() -> Double { monotonicSeconds() }
+    public func now() -> Double { MonotonicClock.seconds() }
 
     public func sleep(seconds: Double, wakeupDescriptor: Int32) -> Bool {
         EventFD.waitReadable(wakeupDescriptor, timeoutMilliseconds: Int32(seconds * 1000))
     }
-}
-
-func monotonicSeconds() -> Double {
-    var ts = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return Double(ts.tv_sec) + Double(ts.tv_nsec) * 1e-9
 }
 
 extension OutputRegistry {

@@ -32,7 +32,8 @@
 //     }
 //     player.setParameter("speed", to: 40)                    // any time: the engine follows
 //
-// Testing an embedding without a sound device: set `options.backend = FakeAudioBackend(rate:)`;
+// Testing an embedding without a sound device: `import CabinTesting` (the test doubles'
+// library product) and set `options.backend = FakeAudioBackend(rate:)`;
 // playback then runs on a virtual clock, as fast as it renders, and `backend.heard()` is
 // what a listener would have heard (see TransportTests).
 //

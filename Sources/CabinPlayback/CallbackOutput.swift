@@ -114,7 +114,7 @@ public final class CallbackOutput: PullOutput, @unchecked Sendable {
     /// From now on `render` writes silence; returns once no `render` is inside the session.
     public func close() {
         closed.store(true, ordering: .sequentiallyConsistent)
-        while active.load(ordering: .sequentiallyConsistent) != 0 { sched_yield() }
+        while active.load(ordering: .sequentiallyConsistent) != 0 { ThreadSleep.yield() }
     }
 }
 
@@ -124,7 +124,7 @@ final class CallbackBackend: AudioOutputBackend {
     init(_ output: CallbackOutput) { self.output = output }
     func devices() -> [OutputDevice] { [] }
     func open(device: String, configuration: OutputConfiguration) throws(AudioDeviceError) -> OpenedOutput { .pull(output) }
-    func now() -> Double { monotonicSeconds() }
+    func now() -> Double { MonotonicClock.seconds() }
     func sleep(seconds: Double, wakeupDescriptor: Int32) -> Bool {
         EventFD.waitReadable(wakeupDescriptor, timeoutMilliseconds: Int32(seconds * 1000))
     }

@@ -94,14 +94,14 @@ public final class ControlServer {
     /// `XDG_RUNTIME_DIR` is not set. Throws when the folder cannot be made or is open to
     /// other users.
     public static func defaultPath() throws(SystemError) -> String? {
-        guard let runtime = getenv("XDG_RUNTIME_DIR").map({ String(cString: $0) }), !runtime.isEmpty else { return nil }
+        guard let runtime = ThisProcess.environment("XDG_RUNTIME_DIR"), !runtime.isEmpty else { return nil }
         try LocalSocketListener.preparePrivateDirectory(runtime + "/cabin")
         return runtime + "/cabin/control"
     }
 
     /// Where the default socket is, without making anything (for the client).
     public static var defaultPathIfSet: String? {
-        guard let runtime = getenv("XDG_RUNTIME_DIR").map({ String(cString: $0) }), !runtime.isEmpty else { return nil }
+        guard let runtime = ThisProcess.environment("XDG_RUNTIME_DIR"), !runtime.isEmpty else { return nil }
         return runtime + "/cabin/control"
     }
 
@@ -128,7 +128,7 @@ public final class ControlServer {
     /// `extraDescriptor` is readable.
     @discardableResult
     public func serve(timeoutMilliseconds: Int32, extraDescriptor: Int32? = nil) -> Bool {
-        var now = monotonicSeconds()
+        var now = MonotonicClock.seconds()
         let tick = Double(ControlServer.tickMilliseconds) / 1000
         if now - tickStart >= tick {
             tickStart = now
@@ -147,7 +147,7 @@ public final class ControlServer {
         watched += clients.map { ($0.hasHungUp && !$0.hasOutbound ? -1 : $0.connection.descriptor, $0.wantsToRead, $0.hasOutbound) }
         if let extraDescriptor { watched.append((extraDescriptor, true, false)) }
         let ready = DescriptorPoll.wait(watched, timeoutMilliseconds: max(0, timeout))
-        now = monotonicSeconds()
+        now = MonotonicClock.seconds()
         for (client, readiness) in zip(clients, ready.dropFirst()) {
             if readiness.writable { flush(client) }
             if readiness.readable || readiness.closed { read(client) }
@@ -343,7 +343,7 @@ struct ControlRequest {
     static func parse(_ line: [UInt8]) -> Result<ControlRequest, Failure> {
         var diagnostics = Diagnostics(file: "request")
         let parsed = JSONParser.parse(line, diagnostics: &diagnostics)
-        if diagnostics.hasErrors || parsed == nil {
+        guard !diagnostics.hasErrors, let value = parsed else {
             var message = "malformed request: not JSON"
             if let problem = diagnostics.errors.first { message += " (column \(problem.column): \(problem.message))" }
             return .failure(Failure(id: nil, message: message))
@@ -351,7 +351,6 @@ struct ControlRequest {
         if let duplicate = diagnostics.warnings.first(where: { $0.rule == "json.duplicate-key" }) {
             return .failure(Failure(id: nil, message: "malformed request: \(duplicate.message.split(separator: ";").first ?? "a duplicate key") (each key once)"))
         }
-        let value = parsed!
         guard let object = value.objectValue else {
             return .failure(Failure(id: nil, message: "malformed request: expected an object such as {\"command\": [\"status\"]}, got \(value.typeName)"))
         }

@@ -3,7 +3,6 @@ import CabinHaptics
 import CabinIO
 import CabinOutput
 import CabinSession
-import Glibc
 import Synchronization
 
 /// The running session's haptics on a rumble device, following the session live on the
@@ -143,7 +142,7 @@ public final class SessionRumble: @unchecked Sendable {
         public init(player: LivePlayer) { self.player = player }
         public func now() -> Duration { .microseconds(Int64(player.position * 1_000_000)) }
         public func sleep(for duration: Duration) {
-            usleep(UInt32(min(max(duration.inSeconds * 1_000_000, 500), 20_000)))
+            ThreadSleep.microseconds(UInt32(min(max(duration.inSeconds * 1_000_000, 500), 20_000)))
         }
     }
 }

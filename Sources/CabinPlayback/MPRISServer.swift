@@ -50,7 +50,7 @@ public final class MPRISServer: ControlSurface {
                        interfaces: [MPRISState.rootInterface, MPRISState.playerInterface])
         var name = MPRISState.busName
         if try !bus.requestName(name) {
-            name += ".instance\(getpid())"
+            name += ".instance\(ThisProcess.id)"
             guard try bus.requestName(name) else { throw SystemError(operation: "sd_bus_request_name \(name)", code: EEXIST) }
         }
         self.bus = bus

@@ -2,7 +2,6 @@ import CabinAudio
 import CabinIO
 import CabinSession
 import FoundationEssentials
-import Glibc
 
 /// Renders a session to a sound file as fast as the machine goes.
 ///
@@ -116,13 +115,13 @@ public struct OfflineRenderer {
                 if isCancelled() { throw RenderError.cancelled }
                 let n = Int(min(FrameTime(blockFrames), endFrame - position))
                 if realTime && position + FrameTime(n) > startFrame {
-                    let start = pace ?? Self.monotonicSeconds()
+                    let start = pace ?? MonotonicClock.seconds()
                     pace = start
                     let due = start + Double(max(0, position - startFrame)) / rate
-                    var wait = due - Self.monotonicSeconds()
+                    var wait = due - MonotonicClock.seconds()
                     while wait > 0 && !isCancelled() {
-                        usleep(UInt32(min(wait, 0.05) * 1e6))
-                        wait = due - Self.monotonicSeconds()
+                        ThreadSleep.microseconds(UInt32(min(wait, 0.05) * 1e6))
+                        wait = due - MonotonicClock.seconds()
                     }
                 }
                 radio?.fill(frames: n)
@@ -164,11 +163,5 @@ public struct OfflineRenderer {
         let wall = elapsed.inSeconds
         let frames = endFrame - startFrame
         return Summary(frames: frames, seconds: Double(frames) / rate, wallSeconds: wall)
-    }
-
-    private static func monotonicSeconds() -> Double {
-        var t = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &t)
-        return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
     }
 }

@@ -33,7 +33,7 @@ public final class PipeWireBackend: AudioOutputBackend {
         .pull(try PipeWireOutput(target: device == Self.defaultSink ? nil : device, remote: remote, configuration: configuration))
     }
 
-    public func now() -> Double { monotonicSeconds() }
+    public func now() -> Double { MonotonicClock.seconds() }
 
     public func sleep(seconds: Double, wakeupDescriptor: Int32) -> Bool {
         EventFD.waitReadable(wakeupDescriptor, timeoutMilliseconds: Int32(seconds * 1000))

@@ -1,4 +1,5 @@
 import CabinAudio
+import CabinIO
 
 extension PlaybackBenchmark {
     /// The mixer against the plain summing loop on the loud mix, in one process.
@@ -37,7 +38,7 @@ extension PlaybackBenchmark {
                 let (mixer, handle) = config.make()
                 let out = UnsafeMutableBufferPointer(start: block, count: 2 * blockFrames)
                 var next = 0
-                let start = threadCPUSeconds()
+                let start = ThreadCPUClock.seconds()
                 var done = 0
                 while done < frames {
                     // Commands a second ahead, as a session runner sends them.
@@ -48,18 +49,18 @@ extension PlaybackBenchmark {
                     mixer.render(into: out, frameCount: n)
                     done += n
                 }
-                let cpu = threadCPUSeconds() - start
+                let cpu = ThreadCPUClock.seconds() - start
                 best[limiter ? 0 : 1] = min(best[limiter ? 0 : 1], cpu)
             }
             let plain = PlainSummingLoop(scene)
-            let start = threadCPUSeconds()
+            let start = ThreadCPUClock.seconds()
             var done = 0
             while done < frames {
                 let n = min(blockFrames, frames - done)
                 plain.render(into: block, frameCount: n)
                 done += n
             }
-            best[2] = min(best[2], threadCPUSeconds() - start)
+            best[2] = min(best[2], ThreadCPUClock.seconds() - start)
         }
         let speed = { (cpu: Double) in seconds / max(1e-9, cpu) }
         return MixFigure(voices: voices, seconds: seconds, speed: speed(best[0]), speedWithoutLimiter: speed(best[1]),

@@ -2,7 +2,6 @@ import CabinAudio
 import CabinIO
 import CabinOutput
 import CabinSession
-import Glibc
 
 /// Measurements for `cabin bench`: offline render speed, live playback at several period
 /// sizes with and without real-time priority, peak memory.
@@ -22,12 +21,12 @@ public enum PlaybackBenchmark {
         let frames = Int(min(seconds, session.duration) * session.sampleRate)
         let block = UnsafeMutableBufferPointer<Float>.allocate(capacity: 2 * blockFrames)
         defer { block.deallocate() }
-        let start = threadCPUSeconds()
+        let start = ThreadCPUClock.seconds()
         var done = 0
         while done < frames {
             done += max(1, runner.render(into: block, frameCount: min(blockFrames, frames - done)))
         }
-        let cpu = max(1e-9, threadCPUSeconds() - start)
+        let cpu = max(1e-9, ThreadCPUClock.seconds() - start)
         return RenderFigure(blockFrames: blockFrames, speed: Double(frames) / session.sampleRate / cpu)
     }
 
@@ -52,13 +51,13 @@ public enum PlaybackBenchmark {
         options.rendersSilence = silence
         let player = try LivePlayer(session: session, options: options)
         var scheduling = ""
-        let start = monotonicSeconds()
+        let start = MonotonicClock.seconds()
         try player.start()
-        while !player.isFinished && monotonicSeconds() - start < seconds {
+        while !player.isFinished && MonotonicClock.seconds() - start < seconds {
             for event in player.poll() { if case .started(let info) = event { scheduling = info.scheduling } }
-            usleep(50_000)
+            ThreadSleep.microseconds(50_000)
         }
-        let wall = monotonicSeconds() - start
+        let wall = MonotonicClock.seconds() - start
         player.stopNow()
         for event in player.poll() { if case .started(let info) = event { scheduling = info.scheduling } }
         return PlayFigure(periodFrames: periodFrames, periods: periods, realtime: realtime, scheduling: scheduling,
@@ -68,14 +67,6 @@ public enum PlaybackBenchmark {
 
     /// Peak resident memory of this process in MB. The corresponding C function is `getrusage`.
     public static func peakResidentMegabytes() -> Double {
-        var usage = rusage()
-        getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
-        return Double(usage.ru_maxrss) / 1024
-    }
-
-    static func threadCPUSeconds() -> Double {
-        var ts = timespec()
-        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
-        return Double(ts.tv_sec) + Double(ts.tv_nsec) * 1e-9
+        Double(ThisProcess.peakResidentKilobytes) / 1024
     }
 }

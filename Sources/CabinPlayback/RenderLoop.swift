@@ -2,7 +2,6 @@ import CabinAudio
 import CabinIO
 import CabinOutput
 import CabinSession
-import Glibc
 
 extension LivePlayer {
     func renderThreadMain(scheduling: RealtimeThread.Scheduling) {
@@ -141,7 +140,7 @@ struct RenderLoop {
             // Read first: an atomic exchange on every pass would cost a locked instruction.
             if shared.stallMilliseconds.load(ordering: .relaxed) != 0 {
                 let stall = shared.stallMilliseconds.exchange(0, ordering: .acquiringAndReleasing)
-                if stall > 0 { usleep(UInt32(stall * 1000)) }
+                if stall > 0 { ThreadSleep.microseconds(UInt32(stall * 1000)) }
             }
             let avail = try output.availableFrames()
             catchUpAfterUnderrun()
@@ -235,9 +234,7 @@ extension PlayerShared {
 
     /// The render thread's last word: its CPU time, then the outcome (a `State` raw value).
     func finish(_ outcome: Int) {
-        var cpu = timespec()
-        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu)
-        renderCPUNanoseconds.store(Int64(cpu.tv_sec) * 1_000_000_000 + Int64(cpu.tv_nsec), ordering: .releasing)
+        renderCPUNanoseconds.store(ThreadCPUClock.nanoseconds(), ordering: .releasing)
         state.store(outcome, ordering: .releasing)
         finishedSignal.signal()
         startedSignal.signal()

@@ -1,5 +1,4 @@
 import CabinIO
-import Glibc
 
 /// Time for the rumble player: a monotonic "now" and a sleep, so tests can run a player
 /// against a clock that only moves when it sleeps.
@@ -22,11 +21,8 @@ public struct SystemRumbleClock: RumbleClock {
 
     public func now() -> Duration { ContinuousClock.now - origin }
 
-    /// The corresponding C function is `nanosleep` (an interrupted sleep returns early;
-    /// the player's loop waits again).
+    /// An interrupted sleep returns early; the player's loop waits again (`ThreadSleep`).
     public func sleep(for duration: Duration) {
-        let (seconds, attoseconds) = duration.components
-        var request = timespec(tv_sec: Int(max(0, seconds)), tv_nsec: Int(max(0, attoseconds / 1_000_000_000)))
-        _ = nanosleep(&request, nil)
+        ThreadSleep.sleep(for: duration)
     }
 }

@@ -95,11 +95,11 @@ public enum RumbleDoctor {
                                     ("weak (high-frequency)", RumbleMagnitudes(strong: 0, weak: 0xFFFF))] {
             var effect = RumbleEffect(id: -1, magnitudes: magnitudes, lengthMilliseconds: pulseMilliseconds)
             if device.uploadEffect(&effect) != 0 {
-                results.append((motor, SystemError(operation: "upload (EVIOCSFF)", code: errno)))
+                results.append((motor, SystemError.fromErrno(operation: "upload (EVIOCSFF)")))
                 break
             }
             if device.writeEvent(.play(effect.id, count: 1)) < 0 {
-                results.append((motor, SystemError(operation: "play (write EV_FF)", code: errno)))
+                results.append((motor, SystemError.fromErrno(operation: "play (write EV_FF)")))
                 _ = device.removeEffect(id: effect.id)
                 break
             }

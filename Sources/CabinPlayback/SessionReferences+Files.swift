@@ -3,7 +3,6 @@ import CabinIO
 import CabinSession
 import CabinSoundDesign
 import FoundationEssentials
-import Glibc
 
 extension SessionReferences {
     /// The checks for a document in `documentFolder`: library sounds in `library`, library
@@ -48,11 +47,11 @@ extension SessionReferences {
     /// (`link.wav -> ../outside/secret.wav`, `sub -> /elsewhere`).
     static func fileProblem(_ path: String, in folder: URL, kind: String) -> String? {
         let full = folder.appendingPathComponent(path).path
-        var info = stat()
-        guard stat(full, &info) == 0 else {
-            return errno == ENOENT || errno == ENOTDIR ? "\(path): no such \(kind) in \(folder.path)" : "\(path): \(String(cString: strerror(errno)))"
+        let info: FileStatus
+        do { info = try FileStatus(path: full) } catch {
+            return error.isNoSuchFile ? "\(path): no such \(kind) in \(folder.path)" : "\(path): \(error.reason)"
         }
-        if (info.st_mode & S_IFMT) == S_IFDIR { return "\(path): is a folder, not a \(kind)" }
+        if info.isFolder { return "\(path): is a folder, not a \(kind)" }
         guard let real = realPath(full), let base = realPath(folder.path) else { return nil }
         if !real.hasPrefix(base == "/" ? "/" : base + "/") {
             return "\(path): leads outside the document's folder (to \(real)); copy the file into the document's folder instead"
@@ -64,23 +63,19 @@ extension SessionReferences {
     /// to `folder`) cannot be read, or nil. Its tracks are checked as they play.
     static func playlistProblem(_ path: String, in folder: URL) -> String? {
         let full = PlaylistSource.resolve(path, in: folder.path)
-        var info = stat()
-        guard stat(full, &info) == 0 else {
-            return errno == ENOENT || errno == ENOTDIR ? "\(path): no such \(path.hasSuffix("/") ? "folder" : "playlist")" : "\(path): \(String(cString: strerror(errno)))"
+        let info: FileStatus
+        do { info = try FileStatus(path: full) } catch {
+            return error.isNoSuchFile ? "\(path): no such \(path.hasSuffix("/") ? "folder" : "playlist")" : "\(path): \(error.reason)"
         }
-        let isFolder = (info.st_mode & S_IFMT) == S_IFDIR
+        let isFolder = info.isFolder
         if path.hasSuffix("/") && !isFolder { return "\(path): is not a folder" }
         if !path.hasSuffix("/") && isFolder { return "\(path): is a folder; write it with a trailing / (\(path)/)" }
-        if access(full, R_OK) != 0 { return "\(path): permission denied" }
+        if !FileStatus.isReadable(full) { return "\(path): permission denied" }
         return nil
     }
 
-    /// The path with every link resolved (`realpath(3)`), or nil.
-    public static func realPath(_ path: String) -> String? {
-        guard let resolved = realpath(path, nil) else { return nil }
-        defer { free(resolved) }
-        return String(cString: resolved)
-    }
+    /// The path with every link resolved (`FileStatus.resolvedPath`), or nil.
+    public static func realPath(_ path: String) -> String? { FileStatus.resolvedPath(path) }
 }
 
 extension SoundLibrary {

@@ -26,7 +26,7 @@ public final class SilentClockBackend: AudioOutputBackend {
         .push(SilentClockOutput(device: device, configuration: configuration))
     }
 
-    public func now() -> Double { monotonicSeconds() }
+    public func now() -> Double { MonotonicClock.seconds() }
 
     public func sleep(seconds: Double, wakeupDescriptor: Int32) -> Bool {
         EventFD.waitReadable(wakeupDescriptor, timeoutMilliseconds: Int32(seconds * 1000))
@@ -35,90 +35,74 @@ public final class SilentClockBackend: AudioOutputBackend {
 
 /// A device with a buffer of `periodFrames × periodCount` that the monotonic clock plays
 /// out at the sample rate, into nothing: the render loop paces itself on it as on a sound
-/// card. Started when full (ALSA's start threshold) or by `start()`; running dry is an
-/// underrun, recovered and counted by the next call, as a card does.
+/// card. `EmulatedDeviceBuffer` on the monotonic clock's ticks: started when full (ALSA's
+/// start threshold) or by `start()`; running dry is an underrun, recovered and counted by
+/// the next call, as a card does.
 ///
 /// Thread: the render thread once playback starts (see `AudioOutput`).
 public final class SilentClockOutput: AudioOutput {
     public let device: String
     public let negotiated: OutputFormat
-    public private(set) var xrunCount = 0
+    public var xrunCount: Int { buffer.xrunCount }
     public var playsSound: Bool { false }
-    private enum State { case prepared, running, underrun, closed }
-    private var state = State.prepared
-    /// Frames written since the stream (re)started, and the monotonic time it started at.
-    private var written: Int64 = 0
-    private var startedAt = 0.0
+    private var buffer: EmulatedDeviceBuffer
+    /// The monotonic time of tick 0.
+    private let origin = MonotonicClock.seconds()
 
     init(device: String, configuration: OutputConfiguration) {
         self.device = device
         negotiated = OutputFormat(granting: configuration)
+        buffer = EmulatedDeviceBuffer(bufferFrames: negotiated.bufferFrames, periodFrames: negotiated.periodFrames)
     }
 
-    /// Frames written and not yet played by the clock (an underrun is noted here).
-    private func queuedFrames() -> Int {
-        guard state == .running else { return state == .prepared ? Int(written) : 0 }
-        let played = Int64((monotonicSeconds() - startedAt) * Double(negotiated.sampleRate))
-        if played > written { state = .underrun; return 0 }
-        return Int(written - played)
-    }
+    /// Now, in frames of the sample rate since `origin`.
+    private func now() -> Int64 { Int64((MonotonicClock.seconds() - origin) * Double(negotiated.sampleRate)) }
 
+    /// Plays out what the clock has reached (an underrun is noted here); throws once closed.
     private func check(_ operation: String) throws(AudioDeviceError) {
-        if state == .closed {
+        _ = buffer.advance(to: now())
+        if buffer.state == .closed {
             throw AudioDeviceError(.failed, device: device, operation: operation, code: 9, detail: "closed")
         }
     }
 
-    private func recoverIfUnderrun() {
-        _ = queuedFrames()
-        guard state == .underrun else { return }
-        xrunCount += 1
-        written = 0
-        state = .prepared
-    }
-
-    private func startRunning() {
-        state = .running
-        startedAt = monotonicSeconds()
-    }
-
     public func availableFrames() throws(AudioDeviceError) -> Int {
         try check("avail")
-        recoverIfUnderrun()
-        return negotiated.bufferFrames - queuedFrames()
+        _ = buffer.recoverIfUnderrun()
+        return buffer.availableFrames
     }
 
+    /// After an underrun, the write that finds it recovers and writes on.
     public func writeAvailable(_ samples: UnsafeBufferPointer<Float>, frameCount: Int) throws(AudioDeviceError) -> Int {
         try check("write")
-        recoverIfUnderrun()
-        let n = max(0, min(frameCount, negotiated.bufferFrames - queuedFrames()))
-        written += Int64(n)
-        if state == .prepared && written >= Int64(negotiated.bufferFrames) { startRunning() }
-        return n
+        _ = buffer.recoverIfUnderrun()
+        return buffer.write(frameCount, now: now())
     }
 
     public func start() throws(AudioDeviceError) {
         try check("start")
-        if state == .prepared { startRunning() }
+        buffer.start(now: now())
     }
 
     public func wait(extraDescriptor: Int32, timeoutMilliseconds: Int32) throws(AudioDeviceError) -> OutputWaitResult {
         try check("poll")
-        let room = negotiated.bufferFrames - queuedFrames()
-        if state == .underrun || (state == .running && room >= negotiated.periodFrames) {
+        if buffer.isReady {
             return EventFD.isReadable(extraDescriptor) ? .wakeup : .ready
         }
         // Until a period's room has played out (rounded up to the next millisecond).
         var milliseconds = timeoutMilliseconds
-        if state == .running {
-            let frames = negotiated.periodFrames - room
+        if buffer.state == .running {
+            let frames = buffer.framesUntilPeriodRoom
             milliseconds = min(milliseconds, Int32((frames * 1000 + negotiated.sampleRate - 1) / negotiated.sampleRate))
         }
         if EventFD.waitReadable(extraDescriptor, timeoutMilliseconds: milliseconds) { return .wakeup }
-        return state == .running ? .ready : .timeout
+        return buffer.state == .running ? .ready : .timeout
     }
 
-    public func delayFrames() -> Int? { state == .running ? queuedFrames() : 0 }
+    public func delayFrames() -> Int? {
+        _ = buffer.advance(to: now())
+        return buffer.delayFrames
+    }
 
-    public func close() { state = .closed }
+    public func close() { buffer.close() }
 }

@@ -1,4 +1,3 @@
-import Glibc
 import CabinAudio
 import CabinIO
 
@@ -81,11 +80,11 @@ public final class MarkHooks {
     /// session); any still running then go on by themselves (the session never hangs on a
     /// hook).
     public func waitForAll(timeout: Double = 2) {
-        let deadline = monotonicSeconds() + timeout
+        let deadline = MonotonicClock.seconds() + timeout
         while true {
             running.removeAll { $0.exitStatus(waiting: false) != nil }
-            if running.isEmpty || monotonicSeconds() >= deadline { break }
-            usleep(10_000)
+            if running.isEmpty || MonotonicClock.seconds() >= deadline { break }
+            ThreadSleep.microseconds(10_000)
         }
         running.removeAll()
     }

@@ -152,9 +152,8 @@ public struct SoundLibraryGenerator {
             for other in ["opus", "flac"] where other != format.fileExtension {
                 try? FileManager.default.removeItem(at: folder.appendingPathComponent("\(recipe.name).\(other)"))
             }
-            // stat(2): FoundationEssentials' attributes give the size as a type `as? Int` misses (it read 0.0 kB).
-            var info = stat()
-            let bytes = stat(path, &info) == 0 ? Int(info.st_size) : 0
+            // `FileStatus`, not FoundationEssentials' attributes: they give the size as a type `as? Int` misses (it read 0.0 kB).
+            let bytes = (try? FileStatus(path: path))?.size ?? 0
             let entry = SoundManifest.Entry(
                 name: recipe.name, file: "\(recipe.name).\(format.fileExtension)", category: recipe.category.rawValue,
                 loopStart: loop?.start, loopEnd: loop?.end,

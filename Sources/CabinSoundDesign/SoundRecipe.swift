@@ -12,12 +12,6 @@ public enum StorageFormat: String, Sendable {
     public var fileExtension: String { self == .opus ? "opus" : "flac" }
 }
 
-/// Where recipes that speak get their voice (espeak-ng lives in `CabinIO`; the recipes stay
-/// pure). Returns mono samples at `sampleRate`.
-public protocol SpeechSource {
-    func speak(_ text: String, sampleRate: Double) throws -> [Float]
-}
-
 /// What a recipe renders with.
 public struct SoundDesignContext {
     public var sampleRate: Double

@@ -3,6 +3,7 @@ import CabinHaptics
 import CabinIO
 import CabinOutput
 import CabinPlayback
+import CabinTesting
 import CabinSession
 import CabinTestSupport
 import Foundation

@@ -1,7 +1,6 @@
 import CabinAudio
 import CabinIO
 import FoundationEssentials
-import Glibc
 import CabinSession
 
 /// What a playlist `sound` holds: the tracks of a folder (every sound file in it and its
@@ -65,9 +64,7 @@ public struct PlaylistSource: Sendable, Equatable {
 
     /// True for a folder, false for anything else that exists, nil when nothing is there.
     static func kind(of path: String) -> Bool? {
-        var info = stat()
-        guard stat(path, &info) == 0 else { return nil }
-        return (info.st_mode & S_IFMT) == S_IFDIR
+        (try? FileStatus(path: path))?.isFolder
     }
 
     /// The folder part of a path (`.` for a bare name).
@@ -84,16 +81,14 @@ public struct PlaylistSource: Sendable, Equatable {
         var visited = Set<[UInt64]>()
         let root = realPath(path) ?? path
         func walk(_ dir: String, depth: Int) {
-            var info = stat()
-            guard depth <= maximumDepth, out.count < maximumTracks, stat(dir, &info) == 0,
-                  visited.insert([UInt64(info.st_dev), UInt64(info.st_ino)]).inserted,
+            guard depth <= maximumDepth, out.count < maximumTracks, let info = try? FileStatus(path: dir),
+                  visited.insert([info.device, info.inode]).inserted,
                   let names = try? FileManager.default.contentsOfDirectory(atPath: dir) else { return }
             for name in names.sorted() where !name.hasPrefix(".") {
                 let full = (dir.hasSuffix("/") ? dir : dir + "/") + name
                 guard let isDir = kind(of: full) else { continue }
                 if isDir {
-                    var link = stat()
-                    if lstat(full, &link) == 0, link.st_mode & S_IFMT == S_IFLNK {
+                    if let link = try? FileStatus(path: full, followingLinks: false), link.isLink {
                         guard let real = realPath(full), real == root || real.hasPrefix(root == "/" ? "/" : root + "/") else { continue }
                     }
                     walk(full, depth: depth + 1)
@@ -107,12 +102,8 @@ public struct PlaylistSource: Sendable, Equatable {
         return out
     }
 
-    /// `path` with every link resolved (`realpath`), or nil.
-    static func realPath(_ path: String) -> String? {
-        guard let resolved = realpath(path, nil) else { return nil }
-        defer { free(resolved) }
-        return String(cString: resolved)
-    }
+    /// `path` with every link resolved (`FileStatus.resolvedPath`), or nil.
+    static func realPath(_ path: String) -> String? { FileStatus.resolvedPath(path) }
 
     /// Text as UTF-8 (a BOM dropped); bytes that are not UTF-8 read as Latin-1 (old `.m3u`).
     static func decode(_ bytes: [UInt8]) -> String {

@@ -1,7 +1,6 @@
 import CabinAudio
 import CabinIO
 import CabinSession
-import Glibc
 import Synchronization
 
 /// A playlist of the user's music feeding one `AudioStream`: a `PlaylistFeeder` run on its
@@ -139,7 +138,7 @@ final class PlaylistStation: @unchecked Sendable {
             // The listener's position in the feeder's frames (splices skipped `ringOffset`).
             publish(upTo: stream.playedFrames - ringOffset)
             feeder.prepareNext(steps: 2)
-            usleep(10_000)
+            ThreadSleep.microseconds(10_000)
         }
     }
 }

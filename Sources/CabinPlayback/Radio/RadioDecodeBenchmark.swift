@@ -30,7 +30,7 @@ public enum RadioDecodeBenchmark {
         }
         var frames = 0
         var resampler: StreamingResampler?
-        let start = PlaybackBenchmark.threadCPUSeconds()
+        let start = ThreadCPUClock.seconds()
         do {
             for offset in stride(from: 0, to: bytes.count, by: 4096) {
                 var decoded: [Float] = []
@@ -50,7 +50,7 @@ public enum RadioDecodeBenchmark {
         } catch {
             throw Failure(description: "\(error)")
         }
-        let cpu = PlaybackBenchmark.threadCPUSeconds() - start
+        let cpu = ThreadCPUClock.seconds() - start
         return Figures(codec: codec.name, audioSeconds: Double(frames) / sampleRate, cpuSeconds: cpu)
     }
 }

@@ -1,6 +1,5 @@
 import CabinAudio
 import CabinIO
-import Glibc
 import Synchronization
 
 /// One live stream feeding one `AudioStream`: connects with libcurl, takes the ICY metadata
@@ -88,11 +87,7 @@ final class RadioStation: @unchecked Sendable {
         }
     }
 
-    private static func now() -> Double {
-        var t = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &t)
-        return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
-    }
+    private static func now() -> Double { MonotonicClock.seconds() }
 
     private func run() {
         var backoff = ReconnectBackoff()
@@ -138,7 +133,7 @@ final class RadioStation: @unchecked Sendable {
                 if failure == nil, let why = Self.tooLittleAudio(&c, now: Self.now()) { failure = RadioFailure(description: why) }
                 connection = c
             } else {
-                usleep(10_000)
+                ThreadSleep.microseconds(10_000)
             }
             let codec = connection?.codec
             let canConceal = sampleRate == OpusPacketDecoder.sampleRate  // PLC comes at Opus's own rate

@@ -1,7 +1,6 @@
 import CabinAudio
 import CabinIO
 import CabinSession
-import Glibc
 
 /// The radio of a session: its live streams, each a `RadioStation` on its own thread, and
 /// its playlists of the user's music, each a `PlaylistStation`, writing to the
@@ -99,7 +98,7 @@ public final class RadioStations: StationSwitching, @unchecked Sendable {
         var waited = 0.0
         while !stations.allSatisfy(\.isReady) {
             if waited >= timeoutSeconds || shouldStop() { return false }
-            usleep(20_000)
+            ThreadSleep.microseconds(20_000)
             waited += 0.02
         }
         return true
@@ -115,7 +114,7 @@ public final class RadioStations: StationSwitching, @unchecked Sendable {
                 || (s.stream.playedFrames == 0 && s.stream.underflowFrames == 0)
         }
         while waited < timeoutSeconds && !stations.allSatisfy(flowing) {
-            usleep(5_000)
+            ThreadSleep.microseconds(5_000)
             waited += 0.005
         }
     }

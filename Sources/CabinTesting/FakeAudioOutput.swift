@@ -1,5 +1,6 @@
 import CabinIO
 import CabinOutput
+import CabinPlayback
 
 /// Time that moves only when the render loop waits: the clock of `FakeAudioBackend`, in
 /// frames of its rate, with actions scheduled at exact times (pause here, seek there, lose
@@ -211,67 +212,54 @@ public final class FakePullOutput: PullOutput, FakeDevice, @unchecked Sendable {
     }
 }
 
-/// A sound device on a virtual clock (see `FakeAudioBackend`): a buffer of
-/// `negotiated.bufferFrames`, started when full (ALSA's start threshold) or by `start()`;
-/// the clock plays it out; running dry is an underrun, recovered and counted by the next
-/// `availableFrames` or write, with silence heard until then (as a real device plays).
+/// A sound device on a virtual clock (see `FakeAudioBackend`): `EmulatedDeviceBuffer` (a
+/// buffer of `negotiated.bufferFrames`, started when full or by `start()`, played out by the
+/// clock; running dry is an underrun, recovered and counted by the next `availableFrames`
+/// or write) with the frames it holds, so what was heard is kept: written frames, and
+/// silence while the device had run dry (as a real device plays).
 ///
 /// Thread: as `VirtualClock`.
 public final class FakeAudioOutput: AudioOutput, FakeDevice, @unchecked Sendable {
     public let device: String
     public let negotiated: OutputFormat
-    public private(set) var xrunCount = 0
+    public var xrunCount: Int { buffer.xrunCount }
     /// What was heard, interleaved, from `startedAt` on: written frames, and silence while the
     /// device had run dry.
     public private(set) var heard: [Float] = []
     /// Clock tick at which the device first started playing.
-    public private(set) var startedAt: Int64?
+    public var startedAt: Int64? { buffer.startedAt }
     /// From this clock time on, every call fails as a lost device does.
     public var lostAt: Double = .infinity
 
-    private enum State { case prepared, running, underrun, closed }
-    private var state = State.prepared
+    private var buffer: EmulatedDeviceBuffer
     private let clock: VirtualClock
+    /// The samples of `buffer`'s queued frames, from `queueHead` on.
     private var queue: [Float] = []
     private var queueHead = 0
-    private var lastUpdate: Int64 = 0
 
     init(device: String, configuration: OutputConfiguration, clock: VirtualClock) {
         self.device = device
         self.clock = clock
         negotiated = OutputFormat(granting: configuration)
+        buffer = EmulatedDeviceBuffer(bufferFrames: negotiated.bufferFrames, periodFrames: negotiated.periodFrames)
     }
 
     private var channels: Int { negotiated.channelCount }
-    private var queuedFrames: Int { (queue.count - queueHead) / channels }
 
     /// Plays what the clock has reached since the last call.
     private func catchUp() {
-        let elapsed = Int(clock.frame - lastUpdate)
-        lastUpdate = clock.frame
-        guard elapsed > 0 else { return }
-        switch state {
-        case .running:
-            let played = min(elapsed, queuedFrames)
+        let (played, silence) = buffer.advance(to: clock.frame)
+        if played > 0 {
             heard += queue[queueHead..<(queueHead + played * channels)]
             queueHead += played * channels
             if queueHead > 1 << 16 { queue.removeFirst(queueHead); queueHead = 0 }
-            if elapsed > played {
-                heard += [Float](repeating: 0, count: (elapsed - played) * channels)
-                state = .underrun
-            }
-        case .underrun:
-            heard += [Float](repeating: 0, count: elapsed * channels)
-        case .prepared where startedAt != nil:
-            heard += [Float](repeating: 0, count: elapsed * channels)  // stopped after an underrun
-        case .prepared, .closed:
-            break
         }
+        if silence > 0 { heard += [Float](repeating: 0, count: silence * channels) }
     }
 
     private func check(_ operation: String) throws(AudioDeviceError) {
         catchUp()
-        if state == .closed {
+        if buffer.state == .closed {
             throw AudioDeviceError(.failed, device: device, operation: operation, code: 9, detail: "closed")
         }
         if clock.seconds >= lostAt {
@@ -281,62 +269,54 @@ public final class FakeAudioOutput: AudioOutput, FakeDevice, @unchecked Sendable
 
     /// An underrun found: counted and recovered (the stream prepared again, empty).
     private func recoverIfUnderrun() -> Bool {
-        guard state == .underrun else { return false }
-        xrunCount += 1
+        guard buffer.recoverIfUnderrun() else { return false }
         queue.removeAll(keepingCapacity: true)
         queueHead = 0
-        state = .prepared
         return true
-    }
-
-    private func startRunning() {
-        state = .running
-        lastUpdate = clock.frame
-        if startedAt == nil { startedAt = clock.frame }
     }
 
     public func availableFrames() throws(AudioDeviceError) -> Int {
         try check("avail")
-        if recoverIfUnderrun() { return negotiated.bufferFrames }
-        return negotiated.bufferFrames - queuedFrames
+        _ = recoverIfUnderrun()
+        return buffer.availableFrames
     }
 
+    /// After an underrun, the write that finds it recovers and takes nothing (as
+    /// `PCMOutput.writeAvailable` does after `snd_pcm_recover`).
     public func writeAvailable(_ samples: UnsafeBufferPointer<Float>, frameCount: Int) throws(AudioDeviceError) -> Int {
         try check("write")
         if recoverIfUnderrun() { return 0 }
-        let n = min(frameCount, negotiated.bufferFrames - queuedFrames)
+        let n = buffer.write(frameCount, now: clock.frame)
         queue += samples[0..<(n * channels)]
-        if state == .prepared && queuedFrames >= negotiated.bufferFrames { startRunning() }
         return n
     }
 
     public func start() throws(AudioDeviceError) {
         try check("start")
-        if state == .prepared { startRunning() }
+        buffer.start(now: clock.frame)
     }
 
     public func wait(extraDescriptor: Int32, timeoutMilliseconds: Int32) throws(AudioDeviceError) -> OutputWaitResult {
         try check("poll")
         if EventFD.isReadable(extraDescriptor) { return .wakeup }
-        let room = negotiated.bufferFrames - queuedFrames
-        if state == .underrun || (state == .running && room >= negotiated.periodFrames) { return .ready }
+        if buffer.isReady { return .ready }
         let timeout = Int64(timeoutMilliseconds) * Int64(clock.rate) / 1000
-        let target = state == .running
-            ? clock.frame + Int64(min(negotiated.periodFrames - room, Int(timeout)))
+        let target = buffer.state == .running
+            ? clock.frame + Int64(min(buffer.framesUntilPeriodRoom, Int(timeout)))
             : clock.frame + timeout
         if clock.advance(to: target, interrupted: { EventFD.isReadable(extraDescriptor) }) { return .wakeup }
         if EventFD.isReadable(extraDescriptor) { return .wakeup }
-        return state == .running || state == .underrun ? .ready : .timeout
+        return buffer.state == .running || buffer.state == .underrun ? .ready : .timeout
     }
 
     public func delayFrames() -> Int? {
         catchUp()
-        return state == .running ? queuedFrames : 0
+        return buffer.delayFrames
     }
 
     public func close() {
         catchUp()
-        state = .closed
+        buffer.close()
         queue.removeAll()
         queueHead = 0
     }

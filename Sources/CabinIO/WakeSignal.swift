@@ -1,16 +1,26 @@
 import Glibc
 
 /// A mutex and a condition variable: one thread waits until a condition holds, another
-/// wakes it after changing what the condition reads (`GeneratedStation.fillAhead` and the
-/// thread composing ahead).
+/// wakes it after changing what the condition reads (the radio's `GeneratedStation.fillAhead`
+/// and the thread composing ahead).
 ///
-/// Thread: any threads except the render thread (it locks and blocks).
-final class WakeSignal: @unchecked Sendable {
+/// ```swift
+/// let signal = WakeSignal()
+/// // the waiter (the condition is read under the lock):
+/// signal.wait { queue.count > 0 }
+/// // the waker:
+/// signal.locked { queue.append(item) }
+/// signal.wakeAll()
+/// ```
+///
+/// Thread: any threads except the render thread (it locks and blocks). The corresponding
+/// C functions are `pthread_mutex_lock`/`unlock` and `pthread_cond_wait`/`broadcast`.
+public final class WakeSignal: @unchecked Sendable {
     // @unchecked Sendable: the mutex and condition are used only through pthread calls.
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
 
-    init() {
+    public init() {
         pthread_mutex_init(mutex, nil)
         pthread_cond_init(condition, nil)
     }
@@ -23,21 +33,21 @@ final class WakeSignal: @unchecked Sendable {
     }
 
     /// Runs `body` under the lock.
-    func locked<T>(_ body: () -> T) -> T {
+    public func locked<T>(_ body: () -> T) -> T {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         return body()
     }
 
     /// Blocks until `condition` holds (checked under the lock, again after every wake-up).
-    func wait(until condition: () -> Bool) {
+    public func wait(until condition: () -> Bool) {
         pthread_mutex_lock(mutex)
         while !condition() { pthread_cond_wait(self.condition, mutex) }
         pthread_mutex_unlock(mutex)
     }
 
     /// Wakes every waiter, after whatever its condition reads has changed.
-    func wakeAll() {
+    public func wakeAll() {
         pthread_mutex_lock(mutex)
         pthread_cond_broadcast(condition)
         pthread_mutex_unlock(mutex)

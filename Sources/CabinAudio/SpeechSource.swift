@@ -1,0 +1,6 @@
+/// Where recipes that speak get their voice: CabinSoundDesign's recipes and the session
+/// loader ask it, CabinIO's synthesizers (espeak-ng, Flite) are it, so neither side imports
+/// the other and the recipes stay pure. Returns mono samples at `sampleRate`.
+public protocol SpeechSource {
+    func speak(_ text: String, sampleRate: Double) throws -> [Float]
+}
