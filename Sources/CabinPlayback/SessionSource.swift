@@ -142,17 +142,17 @@ public struct SessionSource: Sendable {
 }
 
 /// Path text as Foundation's `NSString` reads it (runs of slashes as one, a trailing slash
-/// ignored), for the source's folder and name.
-enum PathText {
+/// ignored), for the source's folder and name, and the CLI's (`String+Path`).
+package enum PathText {
     /// `a/b/c.wav` → `c.wav`; `/` → `/`.
-    static func lastComponent(of text: String) -> String {
+    package static func lastComponent(of text: String) -> String {
         let path = fixed(text)
         guard path.utf16.count > 1 else { return path }
         return String(path[start(ofLast: path)...])
     }
 
     /// `a/b/c.wav` → `a/b`; `c.wav` → ``; `/c.wav` → `/`.
-    static func folder(of text: String) -> String {
+    package static func folder(of text: String) -> String {
         let path = fixed(text)
         if path == "/" || path.isEmpty { return path }
         let start = start(ofLast: path)
