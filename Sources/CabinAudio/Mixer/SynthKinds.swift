@@ -1,9 +1,10 @@
 /// The table of synthesized source kinds: the one place a kind is registered.
 ///
 /// Adding a kind is one new file and one line here: the file declares a type conforming to
-/// `SynthKind` (its name after `synth:`, its options, how a voice starts it, and its render
-/// kernel, usually a `Voice` extension beside it) and a constructor on `Synth`; the line
-/// below gives it the next index. Everything else reads this table: the session reader's
+/// `SynthKind` (its name after `synth:`, its options, its running state, how a voice starts
+/// it, and its render kernel, usually a `Voice` extension beside it) and a constructor on
+/// `Synth`; the line below gives it the next index. Its state lives in the voice's
+/// `SynthState` block, so a kind with state of its own does not touch `Voice`. Everything else reads this table: the session reader's
 /// names, options and messages, the compiler, the mixer's voice start and render dispatch.
 ///
 /// Dispatch is a `switch` on the kind's index, once per voice and segment, to a generic
@@ -43,8 +44,9 @@ enum SynthKinds {
 
     private struct Describe: SynthKindVisitor {
         func visit<Kind: SynthKind>(_ kind: Kind.Type) -> SynthKindInfo {
-            SynthKindInfo(index: 0, name: Kind.name, summary: Kind.summary, options: Kind.options,
-                          isSeeded: Kind.isSeeded)
+            precondition(SynthState.fits(Kind.State.self), "synth:\(Kind.name): its state is larger than SynthState.capacity")
+            return SynthKindInfo(index: 0, name: Kind.name, summary: Kind.summary, options: Kind.options,
+                                 isSeeded: Kind.isSeeded)
         }
     }
 }
@@ -52,14 +54,18 @@ enum SynthKinds {
 /// A synthesized source kind: what documents call it, the options it takes, and how a
 /// voice plays it. Register a conforming type in `SynthKinds`.
 ///
-/// A kind keeps its running state in the voice (`Voice.noise`, `phaseLeft`, `phaseRight`),
-/// set up by `start`, and renders in `render`, which must add exactly what it plays into the
-/// bus through `Voice.emit` (or, while `m.hasFixedGain`, scaled by `m.fixedGain`), evolve
-/// per sample only (output independent of block size), and stop the voice when `emit` says
-/// its fade-out ended.
+/// A kind keeps its running state in its own `State` (a noise generator, oscillator phases,
+/// an engine's filters), made by `start` and handed to each `render` call; the voice keeps
+/// it between calls in its `SynthState` block. `render` must add exactly what it plays into
+/// the bus through `Voice.emit` (or, while `m.hasFixedGain`, scaled by `m.fixedGain`),
+/// evolve per sample only (output independent of block size), and stop the voice when
+/// `emit` says its fade-out ended.
 ///
 /// Thread: `render` and `start` run on the render thread: no allocation, locks or I/O.
 protocol SynthKind {
+    /// The running state a voice keeps for it between render calls (default: none). It must
+    /// fit `SynthState.capacity`.
+    associatedtype State: BitwiseCopyable = NoSynthState
     /// The name after `synth:`.
     static var name: String { get }
     /// One line on what it sounds like.
@@ -68,18 +74,22 @@ protocol SynthKind {
     static var options: [SynthOption] { get }
     /// Whether it plays seeded noise (default: false).
     static var isSeeded: Bool { get }
-    /// Sets up a voice's state to play `synth` from its beginning (default: nothing).
-    static func start(_ voice: inout Voice, _ synth: Synth)
+    /// The state a voice starts `synth` from, at its beginning.
+    static func start(_ synth: Synth) -> State
     /// Adds `frameCount` frames into interleaved stereo `bus`; returns the frames sounded
     /// (fewer when the voice's fade-out ended; then it is idle).
-    static func render(_ voice: inout Voice, _ synth: Synth, into bus: UnsafeMutablePointer<Float>,
-                       frameCount: Int, _ m: Voice.Modulation, _ c: VoiceRenderContext) -> Int
+    static func render(_ voice: inout Voice, _ state: inout State, _ synth: Synth,
+                       into bus: UnsafeMutablePointer<Float>, frameCount: Int,
+                       _ m: Voice.Modulation, _ c: VoiceRenderContext) -> Int
 }
 
 extension SynthKind {
     static var options: [SynthOption] { [] }
     static var isSeeded: Bool { false }
-    @inline(__always) static func start(_ voice: inout Voice, _ synth: Synth) {}
+}
+
+extension SynthKind where State == NoSynthState {
+    @inline(__always) static func start(_ synth: Synth) -> NoSynthState { NoSynthState() }
 }
 
 /// Something done with a kind's type, chosen by index (`SynthKinds.visit`).
@@ -94,7 +104,7 @@ struct SynthStart: SynthKindVisitor {
     let synth: Synth
 
     @inline(__always) func visit<Kind: SynthKind>(_ kind: Kind.Type) {
-        Kind.start(&voice.pointee, synth)
+        voice.pointee.synthState.store(Kind.start(synth))
     }
 }
 
@@ -108,7 +118,12 @@ struct SynthRender: SynthKindVisitor {
     let context: VoiceRenderContext
 
     @inline(__always) func visit<Kind: SynthKind>(_ kind: Kind.Type) -> Int {
-        Kind.render(&voice.pointee, synth, into: bus, frameCount: frameCount, modulation, context)
+        // The kind's state out of the voice for the call (a copy in registers and on the
+        // stack, so the kernel's loop reads no memory through the voice), and back after it.
+        var state = voice.pointee.synthState.load(Kind.State.self)
+        let sounded = Kind.render(&voice.pointee, &state, synth, into: bus, frameCount: frameCount, modulation, context)
+        voice.pointee.synthState.store(state)
+        return sounded
     }
 }
 

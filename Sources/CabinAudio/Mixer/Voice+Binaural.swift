@@ -9,10 +9,14 @@ enum BinauralSynth: SynthKind {
          SynthOption("beat", defaultValue: 10, unit: "Hz", mustBeBelow: "carrier")]
     }
 
+    @inline(__always) static func start(_ synth: Synth) -> OscillatorPhases { OscillatorPhases() }
+
     @inline(__always)
-    static func render(_ voice: inout Voice, _ synth: Synth, into bus: UnsafeMutablePointer<Float>,
-                       frameCount: Int, _ m: Voice.Modulation, _ c: VoiceRenderContext) -> Int {
-        voice.renderBinaural(carrier: synth.values[0], beat: synth.values[1], into: bus, frameCount: frameCount, m, c)
+    static func render(_ voice: inout Voice, _ phases: inout OscillatorPhases, _ synth: Synth,
+                       into bus: UnsafeMutablePointer<Float>, frameCount: Int,
+                       _ m: Voice.Modulation, _ c: VoiceRenderContext) -> Int {
+        voice.renderBinaural(&phases, carrier: synth.values[0], beat: synth.values[1], into: bus,
+                             frameCount: frameCount, m, c)
     }
 }
 
@@ -28,16 +32,17 @@ extension Voice {
     ///
     /// Render thread: safe.
     @inline(__always)
-    mutating func renderBinaural(carrier: Hertz, beat: Hertz, into bus: UnsafeMutablePointer<Float>,
-                                 frameCount: Int, _ m: Modulation, _ c: VoiceRenderContext) -> Int {
+    mutating func renderBinaural(_ phases: inout OscillatorPhases, carrier: Hertz, beat: Hertz,
+                                 into bus: UnsafeMutablePointer<Float>, frameCount: Int,
+                                 _ m: Modulation, _ c: VoiceRenderContext) -> Int {
         let stepLeft = (carrier - beat / 2) * c.radiansPerHertz
         let stepRight = (carrier + beat / 2) * c.radiansPerHertz
         for i in 0..<frameCount {
-            let left = Float(Voice.sineAmplitude * Voice.sine(phaseLeft))
-            let right = Float(Voice.sineAmplitude * Voice.sine(phaseRight))
+            let left = Float(Voice.sineAmplitude * Voice.sine(phases.left))
+            let right = Float(Voice.sineAmplitude * Voice.sine(phases.right))
             let ratio = m.pitch(i)
-            phaseLeft = Voice.wrap(phaseLeft + stepLeft * ratio)
-            phaseRight = Voice.wrap(phaseRight + stepRight * ratio)
+            phases.left = Voice.wrap(phases.left + stepLeft * ratio)
+            phases.right = Voice.wrap(phases.right + stepRight * ratio)
             if emit(left, right, at: i, into: bus, m) { return stop(at: i + 1) }
         }
         return frameCount

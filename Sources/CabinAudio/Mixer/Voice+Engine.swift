@@ -40,7 +40,7 @@
 ///   the level against speed and load; the load still changes the colour.
 ///
 /// Mono (the same in both channels). Real-time safe: a few multiplies and adds per sample, a
-/// noise draw, and an `exp` and a `log` per firing; the state lives in `Voice.engine`.
+/// noise draw, and an `exp` and a `log` per firing; the state is `EngineVoiceState`.
 enum EngineSynth: SynthKind {
     static var name: String { "engine" }
     static var summary: String { "a combustion engine synthesized live: firings at rpm/60 × cylinders/2 through fixed exhaust, body and intake resonances" }
@@ -52,19 +52,21 @@ enum EngineSynth: SynthKind {
     }
     static var isSeeded: Bool { true }
 
-    @inline(__always) static func start(_ voice: inout Voice, _ synth: Synth) {
-        voice.noise = NoiseGenerator(seed: synth.seed)
-        voice.engine = EngineVoiceState()
-        voice.engine.seed = synth.seed
-        voice.engine.power = Voice.engineTarget * Voice.engineTarget
+    @inline(__always) static func start(_ synth: Synth) -> EngineVoiceState {
+        var state = EngineVoiceState()
+        state.noise = NoiseGenerator(seed: synth.seed)
+        state.seed = synth.seed
+        state.power = Voice.engineTarget * Voice.engineTarget
         // The first firing half an interval in.
-        voice.phaseLeft = 0.5
+        state.phase = 0.5
+        return state
     }
 
     @inline(__always)
-    static func render(_ voice: inout Voice, _ synth: Synth, into bus: UnsafeMutablePointer<Float>,
-                       frameCount: Int, _ m: Voice.Modulation, _ c: VoiceRenderContext) -> Int {
-        voice.renderEngine(synth.values, into: bus, frameCount: frameCount, m, c)
+    static func render(_ voice: inout Voice, _ state: inout EngineVoiceState, _ synth: Synth,
+                       into bus: UnsafeMutablePointer<Float>, frameCount: Int,
+                       _ m: Voice.Modulation, _ c: VoiceRenderContext) -> Int {
+        voice.renderEngine(&state, synth.values, into: bus, frameCount: frameCount, m, c)
     }
 }
 
@@ -76,10 +78,14 @@ extension Synth {
     }
 }
 
-/// The live engine's running state inside a voice (`EngineSynth`).
+/// The live engine's running state inside a voice (`EngineSynth.State`).
 ///
 /// Thread: a plain value inside a voice. Render thread: safe.
 struct EngineVoiceState: BitwiseCopyable {
+    /// The draws for each firing's strength, interval and wobble, and the intake noise.
+    var noise = NoiseGenerator(seed: 0)
+    /// Where the engine is between two firings, 0…1 (a firing when it passes 1).
+    var phase: Double = 0
     var seed: UInt64 = 0
     /// The cylinder that fires next.
     var cylinder: Int32 = 0
@@ -163,8 +169,8 @@ extension Voice {
 
     /// The live engine kernel. Render thread: safe.
     @inline(__always)
-    mutating func renderEngine(_ v: SIMD4<Double>, into bus: UnsafeMutablePointer<Float>, frameCount: Int,
-                               _ m: Modulation, _ c: VoiceRenderContext) -> Int {
+    mutating func renderEngine(_ state: inout EngineVoiceState, _ v: SIMD4<Double>, into bus: UnsafeMutablePointer<Float>,
+                               frameCount: Int, _ m: Modulation, _ c: VoiceRenderContext) -> Int {
         let sr = c.sampleRate
         let cylinders = max(1, Int32(v[0] + 0.5))
         let baseRate = v[1] / 60 * Double(cylinders) / 2
@@ -187,7 +193,7 @@ extension Voice {
         // recomputed only when the load moves).
         var lastLoad = Double.nan
         var slowDecay = 0.0, slowTime = 0.0
-        var e = engine
+        var e = state
         for i in 0..<frameCount {
             let pitch = max(0.05, m.pitch(i))
             let load = min(1, max(-1, level.decibels / 3))
@@ -200,28 +206,28 @@ extension Voice {
             e.slow *= slowDecay
             e.fast *= fastDecay
             e.burst *= burstDecay
-            phaseLeft += step
-            if phaseLeft >= 1 {
-                phaseLeft -= 1
-                if phaseLeft >= 1 { phaseLeft = phaseLeft.truncatingRemainder(dividingBy: 1) }
+            e.phase += step
+            if e.phase >= 1 {
+                e.phase -= 1
+                if e.phase >= 1 { e.phase = e.phase.truncatingRemainder(dividingBy: 1) }
                 // The firing happened this many samples ago (sub-sample placement).
-                let ago = phaseLeft / step
-                var strength = Voice.cylinderGain(e.seed, e.cylinder) * (1 + 0.12 * Double(noise.nextUniform()))
+                let ago = e.phase / step
+                var strength = Voice.cylinderGain(e.seed, e.cylinder) * (1 + 0.12 * Double(e.noise.nextUniform()))
                     * MixerMath.exp(-0.78 * MixerMath.log(pitch))
                 if crossPlane { strength *= Voice.crossPlaneGain(e.cylinder) }
                 e.slow += strength * MixerMath.exp(-ago / slowTime)
                 e.fast += strength * MixerMath.exp(-ago * 2000 / sr)
                 e.burst += strength * (1 + 0.5 * load)
-                e.interval = 1 + 0.03 * Double(noise.nextUniform())
+                e.interval = 1 + 0.03 * Double(e.noise.nextUniform())
                 if crossPlane { e.interval *= Voice.crossPlaneInterval(e.cylinder) }
                 e.cylinder = e.cylinder + 1 == cylinders ? 0 : e.cylinder + 1
-                e.drift = 0.971 * e.drift + 0.2 * Double(noise.nextUniform())
+                e.drift = 0.971 * e.drift + 0.2 * Double(e.noise.nextUniform())
                 // The level follower's gain, target / √power within ±12 dB, once a firing.
                 e.gain = min(4, max(0.25, Voice.engineTarget * MixerMath.exp(-0.5 * MixerMath.log(e.power + 1e-12))))
             }
             let pulse = e.slow - e.fast
             e.direct = pulse + directPole * (e.direct - pulse)
-            let gated = Double(noise.nextUniform()) * e.burst
+            let gated = Double(e.noise.nextUniform()) * e.burst
             var x = 0.5 * e.direct
                 + 1.1 * Voice.resonate(pulse, kExhaust, &e.exhaust)
                 + 0.55 * Voice.resonate(pulse, kSecond, &e.second)
@@ -242,11 +248,11 @@ extension Voice {
             e.power += max(follow, 1 / (prior + e.heard)) * (out * out - e.power)
             let sample = Float(out * e.gain)
             if emit(sample, sample, at: i, into: bus, m) {
-                engine = e
+                state = e
                 return stop(at: i + 1)
             }
         }
-        engine = e
+        state = e
         return frameCount
     }
 

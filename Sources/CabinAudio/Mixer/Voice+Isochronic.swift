@@ -10,10 +10,14 @@ enum IsochronicSynth: SynthKind {
          SynthOption("rate", defaultValue: 10, unit: "Hz", mustBeBelow: "carrier")]
     }
 
+    @inline(__always) static func start(_ synth: Synth) -> OscillatorPhases { OscillatorPhases() }
+
     @inline(__always)
-    static func render(_ voice: inout Voice, _ synth: Synth, into bus: UnsafeMutablePointer<Float>,
-                       frameCount: Int, _ m: Voice.Modulation, _ c: VoiceRenderContext) -> Int {
-        voice.renderIsochronic(carrier: synth.values[0], rate: synth.values[1], into: bus, frameCount: frameCount, m, c)
+    static func render(_ voice: inout Voice, _ phases: inout OscillatorPhases, _ synth: Synth,
+                       into bus: UnsafeMutablePointer<Float>, frameCount: Int,
+                       _ m: Voice.Modulation, _ c: VoiceRenderContext) -> Int {
+        voice.renderIsochronic(&phases, carrier: synth.values[0], rate: synth.values[1], into: bus,
+                               frameCount: frameCount, m, c)
     }
 }
 
@@ -25,20 +29,21 @@ extension Synth {
 }
 
 extension Voice {
-    /// The isochronic kernel: the tone's phase in `phaseLeft`, the pulse's in `phaseRight`
+    /// The isochronic kernel: the tone's phase in `phases.left`, the pulse's in `phases.right`
     /// (at half the rate: sin² repeats every π).
     ///
     /// Render thread: safe.
     @inline(__always)
-    mutating func renderIsochronic(carrier: Hertz, rate: Hertz, into bus: UnsafeMutablePointer<Float>,
-                                   frameCount: Int, _ m: Modulation, _ c: VoiceRenderContext) -> Int {
+    mutating func renderIsochronic(_ phases: inout OscillatorPhases, carrier: Hertz, rate: Hertz,
+                                   into bus: UnsafeMutablePointer<Float>, frameCount: Int,
+                                   _ m: Modulation, _ c: VoiceRenderContext) -> Int {
         let step = carrier * c.radiansPerHertz
         let pulseStep = rate * c.radiansPerHertz / 2
         for i in 0..<frameCount {
-            let pulse = Voice.sine(phaseRight)
-            let x = Float(Voice.isochronicAmplitude * pulse * pulse * Voice.sine(phaseLeft))
-            phaseLeft = Voice.wrap(phaseLeft + step * m.pitch(i))
-            phaseRight = Voice.wrap(phaseRight + pulseStep)
+            let pulse = Voice.sine(phases.right)
+            let x = Float(Voice.isochronicAmplitude * pulse * pulse * Voice.sine(phases.left))
+            phases.left = Voice.wrap(phases.left + step * m.pitch(i))
+            phases.right = Voice.wrap(phases.right + pulseStep)
             if emit(x, x, at: i, into: bus, m) { return stop(at: i + 1) }
         }
         return frameCount

@@ -15,8 +15,8 @@
 ///
 /// Mono (the same in both channels), at about the synth reference level (−15 dBFS RMS) at a
 /// pitch of 0.2 or more. Real-time safe: a few multiplies and adds per sample (the orders by
-/// Chebyshev's recurrence from one phase), seven noise draws every 64 samples; the state lives
-/// in `Voice.engine` (the wander) and `phaseLeft`/`phaseRight` (motor and whine phases).
+/// Chebyshev's recurrence from one phase), seven noise draws every 64 samples; the state is
+/// `MotorVoiceState` (the phases and the wander).
 enum MotorSynth: SynthKind {
     static var name: String { "motor" }
     static var summary: String { "an electric motor synthesized live: hum orders of the motor's speed and an inverter whine, silent at rest" }
@@ -27,17 +27,15 @@ enum MotorSynth: SynthKind {
     }
     static var isSeeded: Bool { true }
 
-    @inline(__always) static func start(_ voice: inout Voice, _ synth: Synth) {
-        voice.noise = NoiseGenerator(seed: synth.seed)
-        voice.engine = EngineVoiceState()
-        voice.phaseLeft = 0
-        voice.phaseRight = 0
+    @inline(__always) static func start(_ synth: Synth) -> MotorVoiceState {
+        MotorVoiceState(noise: NoiseGenerator(seed: synth.seed))
     }
 
     @inline(__always)
-    static func render(_ voice: inout Voice, _ synth: Synth, into bus: UnsafeMutablePointer<Float>,
-                       frameCount: Int, _ m: Voice.Modulation, _ c: VoiceRenderContext) -> Int {
-        voice.renderMotor(synth.values, into: bus, frameCount: frameCount, m, c)
+    static func render(_ voice: inout Voice, _ state: inout MotorVoiceState, _ synth: Synth,
+                       into bus: UnsafeMutablePointer<Float>, frameCount: Int,
+                       _ m: Voice.Modulation, _ c: VoiceRenderContext) -> Int {
+        voice.renderMotor(&state, synth.values, into: bus, frameCount: frameCount, m, c)
     }
 }
 
@@ -48,52 +46,67 @@ extension Synth {
     }
 }
 
+/// The live motor's running state inside a voice (`MotorSynth.State`).
+///
+/// Thread: a plain value inside a voice. Render thread: safe.
+struct MotorVoiceState: BitwiseCopyable {
+    /// The wander's draws.
+    var noise: NoiseGenerator
+    /// The motor's and the whine's phases, in radians.
+    var hum: Double = 0
+    var whine: Double = 0
+    /// The six hum orders' random walks, two to a field (orders 1–2, 3–4, 6–8), and the
+    /// whine's.
+    var wanderLow = SIMD2<Double>(), wanderMiddle = SIMD2<Double>(), wanderHigh = SIMD2<Double>()
+    var wanderWhine: Double = 0
+    /// Samples played, for the wander's steps every 64.
+    var heard: Double = 0
+}
+
 extension Voice {
-    /// The motor kernel. The wander lives in the engine state's fields: `exhaust`,
-    /// `second`, `body` (the six hum orders' random walks, two to a field) and `slow` (the
-    /// whine's); `heard` counts samples, for the wander's steps every 64. Render thread: safe.
+    /// The motor kernel. Render thread: safe.
     @inline(__always)
-    mutating func renderMotor(_ v: SIMD4<Double>, into bus: UnsafeMutablePointer<Float>, frameCount: Int,
-                              _ m: Modulation, _ c: VoiceRenderContext) -> Int {
+    mutating func renderMotor(_ state: inout MotorVoiceState, _ v: SIMD4<Double>, into bus: UnsafeMutablePointer<Float>,
+                              frameCount: Int, _ m: Modulation, _ c: VoiceRenderContext) -> Int {
         let humStep = v[0] * c.radiansPerHertz, whineStep = v[1] * c.radiansPerHertz
         let balance = v[2]
         // The hum orders' levels (1, 2, 3, 4, 6, 8), scaled so hum and whine together sit
         // near the synth reference level.
         let level = Voice.motorLevel
-        var e = engine
+        var e = state
         for i in 0..<frameCount {
             let pitch = max(0, m.pitch(i))
             if e.heard.truncatingRemainder(dividingBy: 64) == 0 {
                 // The wander: each walk pulled back to 0 (a memory of some 3 s at 48 kHz, the
                 // whine's 7 s), about ±1 (one standard deviation), held within ±2.
                 let bound = SIMD2<Double>(repeating: 2)
-                e.exhaust = (0.9995 * e.exhaust + 0.05 * SIMD2(Double(noise.nextUniform()), Double(noise.nextUniform())))
+                e.wanderLow = (0.9995 * e.wanderLow + 0.05 * SIMD2(Double(e.noise.nextUniform()), Double(e.noise.nextUniform())))
                     .clamped(lowerBound: -bound, upperBound: bound)
-                e.second = (0.9995 * e.second + 0.05 * SIMD2(Double(noise.nextUniform()), Double(noise.nextUniform())))
+                e.wanderMiddle = (0.9995 * e.wanderMiddle + 0.05 * SIMD2(Double(e.noise.nextUniform()), Double(e.noise.nextUniform())))
                     .clamped(lowerBound: -bound, upperBound: bound)
-                e.body = (0.9995 * e.body + 0.05 * SIMD2(Double(noise.nextUniform()), Double(noise.nextUniform())))
+                e.wanderHigh = (0.9995 * e.wanderHigh + 0.05 * SIMD2(Double(e.noise.nextUniform()), Double(e.noise.nextUniform())))
                     .clamped(lowerBound: -bound, upperBound: bound)
-                e.slow = min(2, max(-2, 0.9998 * e.slow + 0.03 * Double(noise.nextUniform())))
+                e.wanderWhine = min(2, max(-2, 0.9998 * e.wanderWhine + 0.03 * Double(e.noise.nextUniform())))
             }
             e.heard += 1
             let turning = min(1, pitch * 5)
             let amplitude = level * turning * turning
             // sin(kφ) by the recurrence sin(kφ) = 2 cos φ sin((k−1)φ) − sin((k−2)φ).
-            let s1 = Voice.sine(phaseLeft), twoCos = 2 * Voice.sine(Voice.wrap(phaseLeft + Double.pi / 2))
+            let s1 = Voice.sine(e.hum), twoCos = 2 * Voice.sine(Voice.wrap(e.hum + Double.pi / 2))
             let s2 = twoCos * s1, s3 = twoCos * s2 - s1, s4 = twoCos * s3 - s2
             let s5 = twoCos * s4 - s3, s6 = twoCos * s5 - s4, s7 = twoCos * s6 - s5, s8 = twoCos * s7 - s6
-            let hum = 0.5 * (1 + 0.1 * e.exhaust[0]) * s1 + 0.2 * (1 + 0.2 * e.exhaust[1]) * s2
-                + 0.12 * (1 + 0.3 * e.second[0]) * s3 + 0.08 * (1 + 0.3 * e.second[1]) * s4
-                + 0.05 * (1 + 0.3 * e.body[0]) * s6 + 0.025 * (1 + 0.3 * e.body[1]) * s8
-            let w = Voice.sine(phaseRight)
-            let whine = 0.5 * balance * (1 + 0.25 * e.slow) * (w + 0.15 * 2 * w * Voice.sine(Voice.wrap(phaseRight + Double.pi / 2)))
+            let hum = 0.5 * (1 + 0.1 * e.wanderLow[0]) * s1 + 0.2 * (1 + 0.2 * e.wanderLow[1]) * s2
+                + 0.12 * (1 + 0.3 * e.wanderMiddle[0]) * s3 + 0.08 * (1 + 0.3 * e.wanderMiddle[1]) * s4
+                + 0.05 * (1 + 0.3 * e.wanderHigh[0]) * s6 + 0.025 * (1 + 0.3 * e.wanderHigh[1]) * s8
+            let w = Voice.sine(e.whine)
+            let whine = 0.5 * balance * (1 + 0.25 * e.wanderWhine) * (w + 0.15 * 2 * w * Voice.sine(Voice.wrap(e.whine + Double.pi / 2)))
             let x = Float(amplitude * (hum + whine))
-            phaseLeft = Voice.wrap(phaseLeft + humStep * pitch)
-            phaseRight = Voice.wrap(phaseRight + whineStep * pitch)
+            e.hum = Voice.wrap(e.hum + humStep * pitch)
+            e.whine = Voice.wrap(e.whine + whineStep * pitch)
             // A voice whose fade-out ended is idle: its state is set again when it starts.
             if emit(x, x, at: i, into: bus, m) { return stop(at: i + 1) }
         }
-        engine = e
+        state = e
         return frameCount
     }
 

@@ -4,23 +4,22 @@
 /// document always renders the same samples) and levelled to `SoundSource.synthReferenceRMS`
 /// by `NoiseGenerator`.
 
-/// A seeded noise kind: its voice's generator is seeded at the start, and `next` draws one
+/// A seeded noise kind: its state is a generator seeded at the start, and `next` draws one
 /// sample from it; the kernel (`renderNoise`) is shared.
-protocol NoiseSynthKind: SynthKind {
+protocol NoiseSynthKind: SynthKind where State == NoiseGenerator {
     static func next(_ generator: inout NoiseGenerator, _ c: VoiceRenderContext) -> Float
 }
 
 extension NoiseSynthKind {
     static var isSeeded: Bool { true }
 
-    @inline(__always) static func start(_ voice: inout Voice, _ synth: Synth) {
-        voice.noise = NoiseGenerator(seed: synth.seed)
-    }
+    @inline(__always) static func start(_ synth: Synth) -> NoiseGenerator { NoiseGenerator(seed: synth.seed) }
 
     @inline(__always)
-    static func render(_ voice: inout Voice, _ synth: Synth, into bus: UnsafeMutablePointer<Float>,
-                       frameCount: Int, _ m: Voice.Modulation, _ c: VoiceRenderContext) -> Int {
-        voice.renderNoise(into: bus, frameCount: frameCount, m) { next(&$0, c) }
+    static func render(_ voice: inout Voice, _ noise: inout NoiseGenerator, _ synth: Synth,
+                       into bus: UnsafeMutablePointer<Float>, frameCount: Int,
+                       _ m: Voice.Modulation, _ c: VoiceRenderContext) -> Int {
+        voice.renderNoise(&noise, into: bus, frameCount: frameCount, m) { next(&$0, c) }
     }
 }
 
@@ -57,14 +56,14 @@ extension Synth {
 }
 
 extension Voice {
-    /// The noise kernel: `next` draws one sample from the voice's generator.
+    /// The noise kernel: `next` draws one sample from `noise`, the voice's generator.
     ///
     /// Render thread: safe.
     @inline(__always)
-    mutating func renderNoise(into bus: UnsafeMutablePointer<Float>, frameCount: Int, _ m: Modulation,
-                              _ next: (inout NoiseGenerator) -> Float) -> Int {
+    mutating func renderNoise(_ noise: inout NoiseGenerator, into bus: UnsafeMutablePointer<Float>, frameCount: Int,
+                              _ m: Modulation, _ next: (inout NoiseGenerator) -> Float) -> Int {
         if m.hasFixedGain {
-            renderFixedNoise(into: bus, frameCount: frameCount, gain: m.fixedGain, next)
+            Voice.renderFixedNoise(&noise, into: bus, frameCount: frameCount, gain: m.fixedGain, next)
             return frameCount
         }
         for i in 0..<frameCount {
@@ -76,8 +75,8 @@ extension Voice {
 
     /// A noise source with a fixed gain: the generator kept in registers for the call.
     @inline(__always)
-    private mutating func renderFixedNoise(into bus: UnsafeMutablePointer<Float>, frameCount: Int, gain g: Float,
-                                           _ next: (inout NoiseGenerator) -> Float) {
+    private static func renderFixedNoise(_ noise: inout NoiseGenerator, into bus: UnsafeMutablePointer<Float>,
+                                         frameCount: Int, gain g: Float, _ next: (inout NoiseGenerator) -> Float) {
         var generator = noise
         for i in 0..<frameCount {
             let x = next(&generator)

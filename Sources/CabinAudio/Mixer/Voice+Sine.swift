@@ -5,10 +5,13 @@ enum SineSynth: SynthKind {
     static var summary: String { "a sine in both channels" }
     static var options: [SynthOption] { [SynthOption("frequency", defaultValue: 440, unit: "Hz")] }
 
+    @inline(__always) static func start(_ synth: Synth) -> OscillatorPhases { OscillatorPhases() }
+
     @inline(__always)
-    static func render(_ voice: inout Voice, _ synth: Synth, into bus: UnsafeMutablePointer<Float>,
-                       frameCount: Int, _ m: Voice.Modulation, _ c: VoiceRenderContext) -> Int {
-        voice.renderSine(frequency: synth.values[0], into: bus, frameCount: frameCount, m, c)
+    static func render(_ voice: inout Voice, _ phases: inout OscillatorPhases, _ synth: Synth,
+                       into bus: UnsafeMutablePointer<Float>, frameCount: Int,
+                       _ m: Voice.Modulation, _ c: VoiceRenderContext) -> Int {
+        voice.renderSine(&phases.left, frequency: synth.values[0], into: bus, frameCount: frameCount, m, c)
     }
 }
 
@@ -17,17 +20,24 @@ extension Synth {
     public static func sine(frequency: Hertz = 440) -> Synth { Synth(SineSynth.self, frequency) }
 }
 
+/// The running state of the oscillator kinds (`sine`, `binaural`, `isochronic`): two phases
+/// in radians, from 0 at the start (the sine uses the left one).
+struct OscillatorPhases: BitwiseCopyable {
+    var left: Double = 0
+    var right: Double = 0
+}
+
 extension Voice {
     /// The sine kernel: the phase advances by `frequency` × the pitch ratio per frame.
     ///
     /// Render thread: safe.
     @inline(__always)
-    mutating func renderSine(frequency: Hertz, into bus: UnsafeMutablePointer<Float>, frameCount: Int,
-                             _ m: Modulation, _ c: VoiceRenderContext) -> Int {
+    mutating func renderSine(_ phase: inout Double, frequency: Hertz, into bus: UnsafeMutablePointer<Float>,
+                             frameCount: Int, _ m: Modulation, _ c: VoiceRenderContext) -> Int {
         let step = frequency * c.radiansPerHertz
         for i in 0..<frameCount {
-            let x = Float(Voice.sineAmplitude * Voice.sine(phaseLeft))
-            phaseLeft = Voice.wrap(phaseLeft + step * m.pitch(i))
+            let x = Float(Voice.sineAmplitude * Voice.sine(phase))
+            phase = Voice.wrap(phase + step * m.pitch(i))
             if emit(x, x, at: i, into: bus, m) { return stop(at: i + 1) }
         }
         return frameCount

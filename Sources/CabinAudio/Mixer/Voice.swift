@@ -35,14 +35,9 @@ struct Voice: BitwiseCopyable {
     var envelope = Ramp(0)
     /// Last gain applied, for "steal the quietest" among equals.
     var lastGain: Double = 0
-    // The running state of synthesized kinds (set up by each kind's `start`).
-    /// The noise kinds' generator.
-    var noise = NoiseGenerator(seed: 0)
-    /// Oscillator phases in radians (the sine uses the left one).
-    var phaseLeft: Double = 0
-    var phaseRight: Double = 0
-    /// The live engine's pulses and filters (`EngineSynth`).
-    var engine = EngineVoiceState()
+    /// The running state of the synthesized kind the voice plays (its `SynthKind.State`,
+    /// set up by the kind's `start`): one block shared by every kind, not a field per kind.
+    var synthState = SynthState()
 
     /// Starts fading out over `frames` with `shape`; the voice frees itself at the end.
     mutating func processRelease(frames: Int64, shape: Ramp.Shape = .linear) {
