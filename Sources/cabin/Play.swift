@@ -190,8 +190,8 @@ struct Play: ParsableCommand {
             view.note("resuming \"\(view.title.terminalSafe)\" at \(CLIOutput.clock(start.time).dropLast(4))")
         }
         let rumble = try openRumble(settings, player: player)
-        try play(player, view: view, rumble: rumble, decoding: decoding, source: start.source, carried: carried, range: start.range,
-                 early: early, parent: parent, silence: silence)
+        try play(player, view: view, rumble: rumble, decoding: decoding, source: start.source, mix: start.mix, carried: carried,
+                 range: start.range, early: early, parent: parent, silence: silence)
     }
 
     /// What plays and from where: the session named (the library resolves it:
@@ -273,7 +273,7 @@ struct Play: ParsableCommand {
 
     /// Runs the control loop with the timers, hooks, socket and state file; exits with its status.
     func play(_ player: LivePlayer, view: PlayView, rumble: SessionRumble?, decoding: SoundDecoding,
-              source: SessionSource, carried: [String: Decibels], range: PlaybackRange, early: [PlayerEvent],
+              source: SessionSource, mix: MixArguments, carried: [String: Decibels], range: PlaybackRange, early: [PlayerEvent],
               parent: ParentProcess?, silence: String?) throws {
         let control = try openControl(player: player, title: view.title)
         if let silence, !quiet { CLIOutput.note(silence) }
@@ -284,7 +284,7 @@ struct Play: ParsableCommand {
         session.timer = stopAfter.flatMap(SessionTime.parse).map { SleepTimer(stopAfter: $0, fadeOut: fadeOut.flatMap(SessionTime.parse) ?? 0) }
         session.hooks = onMark.map { MarkHooks(command: $0, session: view.title, outputToStandardError: json) }
         session.then = then
-        session.state = noState ? nil : PlayStateKeeper(session: stateRecord(source, title: view.title, duration: player.status.duration),
+        session.state = noState ? nil : PlayStateKeeper(session: stateRecord(source, mix: mix, title: view.title, duration: player.status.duration),
                                                         carried: carried)
         session.parent = parent
         session.range = range
@@ -317,8 +317,10 @@ struct Play: ParsableCommand {
         return session
     }
 
-    /// What the state file keeps of this session (its position is filled in as it plays).
-    func stateRecord(_ source: SessionSource, title: String, duration: Double) -> PlayState.Session {
+    /// What the state file keeps of this session (its position is filled in as it plays):
+    /// `mix` is the loudness and seed it plays with (a resumed session's own, unless given
+    /// again), so resuming a resumed session plays the same sound.
+    func stateRecord(_ source: SessionSource, mix: MixArguments, title: String, duration: Double) -> PlayState.Session {
         let file = source.file.map { path -> String in
             if path.hasPrefix("/") { return path }
             return SessionReferences.realPath(path) ?? FileManager.default.currentDirectoryPath + "/" + path

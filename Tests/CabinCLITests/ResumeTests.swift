@@ -74,6 +74,26 @@ import Testing
         #expect(lines.stdout.contains("resuming \"resumable\" at 0:0"), "\(lines.stdout)")
     }
 
+    @Test("a resumed session keeps its loudness and seed in the state file, so resuming it again plays the same sound")
+    func resumingTwiceKeepsLoudnessAndSeed() throws {
+        let (path, dir, environment) = try Self.setUp(seconds: 60)
+        let first = try ExternalTool.cabin(["play", path, "-D", "none", "--seed", "5", "--loudness", "-23",
+                                            "--stop-after", "0.5s", "--quiet"], environment: environment)
+        #expect(first.status == 0, "\(first.stderr)")
+        let saved = try #require(try Self.state(dir)["session"] as? [String: Any])
+        #expect(saved["seed"] as? Int == 5)
+        #expect(saved["loudness"] as? String == "-23")
+        for round in 1...2 {
+            let resumed = try ExternalTool.cabin(["play", "--resume", "-D", "none", "--stop-after", "0.5s", "--quiet"],
+                                                 environment: environment)
+            #expect(resumed.status == 0, "\(resumed.stderr)")
+            let again = try #require(try Self.state(dir)["session"] as? [String: Any])
+            #expect(again["seed"] as? Int == 5, "after resume \(round): \(again)")
+            #expect(again["loudness"] as? String == "-23", "after resume \(round): \(again)")
+            #expect(again["file"] as? String == path)
+        }
+    }
+
     @Test func aKilledPlayLosesAtMostTheSaveInterval() throws {
         let (path, dir, environment) = try Self.setUp(seconds: 60)
         let process = Process()
