@@ -36,11 +36,7 @@ public enum ThreadCPUClock {
     }
 
     /// The calling thread's CPU time so far, in seconds.
-    public static func seconds() -> Double {
-        var ts = timespec()
-        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
-        return Double(ts.tv_sec) + Double(ts.tv_nsec) * 1e-9
-    }
+    public static func seconds() -> Double { Double(nanoseconds()) * 1e-9 }
 }
 
 /// Putting the calling thread to sleep, or giving its core away.
