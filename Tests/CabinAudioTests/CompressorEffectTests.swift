@@ -151,4 +151,18 @@ import CabinTestSupport
         #expect(CompressorEffect.Description().parameters == CompressorEffect.declaration.defaults)
         #expect(CompressorEffect.declaration.mainParameter.name == "threshold")
     }
+
+    /// A cue's value past a parameter's range plays as the range's end: every parameter moved
+    /// to a wild value at once sounds as the compressor made with the clamped values.
+    @Test func cuesAreClampedToTheDeclaredRanges() {
+        let declared = CompressorEffect.declaration.parameters
+        let input = Self.sine(peakDecibels: -3, seconds: 0.5)
+        for wild in [[-100.0, 30, 9, 0, 99, -5], [5.0, 0.5, -1, 60, -3, 40]] {
+            let moved = Self.run(input, CompressorEffect.declaration.defaults,
+                                 moves: wild.enumerated().map { (0, $0.offset, $0.element, 0) })
+            let clamped = Self.run(input, zip(declared, wild).map { $0.clamped($1) })
+            #expect(moved == clamped, "\(wild)")
+            #expect(moved != input, "\(wild) compresses nothing")
+        }
+    }
 }

@@ -76,6 +76,9 @@ public final class CompressorEffect: BusEffect {
     }
 
     private var threshold: Ramp, ratio: Ramp, attack: Ramp, release: Ramp, knee: Ramp, makeup: Ramp
+    /// Each parameter's declared range, by index (read from `declaration` when made, so a cue
+    /// is clamped on the render thread without touching the declaration's arrays).
+    private let lowest: SIMD8<Double>, highest: SIMD8<Double>
     private var sampleRate = 48_000.0
     // Derived from the parameters (`derive()`).
     private var slope = 0.0, kneeStart = 0.0, attackCoefficient = 0.0, releaseCoefficient = 0.0, makeupGain = 1.0
@@ -89,6 +92,12 @@ public final class CompressorEffect: BusEffect {
         let p = Description(parameters: parameters).parameters
         threshold = Ramp(p[0]); ratio = Ramp(p[1]); attack = Ramp(p[2])
         release = Ramp(p[3]); knee = Ramp(p[4]); makeup = Ramp(p[5])
+        var lowest = SIMD8<Double>(), highest = SIMD8<Double>()
+        for (i, parameter) in CompressorEffect.declaration.parameters.enumerated() {
+            lowest[i] = parameter.range.lowerBound
+            highest[i] = parameter.range.upperBound
+        }
+        (self.lowest, self.highest) = (lowest, highest)
     }
 
     /// The reduction being applied now, in dB (≥ 0).
@@ -126,15 +135,15 @@ public final class CompressorEffect: BusEffect {
     @_noAllocation @_noLocks
     #endif
     public func setParameter(_ index: Int, to value: Double, overFrames frames: Int64) {
-        guard !value.isNaN else { return }
+        guard !value.isNaN, index >= 0, index < 6 else { return }
+        let clamped = min(max(value, lowest[index]), highest[index])
         switch index {
-        case 0: threshold.start(to: min(max(value, -60), 0), frames: frames)
-        case 1: ratio.start(to: min(max(value, 1), 20), frames: frames)
-        case 2: attack.start(to: min(max(value, 0.0001), 0.5), frames: frames)
-        case 3: release.start(to: min(max(value, 0.005), 5), frames: frames)
-        case 4: knee.start(to: min(max(value, 0), 24), frames: frames)
-        case 5: makeup.start(to: min(max(value, 0), 24), frames: frames)
-        default: return
+        case 0: threshold.start(to: clamped, frames: frames)
+        case 1: ratio.start(to: clamped, frames: frames)
+        case 2: attack.start(to: clamped, frames: frames)
+        case 3: release.start(to: clamped, frames: frames)
+        case 4: knee.start(to: clamped, frames: frames)
+        default: makeup.start(to: clamped, frames: frames)
         }
         derive()
     }
