@@ -33,6 +33,8 @@ public struct DeviceError<Failure: DeviceFailure>: Error, Sendable, Equatable, C
 }
 
 /// The kinds of one family of device failures, each with its advice and its one-line form.
+///
+/// Thread: plain values; any thread.
 public protocol DeviceFailure: Sendable, Equatable {
     /// What a user can do about it.
     var advice: String { get }

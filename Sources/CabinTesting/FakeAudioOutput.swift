@@ -140,6 +140,8 @@ public final class FakeAudioBackend: AudioOutputBackend, @unchecked Sendable {
 }
 
 /// What tests read of any fake device, push or pull.
+///
+/// Thread: the test's thread reads it; the player's threads drive the device itself.
 public protocol FakeDevice: AnyObject {
     var device: String { get }
     var negotiated: OutputFormat { get }

@@ -17,6 +17,8 @@ public struct MixerID<Kind: MixerIDKind>: Hashable, Sendable, BitwiseCopyable, C
 }
 
 /// What a `MixerID` indexes: its name in descriptions (`bus#2`).
+///
+/// Thread: a name only; any thread.
 public protocol MixerIDKind {
     static var name: String { get }
 }

@@ -170,6 +170,9 @@ public struct RadioBuffer: Sendable {
 }
 
 /// Where a station's frames go: the mixer's `AudioStream` (or a test's stand-in).
+///
+/// Thread: the station's own thread writes (one producer at a time); `availableFrames` may be
+/// read from any thread.
 public protocol RadioRing {
     var availableFrames: Int { get }
     func write(_ frames: UnsafeBufferPointer<Float>) -> Int
