@@ -35,6 +35,18 @@ public enum RumbleDevices {
         public var unreadable: [(path: String, error: SystemError)]
         /// How many nodes were looked at.
         public var scanned: Int
+
+        /// The nodes that could not be opened, as one phrase for a listing's last line:
+        /// `2 could not be opened: permission denied; add yourself to the 'input' group (then
+        /// log in again), or use a udev rule` (`ForceFeedbackFailure.permissionDenied`'s
+        /// advice) when every one was refused for want of permission, else with the first's
+        /// error. Nil when every node opened.
+        public var unreadableSummary: String? {
+            guard let first = unreadable.first else { return nil }
+            let denied = unreadable.allSatisfy { ForceFeedbackError($0.error, device: $0.path).kind == .permissionDenied }
+            return "\(unreadable.count) could not be opened: "
+                + (denied ? "permission denied; \(ForceFeedbackFailure.permissionDenied.advice)" : "\(first.error)")
+        }
     }
 
     /// Scans every evdev node of `system`.

@@ -265,14 +265,35 @@ public final class ControlServer {
             client.isObserving = false
             queue(ControlServer.reply(id: request.id, data: .null), to: client)
         default:
-            let commands = ControlCommands(player: player, title: title)
-            do {
-                let data = try commands.perform(request.name, request.arguments)
-                if request.name == "quit" { quitRequested = true }
-                queue(ControlServer.reply(id: request.id, data: data), to: client)
-            } catch {
-                queue(ControlServer.reply(id: request.id, error: error.description), to: client)
-            }
+            let answer = ControlServer.perform(request, player: player, title: title)
+            if request.name == "quit" && answer.succeeded { quitRequested = true }
+            queue(answer.reply, to: client)
+        }
+    }
+
+    /// The reply line to one request line (`{"command": ["volume", "music", "-12dB"]}`), as
+    /// a client of the socket gets it, for a request that came another way (the studio's
+    /// page): the same parsing, the same commands (`ControlCommands`), the same replies.
+    /// `observe` and `unobserve` need a connection and are refused here.
+    ///
+    /// Thread: any thread (the command runs under the player's control lock).
+    public static func answer(_ line: [UInt8], player: LivePlayer, title: String) -> (reply: String, succeeded: Bool) {
+        switch ControlRequest.parse(line) {
+        case .failure(let failure):
+            return (reply(id: failure.id, error: failure.message), false)
+        case .success(let request) where request.name == "observe" || request.name == "unobserve":
+            return (reply(id: request.id, error: "\(request.name) needs the control socket: events are sent on its connection"), false)
+        case .success(let request):
+            return player.control.withLock { perform(request, player: player, title: title) }
+        }
+    }
+
+    private static func perform(_ request: ControlRequest, player: LivePlayer, title: String) -> (reply: String, succeeded: Bool) {
+        do {
+            let data = try ControlCommands(player: player, title: title).perform(request.name, request.arguments)
+            return (reply(id: request.id, data: data), true)
+        } catch {
+            return (reply(id: request.id, error: error.description), false)
         }
     }
 

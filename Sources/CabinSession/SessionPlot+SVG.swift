@@ -8,10 +8,17 @@ extension SessionPlot {
     static let layerHeight = 26.0, cueHeight = 40.0, valueHeight = 54.0, duckHeight = 18.0, hapticHeight = 26.0,
                loudnessHeight = 80.0, gap = 6.0
 
+    /// Where the timeline is drawn: time t (clamped to 0…`duration`) is at
+    /// x = `x` + t / `duration` × `width` (pixels of the picture, which is the plot's `width` across),
+    /// the mapping of every item `svg()` draws; a page that draws a playhead over the picture
+    /// maps the same way.
+    public var timeline: (x: Double, width: Double, duration: Double) {
+        (Self.left, Double(width) - Self.left - Self.right, max(document.duration, 1e-3))
+    }
+
     /// The SVG document.
     public func svg() -> String {
-        let duration = max(document.duration, 1e-3)
-        let plotWidth = Double(width) - Self.left - Self.right
+        let (_, plotWidth, duration) = timeline
         func x(_ t: Double) -> Double { Self.left + min(max(t, 0), duration) / duration * plotWidth }
         var body = ""
         var y = Self.top

@@ -10,6 +10,10 @@
 //   StudioPage      the page itself (HTML, CSS and JavaScript; static: every value from a
 //                   pattern reaches it as JSON and is put in the page as text)
 //   StudioToken     the random token in the page's address
+//   StudioSession   a session opened with the patterns: `session plot`'s picture of its
+//                   lanes, where its timeline is, and its player (`StudioPlayer`: the
+//                   page's transport and volumes, in the control socket's words)
+//   StudioServing   the server on a task of its own, for a command whose thread watches
 //
 // Running a studio:
 //

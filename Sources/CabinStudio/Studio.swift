@@ -159,10 +159,13 @@ public final class Studio: Sendable {
 
     /// Waits for saves of the files (inotify, `FileWatcher`) and reloads each one saved or
     /// removed, until `stop` says so (asked at least every 50 ms); `report` is called after
-    /// each reload. Throws only when the files cannot be watched (a missing folder).
-    public func watch(until stop: () -> Bool, report: (Report) -> Void) throws(FileWatcherError) {
+    /// each reload, `each` at every turn (at least every 50 ms: the control socket of a
+    /// session playing here is served from it). Throws only when the files cannot be watched
+    /// (a missing folder).
+    public func watch(until stop: () -> Bool, each: () -> Void = {}, report: (Report) -> Void) throws(FileWatcherError) {
         let watcher = try FileWatcher(paths: files)
         while !stop() {
+            each()
             for change in watcher.wait(timeoutMilliseconds: 50) {
                 for index in files.indices where files[index] == change.path {
                     report(reload(index, removed: change.kind == .removed, savedAt: change.seenAt))

@@ -65,10 +65,7 @@ public struct StudioDevices: Sendable {
                 var why = listing.scanned == 0
                     ? "no rumble pad: this machine has no input devices (/dev/input/event*)"
                     : "no rumble pad among \(listing.scanned) input device\(listing.scanned == 1 ? "" : "s")"
-                if !listing.unreadable.isEmpty {
-                    let denied = listing.unreadable.allSatisfy { $0.error.code == 13 }
-                    why += " (\(listing.unreadable.count) could not be opened\(denied ? ": permission denied; add yourself to the 'input' group" : ""))"
-                }
+                if let unreadable = listing.unreadableSummary { why += " (\(unreadable))" }
                 pad = Target(device: nil, detail: why)
             }
         }

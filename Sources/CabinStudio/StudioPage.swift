@@ -14,7 +14,11 @@
 /// when there is none. `compare with` draws another pattern's intensity, sharpness and
 /// transients (purple) over this one's lane, on the same axis (A/B overlay), redrawn when
 /// either is saved. A session opened with the patterns shows its lanes above them, as
-/// `session plot` draws them. What it drew is in each section's data attributes
+/// `session plot` draws them, and when it plays here its transport (play, pause, stop, a
+/// time to go to, a click on the lanes to seek), a volume slider (dB) and mute per bus, a
+/// master mute, the position and a playhead over the lanes: each a control-socket request
+/// (`POST control`), the playhead and position from `player.json` 5 times a second.
+/// What it drew is in each section's data attributes
 /// (`data-generation`, `data-transients-drawn`, …) for tests and tools.
 enum StudioPage {
     static let html = """
@@ -37,7 +41,18 @@ enum StudioPage {
           <span id="status" data-connected="false">connecting…</span>
         </header>
         <p class="legend"><span class="k-intensity">intensity</span> <span class="k-sharpness">sharpness</span> <span class="k-transient">transient</span> <span class="k-sound">sound</span> <span class="k-playhead">playhead</span> <span class="k-compare">compared pattern (B)</span></p>
-        <section id="session" hidden><h2>session: <span class="title"></span></h2></section>
+        <section id="session" hidden><h2>session: <span class="title"></span></h2>
+          <div class="transport" hidden>
+            <button class="play" type="button">▶ play</button> <button class="pause" type="button">⏸ pause</button>
+            <button class="stop" type="button">■ stop</button>
+            <span class="position">0:00</span> / <span class="duration">0:00</span> <span class="state"></span>
+            <label>go to <input class="seek" type="text" size="8" placeholder="1m30s"></label>
+            <label><input class="mute" type="checkbox"> mute</label>
+            <span class="player-message"></span>
+          </div>
+          <div class="buses" hidden></div>
+          <div class="lanes"><div class="playhead" hidden></div></div>
+        </section>
         <main id="patterns"></main>
         <template id="pattern-template">
           <section class="pattern">
@@ -79,6 +94,13 @@ enum StudioPage {
         #session { background: #fff; border: 1px solid #ddd; border-radius: 4px; margin: 0.8em 1em; padding: 0.5em 0.8em; }
         #session h2 { font-size: 1em; margin: 0.2em 0; }
         #session img.lanes { display: block; max-width: 100%; height: auto; }
+        #session div.lanes { position: relative; display: inline-block; max-width: 100%; }
+        #session[data-playing] img.lanes { cursor: crosshair; }
+        #session div.playhead { position: absolute; top: 0; bottom: 0; width: 0; border-left: 2px solid #2ca02c; pointer-events: none; }
+        #session .transport, #session .buses { margin: 0.3em 0; font-size: 0.9em; }
+        #session .buses label { margin-right: 1.2em; white-space: nowrap; }
+        #session .buses input[type=range] { width: 8em; vertical-align: middle; }
+        #session .player-message { color: #b00; margin-left: 1em; }
         section.pattern { background: #fff; border: 1px solid #ddd; border-radius: 4px; margin: 0.8em 0; padding: 0.5em 0.8em; }
         section.pattern h2 { font-size: 1em; margin: 0.2em 0; }
         section.pattern .summary { font-weight: normal; color: #555; }
@@ -255,12 +277,97 @@ enum StudioPage {
           const section = document.getElementById("session"), img = document.createElement("img");
           img.className = "lanes";
           img.alt = "the session's lanes, as cabin session plot draws them";
-          section.append(img);
+          section.querySelector("div.lanes").prepend(img);
           section.querySelector(".title").textContent = session.title;
           img.addEventListener("load", () => { section.dataset.loaded = "true"; section.dataset.width = String(img.naturalWidth); });
           img.src = session.svg;
           section.hidden = false;
+          if (session.player) startPlayer(section, img, session);
         }).catch(() => {});
+
+        // The session playing on this machine: every press is a control-socket request
+        // (POST control: {"command": [...]}, answered as cabin ctl's socket answers it), and
+        // player.json (cabin ctl status --json) is read 5 times a second for the playhead,
+        // the position and the volumes. The playhead is at session plot's x of the position:
+        // timeline.x + t / timeline.duration × timeline.width, in the picture's pixels.
+        function startPlayer(section, img, session) {
+          const t = session.timeline, playhead = section.querySelector("div.playhead");
+          const message = section.querySelector(".player-message"), buses = section.querySelector("div.buses");
+          section.querySelector("div.transport").hidden = false;
+          section.dataset.playing = "";
+          let last = null;
+          const clock = s => { const m = Math.floor(s / 60), r = s - 60 * m; return m + ":" + (r < 10 ? "0" : "") + r.toFixed(1); };
+          async function send(command) {
+            try {
+              const response = await fetch("control", { method: "POST", body: JSON.stringify({ command }) });
+              const reply = await response.json();
+              message.textContent = reply.error === "success" ? "" : reply.error;
+              section.dataset.lastReply = reply.error;
+            } catch (error) {
+              message.textContent = "not sent: " + error;
+            }
+            poll();
+          }
+          const sliders = new Map();
+          for (const bus of session.player.buses) {
+            const label = document.createElement("label"), name = document.createElement("span");
+            const slider = document.createElement("input"), value = document.createElement("span");
+            const mute = document.createElement("input"), muteLabel = document.createElement("span");
+            name.textContent = bus + " ";
+            slider.type = "range"; slider.min = "-60"; slider.max = "6"; slider.step = "0.5"; slider.value = "0";
+            slider.dataset.bus = bus;
+            value.className = "db"; value.textContent = " 0 dB ";
+            mute.type = "checkbox"; mute.className = "bus-mute"; mute.dataset.bus = bus;
+            muteLabel.textContent = " mute";
+            const level = () => mute.checked ? "-inf dB" : slider.value + "dB";
+            slider.addEventListener("input", () => { value.textContent = " " + slider.value + " dB "; });
+            slider.addEventListener("change", () => send(["volume", bus, level()]));
+            mute.addEventListener("change", () => send(["volume", bus, level()]));
+            label.append(name, slider, value, mute, muteLabel);
+            buses.append(label);
+            sliders.set(bus, { slider, value, mute });
+          }
+          buses.hidden = session.player.buses.length === 0;
+          section.querySelector("button.play").addEventListener("click", () => send(["resume"]));
+          section.querySelector("button.pause").addEventListener("click", () => send(["pause"]));
+          section.querySelector("button.stop").addEventListener("click", () => send(["stop"]));
+          const master = section.querySelector("input.mute");
+          master.addEventListener("change", () => send(["mute", master.checked ? "on" : "off"]));
+          const seek = section.querySelector("input.seek");
+          seek.addEventListener("change", () => { if (seek.value.trim() !== "") send(["seek", seek.value.trim(), "absolute"]); });
+          // A click on the lanes: the time at that x, as session plot maps it.
+          img.addEventListener("click", event => {
+            const x = event.offsetX / img.clientWidth * session.width;
+            const seconds = Math.min(Math.max((x - t.x) / t.width, 0), 1) * t.duration;
+            send(["seek", Math.round(seconds * 1000) / 1000, "absolute"]);
+          });
+          function show(status) {
+            last = status;
+            const position = Math.min(Math.max(status.position, 0), t.duration);
+            const x = t.x + position / t.duration * t.width;
+            playhead.hidden = !img.clientWidth;
+            playhead.style.left = (x / session.width * img.clientWidth) + "px";
+            Object.assign(section.dataset, { position: String(status.position), state: status.state, playheadX: String(x) });
+            section.querySelector(".position").textContent = clock(status.position);
+            section.querySelector(".duration").textContent = clock(status.duration);
+            section.querySelector(".state").textContent = status.state;
+            if (document.activeElement !== master) master.checked = !!status.volume.muted;
+            for (const [bus, s] of sliders) {
+              const db = status.volume.buses[bus];   // null: -inf (muted)
+              s.mute.checked = db === null;
+              if (db !== null && document.activeElement !== s.slider) { s.slider.value = String(db); s.value.textContent = " " + db + " dB "; }
+            }
+          }
+          let polling = false;
+          async function poll() {
+            if (polling) return;
+            polling = true;
+            try { show(await (await fetch("player.json")).json()); } catch (error) {} finally { polling = false; }
+          }
+          setInterval(poll, 200);
+          window.addEventListener("resize", () => { if (last) show(last); });
+          poll();
+        }
 
         // This machine's rumble pad and DualSense (devices.json): each a device, or why none.
         let devices = null;

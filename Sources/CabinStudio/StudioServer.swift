@@ -1,4 +1,5 @@
 import CabinJSON
+import CabinPlayback
 import Dispatch
 import Hummingbird
 import Logging
@@ -14,8 +15,12 @@ extension Studio {
     /// (`events`: server-sent events, every pattern first, then each new version), the device
     /// buttons (`devices.json`), and a press of one (`POST play/N/rumble`, `POST
     /// play/N/dualsense`: plays pattern N on that device, answering when it has played, with
-    /// `{"played": …, "message": …}`), and a session's lanes (`session.json`: its title, or
-    /// null; `session.svg`: `session plot`'s picture).
+    /// `{"played": …, "message": …}`), a session's lanes (`session.json`: its title, where
+    /// the timeline is in the picture and its player's buses, or null; `session.svg`:
+    /// `session plot`'s picture), and its player: `player.json` (`cabin ctl status --json`'s
+    /// object) and `POST control` (a control-socket request line, `{"command": ["pause"]}`,
+    /// answered with the socket's reply line: 200 when it succeeded, 422 with its one-line
+    /// `error` otherwise).
     public func serve(port: Int, running: @escaping @Sendable (String) -> Void) async throws {
         let router = Router()
         router.add(middleware: StudioGate(token: token))
@@ -40,8 +45,23 @@ extension Studio {
             return Response(status: .ok, headers: Self.headers("audio/wav"), body: ResponseBody(byteBuffer: ByteBuffer(bytes: wav)))
         }
         let session = options.session
-        let sessionJSON = session.map { JSONValue.object([("title", .string($0.title)), ("svg", .string("session.svg"))]) } ?? .null
+        let sessionJSON = session?.json ?? .null
         page.get("session.json") { _, _ in Self.text(sessionJSON.serialized(pretty: false), type: "application/json") }
+        let player = session?.player
+        page.get("player.json") { _, _ -> Response in
+            guard let player else { return Self.notFound("no session plays here\n") }
+            return Self.text(player.status, type: "application/json")
+        }
+        page.post("control") { request, _ -> Response in
+            guard let player else { return Self.notFound("no session plays here\n") }
+            guard let body = try? await request.body.collect(upTo: ControlServer.maximumLineBytes) else {
+                return Response(status: .contentTooLarge, headers: Self.headers("text/plain; charset=utf-8"),
+                                body: ResponseBody(byteBuffer: ByteBuffer(string: "request too long\n")))
+            }
+            let answer = player.answer(Array(body.readableBytesView))
+            return Response(status: answer.succeeded ? .ok : .unprocessableContent, headers: Self.headers("application/json"),
+                            body: ResponseBody(byteBuffer: ByteBuffer(string: answer.reply)))
+        }
         page.get("session.svg") { _, _ -> Response in
             guard let session else {
                 return Response(status: .notFound, headers: Self.headers("text/plain; charset=utf-8"),
@@ -90,6 +110,10 @@ extension Studio {
          // Only the page's own script, style, sound and connections: a value that got
          // into the page as markup still could not run or load anything.
          .init("Content-Security-Policy")!: "default-src 'none'; script-src 'self'; style-src 'self'; media-src 'self'; connect-src 'self'; img-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"]
+    }
+
+    static func notFound(_ message: String) -> Response {
+        Response(status: .notFound, headers: headers("text/plain; charset=utf-8"), body: ResponseBody(byteBuffer: ByteBuffer(string: message)))
     }
 
     static func text(_ body: String, type: String) -> Response {

@@ -64,9 +64,6 @@ struct Devices: ParsableCommand {
                 ? "    none: this machine has no input devices (/dev/input/event*)"
                 : "    none among \(listing.scanned) input device\(listing.scanned == 1 ? "" : "s")")
         }
-        if !listing.unreadable.isEmpty {
-            let denied = listing.unreadable.allSatisfy { $0.error.code == 13 }
-            print("    (\(listing.unreadable.count) could not be opened\(denied ? ": permission denied; add yourself to the 'input' group" : ": \(listing.unreadable[0].error)"))")
-        }
+        if let unreadable = listing.unreadableSummary { print("    (\(unreadable))") }
     }
 }

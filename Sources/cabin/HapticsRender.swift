@@ -47,56 +47,67 @@ extension HapticsCommand {
             if let device = view.parsed {
                 try renderView(HapticDeviceView(compiled, as: device), range: audio.range(for: device), options: options,
                                to: destination, strength: strength)
-                return
+            } else if HapticPatternAudio.hasAudio(pattern) {
+                try renderWithSound(pattern, compiled, options: options, to: destination, strength: strength)
+            } else {
+                let frames = try renderStreamed(compiled, options: options, to: destination, format: format)
+                let channels = options.layout.channelCount, range = options.frequencyRange
+                CLIOutput.summary("\(output): \(CLIOutput.clock(Double(frames) / options.sampleRate)) at \(audio.sampleRate) Hz, \(channels == 1 ? "mono" : "4 channels (haptics on 3-4)"), \(format.description(frames: Int64(frames), channels: channels)), sharpness -> \(HapticPreviewText.seconds(range.lowerBound))-\(HapticPreviewText.seconds(range.upperBound)) Hz\(CLIHaptics.strengthNote(strength))", output: output)
             }
-            if HapticPatternAudio.hasAudio(pattern) {
-                // A pattern with sound is rendered whole (its waveforms are in memory anyway),
-                // the sound mixed in by `HapticPatternAudio.mix`.
-                let buffer = try CLIHaptics.previewWithPatternAudio(pattern, compiled, file: file, options: options)
-                do {
-                    try SoundFile.write(buffer, to: destination, format: .forPath(output, encoding: .pcm24))
-                } catch {
-                    CLIOutput.error("\(error)")
-                    throw ExitCode.failure
-                }
-                CLIOutput.summary("\(output): \(CLIOutput.clock(buffer.duration)) at \(audio.sampleRate) Hz, \(buffer.channelCount == 1 ? "mono (haptics and sound)" : "4 channels (sound on 1-2, haptics on 3-4)"), sharpness -> \(HapticPreviewText.seconds(options.frequencyRange.lowerBound))-\(HapticPreviewText.seconds(options.frequencyRange.upperBound)) Hz\(CLIHaptics.strengthNote(strength))", output: output)
-                return
-            }
-            // Streamed in blocks, in two passes (the peak, then the samples at the one gain
-            // that keeps it under the ceiling): memory stays one block whatever the length.
-            let gain = HapticAudioRenderer.gain(peak: HapticAudioRenderer.peak(compiled, options: options), options: options)
-            var stream = HapticAudioRenderer.Stream(compiled, options: options)
-            let channels = options.layout.channelCount
-            do {
-                let writer = try SoundFileWriter(output: destination, format: format, channelCount: channels,
-                                                 sampleRate: options.sampleRate, expectedFrames: Int64(stream.frameCount))
-                var mono = [Float](repeating: 0, count: HapticAudioRenderer.Stream.blockFrames)
-                var frames = [Float](repeating: 0, count: HapticAudioRenderer.Stream.blockFrames * channels)
-                while !stream.isFinished {
-                    let n = mono.withUnsafeMutableBufferPointer { stream.process(into: $0) }
-                    frames.withUnsafeMutableBufferPointer { out in
-                        for i in 0..<n {
-                            let sample = gain == 1 ? mono[i] : Float(Double(mono[i]) * gain)
-                            options.layout.spread(sample, into: out.baseAddress! + channels * i)
-                        }
-                    }
-                    try frames.withUnsafeBufferPointer { (p) throws(SoundFileError) in
-                        try writer.write(UnsafeBufferPointer(rebasing: p[0..<(n * channels)]))
-                    }
-                }
-                try writer.close()
-                try destination.commit()
-            } catch let error as SoundFileError {
-                CLIOutput.error("\(error)")
-                throw ExitCode.failure
-            } catch let error as OutputError {
-                CLIOutput.error("\(error)")
-                throw ExitCode.failure
-            }
-            let seconds = Double(stream.frameCount) / options.sampleRate
-            let range = options.frequencyRange
-            CLIOutput.summary("\(output): \(CLIOutput.clock(seconds)) at \(audio.sampleRate) Hz, \(channels == 1 ? "mono" : "4 channels (haptics on 3-4)"), \(format.description(frames: Int64(stream.frameCount), channels: channels)), sharpness -> \(HapticPreviewText.seconds(range.lowerBound))-\(HapticPreviewText.seconds(range.upperBound)) Hz\(CLIHaptics.strengthNote(strength))", output: output)
         }
+    }
+}
+
+extension HapticsCommand.RenderAudio {
+    /// A pattern with sound, rendered whole (its waveforms are in memory anyway), the sound
+    /// mixed in by `HapticPatternAudio.mix`.
+    func renderWithSound(_ pattern: HapticPattern, _ compiled: CompiledHaptics, options: HapticAudioOptions,
+                         to destination: OutputFile, strength: Setting<HapticStrength>) throws {
+        let buffer = try CLIHaptics.previewWithPatternAudio(pattern, compiled, file: file, options: options)
+        do {
+            try SoundFile.write(buffer, to: destination, format: .forPath(output, encoding: .pcm24))
+        } catch {
+            CLIOutput.error("\(error)")
+            throw ExitCode.failure
+        }
+        CLIOutput.summary("\(output): \(CLIOutput.clock(buffer.duration)) at \(audio.sampleRate) Hz, \(buffer.channelCount == 1 ? "mono (haptics and sound)" : "4 channels (sound on 1-2, haptics on 3-4)"), sharpness -> \(HapticPreviewText.seconds(options.frequencyRange.lowerBound))-\(HapticPreviewText.seconds(options.frequencyRange.upperBound)) Hz\(CLIHaptics.strengthNote(strength))", output: output)
+    }
+
+    /// Haptics only, streamed in blocks in two passes (the peak, then the samples at the one
+    /// gain that keeps it under the ceiling): memory stays one block whatever the length.
+    /// The frames written.
+    func renderStreamed(_ compiled: CompiledHaptics, options: HapticAudioOptions, to destination: OutputFile,
+                        format: SoundFileFormat) throws -> Int {
+        let gain = HapticAudioRenderer.gain(peak: HapticAudioRenderer.peak(compiled, options: options), options: options)
+        var stream = HapticAudioRenderer.Stream(compiled, options: options)
+        let channels = options.layout.channelCount
+        do {
+            let writer = try SoundFileWriter(output: destination, format: format, channelCount: channels,
+                                             sampleRate: options.sampleRate, expectedFrames: Int64(stream.frameCount))
+            var mono = [Float](repeating: 0, count: HapticAudioRenderer.Stream.blockFrames)
+            var frames = [Float](repeating: 0, count: HapticAudioRenderer.Stream.blockFrames * channels)
+            while !stream.isFinished {
+                let n = mono.withUnsafeMutableBufferPointer { stream.process(into: $0) }
+                frames.withUnsafeMutableBufferPointer { out in
+                    for i in 0..<n {
+                        let sample = gain == 1 ? mono[i] : Float(Double(mono[i]) * gain)
+                        options.layout.spread(sample, into: out.baseAddress! + channels * i)
+                    }
+                }
+                try frames.withUnsafeBufferPointer { (p) throws(SoundFileError) in
+                    try writer.write(UnsafeBufferPointer(rebasing: p[0..<(n * channels)]))
+                }
+            }
+            try writer.close()
+            try destination.commit()
+        } catch let error as SoundFileError {
+            CLIOutput.error("\(error)")
+            throw ExitCode.failure
+        } catch let error as OutputError {
+            CLIOutput.error("\(error)")
+            throw ExitCode.failure
+        }
+        return stream.frameCount
     }
 }
 

@@ -55,7 +55,6 @@ extension HapticsCommand {
 
         func run() throws {
             let settings = try CLIConfig.hapticsSettings(strength: target.strength)
-            let strength = settings.hapticStrength.value
             let watcher: FileWatcher
             do { watcher = try FileWatcher(paths: files) } catch {
                 CLIOutput.error("\(error)")
@@ -63,144 +62,14 @@ extension HapticsCommand {
             }
             Interrupt.install()
             target.warnDeprecated()
-            let place = self.place(settings)
-            let terminal = isatty(STDOUT_FILENO) == 1
-            var watched = [Watched](repeating: Watched(), count: files.count)
-            let previews = PreviewPlayer()
-            var playing: Int?
-            /// Where a reload's time goes: when it began, when the file was read and compiled,
-            /// when its preview was handed to the player (this thread), and when the preview
-            /// began on the player's thread (the last one stopped) and its device was open.
-            var phases: [Int: (began: Double, read: Double, handed: Double)] = [:]
-            let device = DeviceTimes()
-
-            /// Reads file `k` again; plays it when it can be and something is named.
-            func reload(_ k: Int, removed: Bool = false) {
-                let file = files[k]
-                var state = watched[k]
-                let began = FileWatcher.now()
-                let now = TimeOfDay.now()
-                let keeping = state.goodSince.map { "; the version of \($0) plays on" } ?? ""
-                if removed || !FileManager.default.fileExists(atPath: file) {
-                    state.block = ["\(now)  \(file.terminalSafe): \(removed ? "removed" : "not there"); waiting for it\(keeping)"]
-                    watched[k] = state
-                    return
-                }
-                let read = CLIHaptics.read(file, strict: strict, reading: reading.curveTimes, quiet: reading.quiet, strength: strength)
-                guard let loaded = read.loaded else {
-                    let errors = read.lines.filter { $0.contains(": error: ") }.count
-                    state.block = ["\(now)  \(file.terminalSafe): not loaded (\(errors == 1 ? "1 error" : "\(max(errors, 1)) errors"))\(keeping)"] + read.lines
-                    watched[k] = state
-                    return
-                }
-                let readAt = FileWatcher.now()
-                var block = ["\(now)  \(file.terminalSafe): \(CLIHaptics.summary(loaded.pattern, loaded.compiled))"] + read.lines
-                block += HapticPreview.terminal(loaded.compiled, width: width).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-                // The sound for --audio and --dualsense, made now: a waveform's error keeps the last good version.
-                var preview: PreviewPlayer.Preview?
-                switch place {
-                case .nowhere: break
-                case .rumble(let device):
-                    let compiled = loaded.compiled, options = RumblePlanOptions(mapping: target.mapping), gain = target.gain
-                    preview = { isCancelled, started in
-                        let player = try RumblePlayer.open(device)
-                        defer { player.close() }
-                        started()
-                        _ = try player.play(compiled, options: options, gain: gain, isCancelled: isCancelled)
-                    }
-                case .sound(let name) where !HapticPatternAudio.hasAudio(loaded.pattern):
-                    // Haptics only: streamed, each block made as the device takes it (the
-                    // gain from HapticAudioRenderer.peakBound), so the sound begins at once.
-                    let compiled = loaded.compiled, options = target.renderOptions
-                    preview = { isCancelled, started in
-                        device.mark(entered: FileWatcher.now())
-                        var stream = HapticAudioRenderer.Streamed(compiled, options: options)
-                        _ = try BufferPlayer.play(frameCount: stream.frameCount, channelCount: stream.channelCount,
-                                                  sampleRate: options.sampleRate, device: name, isCancelled: isCancelled,
-                                                  opened: { device.mark(opened: FileWatcher.now()) }, started: started) {
-                            stream.render(into: $0)
-                        }
-                    }
-                case .sound(let device):
-                    // With the pattern's own sound (its waveforms and tones), made whole first.
-                    let audio = CLIHaptics.previewAudio(loaded.pattern, loaded.compiled, file: file, options: target.renderOptions)
-                    block += audio.lines
-                    guard let buffer = audio.buffer else {
-                        block[0] = "\(now)  \(file.terminalSafe): not played (its sound has errors)\(keeping)"
-                        state.block = block
-                        watched[k] = state
-                        return
-                    }
-                    preview = { isCancelled, started in
-                        _ = try BufferPlayer.play(buffer, device: device, isCancelled: isCancelled, started: started)
-                    }
-                }
-                state.block = block
-                state.goodSince = now
-                watched[k] = state
-                if let preview {
-                    phases[k] = (began, readAt, FileWatcher.now())
-                    playing = k
-                    previews.play(id: k, loop: loop, preview)
-                }
-            }
-
-            func show(_ changed: [Int]) {
-                if terminal {
-                    // The screen redrawn: every file's last state, then what plays.
-                    var screen = "\u{1B}[H\u{1B}[2J"
-                    for (k, state) in watched.enumerated() { screen += (k > 0 ? "\n" : "") + state.block.joined(separator: "\n") + "\n" }
-                    screen += "\nwatching \(files.count == 1 ? files[0].terminalSafe : "\(files.count) files") for saves\(place.description); Ctrl-C stops\n"
-                    print(screen, terminator: "")
-                } else {
-                    for k in changed { print(watched[k].block.joined(separator: "\n")) }
-                }
-            }
-
-            for k in files.indices { reload(k) }
-            show(Array(files.indices))
-            if !terminal { print("watching \(files.count == 1 ? files[0].terminalSafe : "\(files.count) files") for saves\(place.description); Ctrl-C stops") }
-            var savedAt: [Int: Double] = [:]
+            let session = WatchSession(self, strength: settings.hapticStrength.value, place: place(settings))
+            session.start()
             while !Interrupt.isRequested {
-                let changes = watcher.wait(timeoutMilliseconds: 50)
-                var changed: [Int] = []
-                for change in changes {
-                    for k in files.indices where files[k] == change.path {
-                        reload(k, removed: change.kind == .removed)
-                        savedAt[k] = change.seenAt
-                        changed.append(k)
-                    }
-                }
-                if !changed.isEmpty { show(changed) }
-                for event in previews.takeEvents() {
-                    switch event {
-                    case .started(let k, let at):
-                        guard k == playing else { continue }
-                        func ms(_ from: Double, _ to: Double) -> Int { Int((max(0, to - from) * 1000).rounded()) }
-                        var after = ""
-                        if let saved = savedAt[k] {
-                            after = " (\(ms(saved, at)) ms after the save)"
-                            // Where it went: the save's events gathered, the file read and
-                            // compiled, the preview made ready, the last one stopped, the
-                            // device opened, the first block made and written.
-                            if let p = phases[k], let d = device.times(), d.entered >= p.handed {
-                                let opened = d.opened ?? d.entered
-                                after += " [gathering the save \(ms(saved, p.began)), reading and compiling \(ms(p.began, p.read)), "
-                                    + "preparing \(ms(p.read, p.handed)), stopping the last \(ms(p.handed, d.entered)), "
-                                    + "opening the device \(ms(d.entered, opened)), first write \(ms(opened, at)) ms]"
-                            }
-                        }
-                        print("\(files[k].terminalSafe): playing\(place.description)\(after)")
-                        savedAt[k] = nil
-                    case .failed(let k, let message):
-                        CLIOutput.error("\(files[k]): \(message)")
-                    case .ended:
-                        break
-                    }
-                }
+                session.reload(watcher.wait(timeoutMilliseconds: 50))
+                session.report(session.previews.takeEvents())
                 CLIOutput.flush()
             }
-            previews.stop()
+            session.previews.stop()
         }
 
         /// When the player's thread began the latest preview and opened its device.
@@ -231,5 +100,177 @@ extension HapticsCommand {
             if target.audio { return .sound(target.soundDevice(settings)) }
             return .nowhere
         }
+    }
+}
+
+/// One run of `haptics watch`: every file's last state, the preview playing, and how long
+/// each reload took, printed as blocks (a terminal's screen redrawn) and `playing` lines.
+///
+/// Thread: the command's thread (the previews play on the player's own).
+final class WatchSession {
+    let command: HapticsCommand.Watch
+    let strength: HapticStrength
+    let place: HapticsCommand.Watch.Place
+    let terminal = isatty(STDOUT_FILENO) == 1
+    var files: [String] { command.files }
+    var watched: [HapticsCommand.Watch.Watched]
+    let previews = PreviewPlayer()
+    /// The file whose preview plays now.
+    var playing: Int?
+    /// Where a reload's time goes: when it began, when the file was read and compiled, when
+    /// its preview was handed to the player (this thread); the player's thread marks when
+    /// it began the preview (the last one stopped) and its device was open.
+    var phases: [Int: (began: Double, read: Double, handed: Double)] = [:]
+    let device = HapticsCommand.Watch.DeviceTimes()
+    /// When each file's last save was seen, until its preview begins.
+    var savedAt: [Int: Double] = [:]
+
+    init(_ command: HapticsCommand.Watch, strength: HapticStrength, place: HapticsCommand.Watch.Place) {
+        self.command = command
+        self.strength = strength
+        self.place = place
+        watched = Array(repeating: HapticsCommand.Watch.Watched(), count: command.files.count)
+    }
+
+    /// Every file read, shown and (the last) played, and what is watched.
+    func start() {
+        for k in files.indices { reload(k) }
+        show(Array(files.indices))
+        if !terminal { print("watching \(watchedFiles) for saves\(place.description); Ctrl-C stops") }
+    }
+
+    var watchedFiles: String { files.count == 1 ? files[0].terminalSafe : "\(files.count) files" }
+
+    /// Each file saved or removed read again, and shown.
+    func reload(_ changes: [FileWatcher.Change]) {
+        var changed: [Int] = []
+        for change in changes {
+            for k in files.indices where files[k] == change.path {
+                reload(k, removed: change.kind == .removed)
+                savedAt[k] = change.seenAt
+                changed.append(k)
+            }
+        }
+        if !changed.isEmpty { show(changed) }
+    }
+
+    /// Reads file `k` again; plays it when it can be and somewhere is named.
+    func reload(_ k: Int, removed: Bool = false) {
+        let file = files[k]
+        let began = FileWatcher.now()
+        let now = TimeOfDay.now()
+        let keeping = watched[k].goodSince.map { "; the version of \($0) plays on" } ?? ""
+        if removed || !FileManager.default.fileExists(atPath: file) {
+            watched[k].block = ["\(now)  \(file.terminalSafe): \(removed ? "removed" : "not there"); waiting for it\(keeping)"]
+            return
+        }
+        let read = CLIHaptics.read(file, strict: command.strict, reading: command.reading.curveTimes, quiet: command.reading.quiet,
+                                   strength: strength)
+        guard let loaded = read.loaded else {
+            let errors = read.lines.filter { $0.contains(": error: ") }.count
+            watched[k].block = ["\(now)  \(file.terminalSafe): not loaded (\(errors == 1 ? "1 error" : "\(max(errors, 1)) errors"))\(keeping)"] + read.lines
+            return
+        }
+        let readAt = FileWatcher.now()
+        var block = ["\(now)  \(file.terminalSafe): \(CLIHaptics.summary(loaded.pattern, loaded.compiled))"] + read.lines
+        block += HapticPreview.terminal(loaded.compiled, width: command.width).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        // The sound for --audio and --dualsense, made now: a waveform's error keeps the last good version.
+        let (preview, lines) = self.preview(loaded, file: file)
+        block += lines
+        if preview == nil, case .sound = place {
+            block[0] = "\(now)  \(file.terminalSafe): not played (its sound has errors)\(keeping)"
+            watched[k].block = block
+            return
+        }
+        watched[k] = HapticsCommand.Watch.Watched(block: block, goodSince: now)
+        if let preview {
+            phases[k] = (began, readAt, FileWatcher.now())
+            playing = k
+            previews.play(id: k, loop: command.loop, preview)
+        }
+    }
+
+    /// How `loaded` plays where it is to play (nil: nowhere, or its sound has errors), and
+    /// the lines its sound's diagnostics add.
+    func preview(_ loaded: (pattern: HapticPattern, compiled: CompiledHaptics), file: String) -> (PreviewPlayer.Preview?, [String]) {
+        let target = command.target
+        switch place {
+        case .nowhere:
+            return (nil, [])
+        case .rumble(let device):
+            let compiled = loaded.compiled, options = RumblePlanOptions(mapping: target.mapping), gain = target.gain
+            return ({ isCancelled, started in
+                let player = try RumblePlayer.open(device)
+                defer { player.close() }
+                started()
+                _ = try player.play(compiled, options: options, gain: gain, isCancelled: isCancelled)
+            }, [])
+        case .sound(let name) where !HapticPatternAudio.hasAudio(loaded.pattern):
+            // Haptics only: streamed, each block made as the device takes it (the
+            // gain from HapticAudioRenderer.peakBound), so the sound begins at once.
+            let compiled = loaded.compiled, options = target.renderOptions, device = self.device
+            return ({ isCancelled, started in
+                device.mark(entered: FileWatcher.now())
+                var stream = HapticAudioRenderer.Streamed(compiled, options: options)
+                _ = try BufferPlayer.play(frameCount: stream.frameCount, channelCount: stream.channelCount,
+                                          sampleRate: options.sampleRate, device: name, isCancelled: isCancelled,
+                                          opened: { device.mark(opened: FileWatcher.now()) }, started: started) {
+                    stream.render(into: $0)
+                }
+            }, [])
+        case .sound(let device):
+            // With the pattern's own sound (its waveforms and tones), made whole first.
+            let audio = CLIHaptics.previewAudio(loaded.pattern, loaded.compiled, file: file, options: target.renderOptions)
+            guard let buffer = audio.buffer else { return (nil, audio.lines) }
+            return ({ isCancelled, started in
+                _ = try BufferPlayer.play(buffer, device: device, isCancelled: isCancelled, started: started)
+            }, audio.lines)
+        }
+    }
+
+    /// The files `changed` shown: in a terminal the screen redrawn (every file's last state,
+    /// then what plays); piped, each changed file's block.
+    func show(_ changed: [Int]) {
+        if terminal {
+            var screen = "\u{1B}[H\u{1B}[2J"
+            for (k, state) in watched.enumerated() { screen += (k > 0 ? "\n" : "") + state.block.joined(separator: "\n") + "\n" }
+            screen += "\nwatching \(watchedFiles) for saves\(place.description); Ctrl-C stops\n"
+            print(screen, terminator: "")
+        } else {
+            for k in changed { print(watched[k].block.joined(separator: "\n")) }
+        }
+    }
+
+    /// The previews' events: a `playing` line for the one that began (with how long after
+    /// the save, and where the time went), an error for one that failed.
+    func report(_ events: [PreviewPlayer.Event]) {
+        for event in events {
+            switch event {
+            case .started(let k, let at):
+                guard k == playing else { continue }
+                print("\(files[k].terminalSafe): playing\(place.description)\(afterSave(k, startedAt: at))")
+                savedAt[k] = nil
+            case .failed(let k, let message):
+                CLIOutput.error("\(files[k]): \(message)")
+            case .ended:
+                break
+            }
+        }
+    }
+
+    /// ` (N ms after the save)` and where it went — the save's events gathered, the file read
+    /// and compiled, the preview made ready, the last one stopped, the device opened, the
+    /// first block made and written — or nothing when no save is waiting.
+    func afterSave(_ k: Int, startedAt at: Double) -> String {
+        func ms(_ from: Double, _ to: Double) -> Int { Int((max(0, to - from) * 1000).rounded()) }
+        guard let saved = savedAt[k] else { return "" }
+        var after = " (\(ms(saved, at)) ms after the save)"
+        if let p = phases[k], let d = device.times(), d.entered >= p.handed {
+            let opened = d.opened ?? d.entered
+            after += " [gathering the save \(ms(saved, p.began)), reading and compiling \(ms(p.began, p.read)), "
+                + "preparing \(ms(p.read, p.handed)), stopping the last \(ms(p.handed, d.entered)), "
+                + "opening the device \(ms(d.entered, opened)), first write \(ms(opened, at)) ms]"
+        }
+        return after
     }
 }

@@ -173,7 +173,7 @@ struct Play: ParsableCommand {
         do {
             // With no sound device at all, "default" plays on the system clock with everything
             // but the sound (LivePlayer.open's fallback).
-            (player, decoding, live) = try open(options, source: start.source, compileOptions: compileOptions)
+            (player, decoding, live) = try Play.open(options, source: start.source, compileOptions: compileOptions)
         } catch let error as AudioDeviceError {
             CLIOutput.error("\(error)")
             throw ExitCode.failure
@@ -222,16 +222,25 @@ struct Play: ParsableCommand {
     func playerOptions(_ settings: CabinSettings, range: PlaybackRange, startTime: Double, compileOptions: SessionCompileOptions)
         -> LivePlayer.Options
     {
-        let device = settings.device.value
         let rumbleOn = settings.rumble.value.map { $0 != "off" } ?? false
-        let shape = settings.outputShape(needsLowLatency: haptics.hapticsDevice != nil || rumbleOn || range.isActive)
-        let configuration = shape.latency.map { $0.configuration(sampleRate: sampleRate) }
-            ?? OutputConfiguration(sampleRate: sampleRate, channelCount: 2, periodFrames: shape.periodFrames, periodCount: shape.periodCount)
-        var options = LivePlayer.Options(device: device, configuration: configuration)
+        var options = Play.deviceOptions(settings, sampleRate: sampleRate,
+                                         needsLowLatency: haptics.hapticsDevice != nil || rumbleOn || range.isActive)
         options.realtime = !noRealtime
         options.startTime = startTime
         options.hapticsDevice = haptics.hapticsDevice
         options.hapticAudio = compileOptions.hapticAudio
+        return options
+    }
+
+    /// The device (the settings' play.device: `-D`, the config, CABIN_DEVICE or `default`;
+    /// `none` plays on the system clock) and its buffer (the settings' latency or period),
+    /// as `cabin play` opens them; `cabin studio` plays its session the same way.
+    static func deviceOptions(_ settings: CabinSettings, sampleRate: Int, needsLowLatency: Bool) -> LivePlayer.Options {
+        let device = settings.device.value
+        let shape = settings.outputShape(needsLowLatency: needsLowLatency)
+        let configuration = shape.latency.map { $0.configuration(sampleRate: sampleRate) }
+            ?? OutputConfiguration(sampleRate: sampleRate, channelCount: 2, periodFrames: shape.periodFrames, periodCount: shape.periodCount)
+        var options = LivePlayer.Options(device: device, configuration: configuration)
         if OutputRegistry.standard.resolve(device).entry.scheme == SilentClockBackend.device { options.playSilently(because: "-D none") }
         return options
     }
@@ -275,7 +284,7 @@ struct Play: ParsableCommand {
     func play(_ player: LivePlayer, view: PlayView, rumble: SessionRumble?, decoding: SoundDecoding,
               source: SessionSource, mix: MixArguments, carried: [String: Decibels], range: PlaybackRange, early: [PlayerEvent],
               parent: ParentProcess?, silence: String?) throws {
-        let control = try openControl(player: player, title: view.title)
+        let control = try Play.openControl(ipc: ipc, player: player, title: view.title)
         if let silence, !quiet { CLIOutput.note(silence) }
         // MPRIS when there is a session bus; without one, nothing to say.
         let mpris = noMpris ? nil : try? MPRISServer(player: player, title: view.title)
@@ -349,7 +358,7 @@ extension Play {
     /// Playback starts once the first second of every sound heard near the start is
     /// decoded; the rest decodes while it plays.
     /// Also whether the session plays a live stream.
-    func open(_ options: LivePlayer.Options, source: SessionSource, compileOptions: SessionCompileOptions) throws
+    static func open(_ options: LivePlayer.Options, source: SessionSource, compileOptions: SessionCompileOptions) throws
         -> (LivePlayer, SoundDecoding, live: Bool)
     {
         do throws(LivePlayer.OpenError<any Error>) {
@@ -378,7 +387,7 @@ extension Play {
     /// The control socket: `--ipc PATH`, none with `--ipc off`, else the default place when
     /// `$XDG_RUNTIME_DIR` is set. A default socket another session holds is a warning (this
     /// one plays without); a path given that cannot be used is an error.
-    func openControl(player: LivePlayer, title: String) throws -> ControlServer? {
+    static func openControl(ipc: String?, player: LivePlayer, title: String) throws -> ControlServer? {
         if ipc == "off" { return nil }
         do {
             guard let path = try ipc ?? ControlServer.defaultPath() else { return nil }

@@ -3,12 +3,11 @@ import CabinConfig
 import CabinHaptics
 import CabinIO
 import CabinJSON
+import CabinOutput
 import CabinPlayback
 import CabinSession
 import CabinStudio
-import Dispatch
 import Glibc
-import Synchronization
 
 /// `cabin studio [FILE…]`: a local page that shows patterns and reloads them on save.
 struct StudioCommand: ParsableCommand {
@@ -16,19 +15,25 @@ struct StudioCommand: ParsableCommand {
         commandName: "studio",
         abstract: "A page in the browser that draws haptic patterns, plays them and reloads them on every save.",
         discussion: """
-            Serves a page on 127.0.0.1 only, at an address with a random token (requests without it are refused), prints the address and opens it with xdg-open when there is a display (DISPLAY or WAYLAND_DISPLAY). Each FILE (no FILE: the built-in pattern library) is a timeline, all on one time axis: intensity (blue), sharpness (dashed orange, where the continuous track sounds), transients (red stems), and the pattern's sound as a waveform (grey): the haptics rendered as audio with the pattern's own sound mixed in, as 'haptics render' makes it, which the page plays with a playhead (and again and again with 'loop'). 'compare with' draws another pattern's intensity, sharpness and transients (purple) over a timeline, A over B on one lane. Zoom with the wheel or the slider. Below each timeline: its diagnostics, each line:column a link to that place in the source. When a FILE is saved (inotify, as 'haptics watch') it is read again and the page redraws without a reload (server-sent events); a broken save lists its located errors and the last good version stays drawn. Each reload is a line here, with how long after the save the page was sent the new version. Beside each pattern's play button, 'play on rumble pad' and 'play on DualSense' play it on this machine's devices, as 'haptics play --rumble' and '--dualsense' do: the rumble pad --rumble names (else the config's play.rumble, else the first one 'cabin devices --rumble' lists) and the DualSense audio device --dualsense names (else the first ALSA device that says it is a Wireless Controller); with no such device the button is disabled and says why. A session document (FILE.json) or --preset NAME is shown above the patterns as 'session plot' draws it (its lanes, without the loudness render). Ctrl-C stops.
+            Serves a page on 127.0.0.1 only, at an address with a random token (requests without it are refused), prints the address and opens it with xdg-open when there is a display (DISPLAY or WAYLAND_DISPLAY). Each FILE (no FILE: the built-in pattern library) is a timeline, all on one time axis: intensity (blue), sharpness (dashed orange, where the continuous track sounds), transients (red stems), and the pattern's sound as a waveform (grey): the haptics rendered as audio with the pattern's own sound mixed in, as 'haptics render' makes it, which the page plays with a playhead (and again and again with 'loop'). 'compare with' draws another pattern's intensity, sharpness and transients (purple) over a timeline, A over B on one lane. Zoom with the wheel or the slider. Below each timeline: its diagnostics, each line:column a link to that place in the source. When a FILE is saved (inotify, as 'haptics watch') it is read again and the page redraws without a reload (server-sent events); a broken save lists its located errors and the last good version stays drawn. Each reload is a line here, with how long after the save the page was sent the new version. Beside each pattern's play button, 'play on rumble pad' and 'play on DualSense' play it on this machine's devices, as 'haptics play --rumble' and '--dualsense' do: the rumble pad --rumble names (else the config's play.rumble, else the first one 'cabin devices --rumble' lists) and the DualSense audio device --dualsense names (else the first ALSA device that says it is a Wireless Controller); with no such device the button is disabled and says why. A session document (FILE.json) or --preset NAME is shown above the patterns as 'session plot' draws it (its lanes, without the loudness render), and plays on this machine as 'cabin play' plays it (on -D, or the config's device; -D none: silently on the system clock), paused at its start: the page has its transport (play, pause, stop, a time to go to, a click on the lanes to go there), a volume slider and mute for each bus, a master mute, the position and a playhead over the lanes; each is the control socket's command ('cabin ctl'), and the socket is served too (--ipc, as 'cabin play'). Ctrl-C stops.
 
             Examples:
               cabin studio Boing.ahap
               cabin studio a.ahap b.ahap --port 8377 --no-open
               cabin studio Boing.ahap --rumble /dev/input/event5 --dualsense hw:CARD=Controller
               cabin studio --preset drive Patterns/haptics/road-smooth.ahap
+              cabin studio --preset pomodoro -D none --ipc /tmp/studio.sock --no-open    then: cabin ctl --ipc /tmp/studio.sock status
             """)
 
     @Argument(help: "Haptic patterns (.ahap, .haptic), and at most one session document (.json) whose lanes the page shows. No pattern and no session: the built-in library's patterns.")
     var files: [String] = []
 
     @OptionGroup(title: "A session to show (its lanes, as 'session plot' draws them)") var presets: PresetArguments
+
+    @OptionGroup(title: "Sound device (a session plays on it)") var output: DeviceArguments
+
+    @Option(help: ArgumentHelp("The control socket of the session playing here ('cabin ctl'): a path, or off (default: $XDG_RUNTIME_DIR/cabin/control, as 'cabin play').", valueName: "path"))
+    var ipc: String?
 
     @Option(help: "The port on 127.0.0.1 (0: any free port).")
     var port: Int = 0
@@ -61,89 +66,139 @@ struct StudioCommand: ParsableCommand {
         let sessions = files.filter { $0.hasSuffix(".json") }
         guard sessions.count <= 1 else { throw ValidationError("one session at a time: \(sessions.joined(separator: ", "))") }
         try presets.validateUsage(hasSession: !sessions.isEmpty)
+        if sessions.isEmpty && presets.preset == nil && (output.device != nil || ipc != nil) {
+            throw ValidationError("\(output.device != nil ? "-D" : "--ipc") is for a session playing here: open one (FILE.json or --preset NAME)")
+        }
     }
 
     func run() throws {
         let settings = try CLIConfig.hapticsSettings(strength: strength)
-        let sessionFile = self.files.first { $0.hasSuffix(".json") }
-        var files = self.files.filter { !$0.hasSuffix(".json") }
-        // A session: its lanes, as 'session plot' draws them (its picture, without the loudness render).
-        var session: StudioSession?
-        if sessionFile != nil || presets.preset != nil {
-            let sessionSettings = try CLIConfig.settings().settings
-            let source = try CLISession.source(file: sessionFile, presets: presets, settings: sessionSettings)
-            var options = SessionCompileOptions()
-            if let strength = sessionSettings.hapticStrengthOverride { options.hapticStrength = strength }
-            let loaded = try CLISession.load(source, sampleRate: SessionCommand.Plot.sampleRate, maxBlockFrames: 1024, options: options)
-            let plot = try SessionCommand.Plot.plot(loaded, width: 1600, loudness: false)
-            session = StudioSession(title: loaded.document.title ?? source.name, svg: plot.svg())
-        }
-        if files.isEmpty && session == nil {
-            guard let library = HapticPatternLibrary.locate() else {
-                CLIOutput.error("no FILE given and no pattern library found (set CABIN_PATTERNS to its folder)")
-                throw ExitCode.failure
-            }
-            files = library.names.map { library.url(for: $0).path }
-        }
+        let opened = try openSession()
+        let files = try patternFiles(showing: opened != nil)
         let devices = StudioDevices.find(rumble: rumble ?? settings.rumble.value, dualsense: dualsense, mapping: mapping)
         let studio = Studio(files: files, options: Studio.Options(
             read: reading.options(strict: strict), strength: settings.hapticStrength.value, audio: audio.options, quiet: reading.quiet,
-            devices: devices, session: session))
+            devices: devices, session: opened?.session))
         Interrupt.install()
         for report in studio.loadAll() { Self.print(report) }
-
-        // The server on a task of its own; this thread watches the files.
-        let address = Mutex<String?>(nil)
-        let stopped = DispatchSemaphore(value: 0)
-        let failure = Mutex<String?>(nil)
-        let port = self.port
-        let server = Task.detached {
-            do {
-                try await studio.serve(port: port) { url in address.withLock { $0 = url } }
-            } catch is CancellationError {
-            } catch {
-                failure.withLock { $0 = "cannot serve on 127.0.0.1:\(port): \(error)" }
-            }
-            stopped.signal()
+        let server = StudioServing(studio, port: port)
+        guard let url = server.waitForAddress(giveUp: { Interrupt.isRequested }) else {
+            opened?.close()
+            server.stop()
+            if let failure = server.failure { CLIOutput.error(failure.terminalSafe); throw ExitCode.failure }
+            return
         }
-        defer { server.cancel() }
-        // Wait for the address (or the server's failure).
-        while address.withLock({ $0 }) == nil && failure.withLock({ $0 }) == nil && !Interrupt.isRequested { usleep(5_000) }
-        if let failure = failure.withLock({ $0 }) {
-            CLIOutput.error(failure.terminalSafe)
+        announce(url, patterns: files.count, devices: devices, session: opened)
+        let opener = noOpen ? nil : Self.openBrowser(url)
+        try watch(studio, server: server, playing: opened)
+        _ = opener?.exitStatus(waiting: false)
+        Swift.print("cabin studio: stopped")
+    }
+
+    /// The session shown (and played), with what must live as long as it plays.
+    struct OpenedSession {
+        var session: StudioSession
+        var control: ControlServer?
+        /// Its sounds still decoding while it plays.
+        var decoding: SoundDecoding
+
+        func close() {
+            session.player?.player.stopNow()
+            control?.close()
+        }
+    }
+
+    /// The session named (FILE.json or --preset), if any: its lanes as 'session plot' draws
+    /// them (without the loudness render), and the session itself opened as 'cabin play'
+    /// opens it — on -D (or the config's device; none: the system clock), paused at its
+    /// start — with its control socket (--ipc, as 'cabin play').
+    func openSession() throws -> OpenedSession? {
+        let file = files.first { $0.hasSuffix(".json") }
+        guard file != nil || presets.preset != nil else { return nil }
+        let layer = try CLIConfig.optionsLayer(device: output.device, period: nil, periods: nil, rumble: nil, volume: [])
+        let settings = try CLIConfig.settings(options: layer).settings
+        let source = try CLISession.source(file: file, presets: presets, settings: settings)
+        var options = SessionCompileOptions()
+        if let strength = settings.hapticStrengthOverride { options.hapticStrength = strength }
+        let loaded = try CLISession.load(source, sampleRate: SessionCommand.Plot.sampleRate, maxBlockFrames: 1024, options: options)
+        let plot = try SessionCommand.Plot.plot(loaded, width: 1600, loudness: false)
+        let player: LivePlayer, decoding: SoundDecoding
+        do {
+            (player, decoding, _) = try Play.open(Play.deviceOptions(settings, sampleRate: 48000, needsLowLatency: false), source: source,
+                                                  compileOptions: options)
+        } catch let error as AudioDeviceError {
+            CLIOutput.error("\(error)")
             throw ExitCode.failure
         }
-        guard let url = address.withLock({ $0 }) else { return }
-        Swift.print("cabin studio: \(url) (\(CLIHaptics.plural(files.count, "pattern")); Ctrl-C stops)")
+        let title = loaded.document.title ?? source.name
+        player.pause()   // heard from the page's play button
+        try player.start()
+        let control = try Play.openControl(ipc: ipc, player: player, title: title)
+        let session = StudioSession(title: title, svg: plot.svg(), width: Double(plot.width), timeline: plot.timeline,
+                                    player: StudioPlayer(player: player, title: title))
+        return OpenedSession(session: session, control: control, decoding: decoding)
+    }
+
+    /// The FILEs that are patterns; none and no session: the built-in library's patterns.
+    func patternFiles(showing session: Bool) throws -> [String] {
+        let patterns = files.filter { !$0.hasSuffix(".json") }
+        guard patterns.isEmpty && !session else { return patterns }
+        guard let library = HapticPatternLibrary.locate() else {
+            CLIOutput.error("no FILE given and no pattern library found (set CABIN_PATTERNS to its folder)")
+            throw ExitCode.failure
+        }
+        return library.names.map { library.url(for: $0).path }
+    }
+
+    /// The address, the device buttons' devices and the session's sound device and socket.
+    func announce(_ url: String, patterns: Int, devices: StudioDevices, session: OpenedSession?) {
+        Swift.print("cabin studio: \(url) (\(CLIHaptics.plural(patterns, "pattern")); Ctrl-C stops)")
         for kind in StudioDevices.Kind.allCases {
             let target = devices[kind]
             Swift.print((target.device == nil ? target.detail : "\(kind.label): \(target.detail)").terminalSafe)
         }
-        var opener: ChildProcess?
-        if !noOpen {
-            do { opener = try DesktopOpener.open(url) } catch { CLIOutput.warning("cannot open the page: \(error)") }
-            if opener != nil { Swift.print("opened in the browser (xdg-open)") }
+        if let player = session?.session.player?.player {
+            let device = player.options.silentReason.map { "\($0): on the system clock, silent" } ?? player.options.device
+            Swift.print("session: plays on \(device)\(session?.control.map { "; control socket \($0.path)" } ?? "")".terminalSafe)
         }
         CLIOutput.flush()
+    }
+
+    /// The page in the browser (xdg-open, when there is a display), or nil with a warning.
+    static func openBrowser(_ url: String) -> ChildProcess? {
         do {
-            try studio.watch(until: { Interrupt.isRequested || failure.withLock { $0 } != nil }) { report in
+            let opener = try DesktopOpener.open(url)
+            if opener != nil { Swift.print("opened in the browser (xdg-open)") }
+            CLIOutput.flush()
+            return opener
+        } catch {
+            CLIOutput.warning("cannot open the page: \(error)")
+            return nil
+        }
+    }
+
+    /// Reloads each saved file until Ctrl-C (or the server fails), serving the session's
+    /// control socket meanwhile; then stops the session, the pages and the server.
+    func watch(_ studio: Studio, server: StudioServing, playing: OpenedSession?) throws {
+        let player = playing?.session.player?.player, control = playing?.control
+        var failure: FileWatcherError?
+        do {
+            try studio.watch(until: { Interrupt.isRequested || server.failure != nil }, each: {
+                guard let player else { return }
+                control?.update(with: player.poll())
+                control?.serve(timeoutMilliseconds: 0)
+            }) { report in
                 Self.print(report)
                 CLIOutput.flush()
             }
         } catch {
-            CLIOutput.error("\(error)")
-            studio.close()
-            throw ExitCode.failure
+            failure = error
         }
-        _ = opener?.exitStatus(waiting: false)
+        playing?.close()
         studio.close()
-        server.cancel()
-        _ = stopped.wait(timeout: .now() + 2)
-        if let failure = failure.withLock({ $0 }) {
-            CLIOutput.error(failure.terminalSafe)
-            throw ExitCode.failure
-        }
-        Swift.print("cabin studio: stopped")
+        server.stop()
+        if let failure { CLIOutput.error("\(failure)"); throw ExitCode.failure }
+        if let problem = server.failure { CLIOutput.error(problem.terminalSafe); throw ExitCode.failure }
     }
 
     /// One reload as lines: `14:03:27  p.ahap: 0.52 s, 1 haptic event (1 transient)`, with

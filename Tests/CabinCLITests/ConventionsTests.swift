@@ -105,7 +105,7 @@ import Testing
     /// `-D/--device` is one option, the sound device, in every command that plays.
     @Test func everyCommandThatPlaysTakesTheSameDeviceOption() throws {
         var lines: [String] = []
-        for command in [["play"], ["sounds", "play"], ["haptics", "play"], ["bench"]] {
+        for command in [["play"], ["sounds", "play"], ["haptics", "play"], ["bench"], ["studio"]] {
             let help = try ExternalTool.cabin(command + ["--help"]).stdout
             let line = help.split(separator: "\n").first { $0.contains("-D, --device <name>") }
             #expect(line != nil, "\(command): no -D, --device")

@@ -39,17 +39,30 @@ struct StudioBrowserTests {
         return state
     }
 
-    @Test func thePageDrawsThePatternAndRedrawsASaveWithoutReloading() throws {
-        let dir = try TestEnvironment.temporaryDirectory("cabin-studio-browser")
+    /// `cabin studio ARGUMENTS --no-open` run in a new temporary folder holding `files`
+    /// (name and text), and headless Chromium on its page; `body` gets the folder, the studio
+    /// and the browser. Everything is stopped and removed after.
+    func withStudio(_ label: String, files: [(name: String, text: String)] = [], arguments: [String],
+                    environment: [String: String] = [:], body: (URL, RunningStudio, WebDriver) throws -> Void) throws {
+        let dir = try TestEnvironment.temporaryDirectory(label)
         defer { try? FileManager.default.removeItem(at: dir) }
-        let file = dir.appendingPathComponent("p.ahap"), other = dir.appendingPathComponent("<i>B.ahap")
-        try Data(StudioTests.pattern(times: [0.1, 0.2]).utf8).write(to: file)
-        try Data(StudioTests.pattern(times: [0.05, 0.15, 0.25, 0.35, 0.45]).utf8).write(to: other)
-        let studio = try RunningStudio(["p.ahap", "<i>B.ahap", "--no-open"], in: dir)
-        defer { _ = studio.stop() }
+        for file in files { try Data(file.text.utf8).write(to: dir.appendingPathComponent(file.name)) }
+        let studio = try RunningStudio(arguments + ["--no-open"], in: dir, environment: environment)
+        defer {
+            let status = studio.stop()
+            #expect(status == 0, "cabin studio's exit status after Ctrl-C: \(studio.tool.stderr)")
+        }
         let browser = try WebDriver()
         defer { browser.quit() }
         try browser.open(studio.url)
+        try body(dir, studio, browser)
+    }
+
+    @Test func thePageDrawsThePatternAndRedrawsASaveWithoutReloading() throws {
+        try withStudio("cabin-studio-browser", files: [("p.ahap", StudioTests.pattern(times: [0.1, 0.2])),
+                                                       ("<i>B.ahap", StudioTests.pattern(times: [0.05, 0.15, 0.25, 0.35, 0.45]))],
+                       arguments: ["p.ahap", "<i>B.ahap"]) { dir, _, browser in
+        let file = dir.appendingPathComponent("p.ahap"), other = dir.appendingPathComponent("<i>B.ahap")
 
         // Drawn: the compiler's transients and breakpoints, the sound's waveform; both
         // patterns on one time axis (the longer one's end).
@@ -97,6 +110,7 @@ struct StudioBrowserTests {
         try browser.execute("document.querySelector('section.pattern[data-index=\"0\"] button.play').click();")
         state = try wait(browser) { Double($0["playhead"] ?? "") ?? 0 > 0.05 }
         #expect(Double(state["playhead"] ?? "") ?? 0 > 0.05, "\(state)")
+        }
     }
 
     /// The canvas colour (`r,g,b,a`) of section `arguments[0]`'s timeline at each point
@@ -117,16 +131,10 @@ struct StudioBrowserTests {
     /// is purple at each of B's transients, and was not before); a save of B redraws it; choosing
     /// nothing takes it away.
     @Test func compareWithDrawsTheOtherPatternOverThisLane() throws {
-        let dir = try TestEnvironment.temporaryDirectory("cabin-studio-compare")
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let a = dir.appendingPathComponent("a.ahap"), b = dir.appendingPathComponent("<b>B.ahap")
-        try Data(StudioTests.pattern(times: [0.1, 0.2]).utf8).write(to: a)
-        try Data(StudioTests.pattern(times: [0.05, 0.15, 0.25, 0.35, 0.45], intensity: 0.7).utf8).write(to: b)
-        let studio = try RunningStudio(["a.ahap", "<b>B.ahap", "--no-open"], in: dir)
-        defer { _ = studio.stop() }
-        let browser = try WebDriver()
-        defer { browser.quit() }
-        try browser.open(studio.url)
+        try withStudio("cabin-studio-compare", files: [("a.ahap", StudioTests.pattern(times: [0.1, 0.2])),
+                                                       ("<b>B.ahap", StudioTests.pattern(times: [0.05, 0.15, 0.25, 0.35, 0.45], intensity: 0.7))],
+                       arguments: ["a.ahap", "<b>B.ahap"]) { dir, _, browser in
+        let b = dir.appendingPathComponent("<b>B.ahap")
         let compiledB = try #require(HapticPatternFile.read(b.path, options: HapticReadOptions(), strength: .strong).compiled)
         let points = compiledB.transients.map { [$0.time, $0.intensity] }
         _ = try wait(browser, 1) { $0["transientsDrawn"] == "5" }
@@ -157,16 +165,14 @@ struct StudioBrowserTests {
         try browser.execute("const s = document.querySelector('section.pattern[data-index=\"0\"] select.compare'); s.value = ''; s.dispatchEvent(new Event('change'));")
         state = try wait(browser) { $0["overlayTransientsDrawn"] == "0" }
         #expect(state["overlayTransientsDrawn"] == "0" && state["overlayName"] == "", "\(state)")
+        }
     }
 
     /// Issue 30.2, a session opened in the studio (`--preset`): the page shows its lanes as
     /// `cabin session plot` draws them — the very picture that command writes (without its
     /// loudness render) — under its title.
     @Test func aPresetsLanesAreSessionPlotsPicture() throws {
-        let dir = try TestEnvironment.temporaryDirectory("cabin-studio-session")
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let studio = try RunningStudio(["--preset", "ui", "--no-open"], in: dir)
-        defer { _ = studio.stop() }
+        try withStudio("cabin-studio-session", arguments: ["--preset", "ui", "-D", "none", "--ipc", "off"]) { dir, studio, browser in
         let svg = try studio.get("session.svg")
         #expect(svg.status == 200 && svg.header("Content-Type") == "image/svg+xml")
         let picture = dir.appendingPathComponent("ui.svg")
@@ -174,9 +180,6 @@ struct StudioBrowserTests {
         #expect(plot.status == 0, "\(plot.stderr)")
         #expect(svg.body == (try Data(contentsOf: picture)), "the page's lanes are session plot's picture")
 
-        let browser = try WebDriver()
-        defer { browser.quit() }
-        try browser.open(studio.url)
         let script = """
             const s = document.getElementById("session");
             return { hidden: String(s.hidden), loaded: s.dataset.loaded || "", width: s.dataset.width || "",
@@ -185,6 +188,7 @@ struct StudioBrowserTests {
         let state = try browser.wait(script, timeout: 15) { ($0 as? [String: Any])?["loaded"] as? String == "true" } as? [String: Any] ?? [:]
         #expect(state["hidden"] as? String == "false" && state["loaded"] as? String == "true" && state["src"] as? String == "session.svg", "\(state)")
         #expect(state["width"] as? String == "1600" && !(state["title"] as? String ?? "").isEmpty, "\(state)")
+        }
     }
 
     /// What the device buttons of section `index` say: each one's enabled state, text and
@@ -219,31 +223,27 @@ struct StudioBrowserTests {
     /// nothing.
     @Test(.enabled(if: TestEnvironment.pacedSinkReady, Comment(rawValue: TestEnvironment.pacedSinkProblem)))
     func theDeviceButtonsSayWhyTheyCannotPlayAndPlayOnTheDualSense() throws {
-        let dir = try TestEnvironment.temporaryDirectory("cabin-studio-devices")
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let file = dir.appendingPathComponent("p.ahap"), capture = dir.appendingPathComponent("felt.wav")
-        try Data(StudioTests.pattern(times: [0.1, 0.2]).utf8).write(to: file)
-        let browser = try WebDriver()
-        defer { browser.quit() }
-
+        let pattern = ("p.ahap", StudioTests.pattern(times: [0.1, 0.2]))
         // No device: disabled, with the reason beside each button.
-        let bare = try RunningStudio(["p.ahap", "--no-open"], in: dir)
-        try browser.open(bare.url)
-        var state = try devices(browser) { $0["dualsenseAvailable"] == "false" && $0["rumbleAvailable"] != "" }
-        let pads = RumbleDevices.list().devices
-        #expect(state["rumbleDisabled"] == String(pads.isEmpty) && state["rumble"] == "play on rumble pad", "\(state)")
-        if pads.isEmpty {
-            #expect(state["rumbleWhy"]?.hasPrefix("(no rumble pad") == true, "\(state)")
-            #expect(bare.tool.stdout.contains("no rumble pad"), "\(bare.tool.stdout)")
+        try withStudio("cabin-studio-devices", files: [pattern], arguments: ["p.ahap"]) { _, bare, browser in
+            let state = try devices(browser) { $0["dualsenseAvailable"] == "false" && $0["rumbleAvailable"] != "" }
+            let pads = RumbleDevices.list().devices
+            #expect(state["rumbleDisabled"] == String(pads.isEmpty) && state["rumble"] == "play on rumble pad", "\(state)")
+            if pads.isEmpty {
+                #expect(state["rumbleWhy"]?.hasPrefix("(no rumble pad") == true, "\(state)")
+                #expect(bare.tool.stdout.contains("no rumble pad"), "\(bare.tool.stdout)")
+            }
+            #expect(state["dualsenseDisabled"] == "true" && state["dualsense"] == "play on DualSense", "\(state)")
+            #expect(state["dualsenseWhy"] == "(no DualSense among the sound devices (name its audio with --dualsense, e.g. hw:CARD=Controller))", "\(state)")
         }
-        #expect(state["dualsenseDisabled"] == "true" && state["dualsense"] == "play on DualSense", "\(state)")
-        #expect(state["dualsenseWhy"] == "(no DualSense among the sound devices (name its audio with --dualsense, e.g. hw:CARD=Controller))", "\(state)")
-        #expect(bare.stop() == 0)
 
         // A DualSense: a press without the token (or with a wrong one) is refused, and nothing plays.
-        let studio = try RunningStudio(["p.ahap", "--no-open", "--dualsense", "cabinhaptics"], in: dir,
-                                       environment: ["CABIN_SINK_HAPTICS_FILE": capture.path])
-        defer { _ = studio.stop() }
+        let captured = try TestEnvironment.temporaryDirectory("cabin-studio-felt")
+        defer { try? FileManager.default.removeItem(at: captured) }
+        let capture = captured.appendingPathComponent("felt.wav")
+        try withStudio("cabin-studio-dualsense", files: [pattern], arguments: ["p.ahap", "--dualsense", "cabinhaptics"],
+                       environment: ["CABIN_SINK_HAPTICS_FILE": capture.path]) { dir, studio, browser in
+        let file = dir.appendingPathComponent("p.ahap")
         let origin = "http://" + studio.url.dropFirst("http://".count).split(separator: "/")[0]
         for path in ["/play/0/dualsense", "/\(String(repeating: "0", count: 32))/play/0/dualsense"] {
             #expect(try HTTPClient.request(origin + path, method: "POST").status == 403, "\(path)")
@@ -255,8 +255,7 @@ struct StudioBrowserTests {
         #expect(studio.tool.stdout.contains("play on DualSense: cabinhaptics"), "\(studio.tool.stdout)")
 
         // The press in the page: played on the DualSense, and the page says so.
-        try browser.open(studio.url)
-        state = try devices(browser) { $0["dualsenseDisabled"] == "false" }
+        var state = try devices(browser) { $0["dualsenseDisabled"] == "false" }
         #expect(state["dualsenseDisabled"] == "false" && state["dualsenseWhy"] == "", "\(state)")
         try browser.execute("document.querySelector('section.pattern[data-index=\"0\"] button.device[data-kind=\"dualsense\"]').click();")
         state = try devices(browser) { $0["deviceState"] == "played" || $0["deviceState"] == "refused" }
@@ -284,5 +283,108 @@ struct StudioBrowserTests {
         }
         #expect(worst < 1e-4, "what the DualSense got differs from the render by up to \(worst)")
         #expect(SignalAnalysis.peak((0..<sent.frameCount).map { sent.samples[4 * $0 + 2] }) > 0.1)
+        }
+    }
+
+    /// What the session section shows of its player: the playhead's x (in the picture's
+    /// pixels, as `session plot` maps time), the position and state from `player.json`, and
+    /// the last reply's error.
+    static let player = """
+        const s = document.getElementById("session");
+        return { x: s.dataset.playheadX || "", position: s.dataset.position || "", state: s.dataset.state || "",
+                 reply: s.dataset.lastReply || "", message: s.querySelector(".player-message").textContent,
+                 shown: s.querySelector(".position").textContent + " / " + s.querySelector(".duration").textContent,
+                 playheadLeft: s.querySelector("div.playhead").style.left };
+        """
+
+    func player(_ browser: WebDriver, timeout: Double = 10, until condition: ([String: String]) -> Bool = { _ in true }) throws -> [String: String] {
+        let deadline = Date().addingTimeInterval(timeout)
+        var state: [String: String] = [:]
+        repeat {
+            state = (try browser.execute(Self.player) as? [String: Any] ?? [:]).mapValues { "\($0)" }
+            if condition(state) { break }
+            Thread.sleep(forTimeInterval: 0.02)
+        } while Date() < deadline
+        return state
+    }
+
+    /// Issue 30.2, a session playing in the studio (on the system clock: `-D none`): opened
+    /// paused; ▶ play moves the playhead along the lanes and ⏸ pause holds it still; a bus's
+    /// slider at −12 dB is what `cabin ctl status` says of that bus (the page's press is the
+    /// control socket's command, and the studio serves that socket); a click halfway along
+    /// the lanes goes to half the session, at the x `session plot` draws that time at; a bad
+    /// value gets the socket's one-line error in the page; a POST without the token is
+    /// refused (403) and changes nothing.
+    @Test func aSessionPlaysInThePageWithItsPlayheadTransportAndBusVolumes() throws {
+        let document = ControlSocketTests.session.replacingOccurrences(of: "DURATION", with: "8s")
+        try withStudio("cabin-studio-player", files: [("s.json", document)],
+                       arguments: ["s.json", "-D", "none", "--ipc", "control"]) { dir, studio, browser in
+            let socket = dir.appendingPathComponent("control").path
+            let session = try #require(try JSONSerialization.jsonObject(with: studio.get("session.json").body) as? [String: Any])
+            let timeline = try #require(session["timeline"] as? [String: Double]), width = try #require(session["width"] as? Double)
+            let buses = (session["player"] as? [String: Any])?["buses"] as? [String] ?? []
+            #expect(Set(buses).isSuperset(of: ["engine", "radio"]), "\(session)")
+            func x(_ t: Double) -> Double { timeline["x"]! + t / timeline["duration"]! * timeline["width"]! }
+
+            // Opened paused at its start.
+            var state = try player(browser) { $0["state"] == "paused" }
+            #expect(state["state"] == "paused" && (Double(state["position"] ?? "") ?? 9) < 0.5, "\(state)")
+            #expect(studio.tool.stdout.contains("session: plays on -D none"), "\(studio.tool.stdout)")
+
+            // ▶ play: the playhead moves right, at session plot's x of the position.
+            try browser.execute("document.querySelector('#session button.play').click();")
+            state = try player(browser) { $0["state"] == "playing" && (Double($0["position"] ?? "") ?? 0) > 0.3 }
+            let x1 = Double(state["x"] ?? "") ?? 0
+            #expect(abs(x1 - x(Double(state["position"] ?? "") ?? -1)) < 1e-6, "\(state)")
+            Thread.sleep(forTimeInterval: 0.8)
+            state = try player(browser)
+            let x2 = Double(state["x"] ?? "") ?? 0
+            #expect(x2 > x1 + 0.5 * timeline["width"]! / timeline["duration"]! * 0.5, "the playhead moved: \(x1) -> \(x2)")
+
+            // ⏸ pause: it holds still.
+            try browser.execute("document.querySelector('#session button.pause').click();")
+            state = try player(browser) { $0["state"] == "paused" }
+            Thread.sleep(forTimeInterval: 0.3)
+            let held = try player(browser)["x"]
+            Thread.sleep(forTimeInterval: 0.8)
+            state = try player(browser)
+            #expect(state["state"] == "paused" && state["x"] == held, "\(state) after \(held ?? "")")
+
+            // A bus's slider at -12 dB: the player says so, through the control socket.
+            try browser.execute("delete document.getElementById('session').dataset.lastReply; const s = document.querySelector('#session input[data-bus=\"radio\"][type=range]'); s.value = '-12'; s.dispatchEvent(new Event('change'));")
+            state = try player(browser) { $0["reply"] == "success" }
+            var ctl = try ExternalTool.cabin(["ctl", "--ipc", socket, "--json", "status"])
+            var status = try #require(try JSONSerialization.jsonObject(with: Data(ctl.stdout.utf8)) as? [String: Any], "\(ctl.stdout)\(ctl.stderr)")
+            var volumes = (status["volume"] as? [String: Any])?["buses"] as? [String: Any]
+            #expect(volumes?["radio"] as? Double == -12 && volumes?["engine"] as? Double == 0, "\(status)")
+
+            // A click halfway along the lanes: half the session, at that x.
+            let click = """
+                const img = document.querySelector('#session img.lanes'), r = img.getBoundingClientRect();
+                img.dispatchEvent(new MouseEvent('click', { bubbles: true, clientX: r.left + arguments[0] / arguments[1] * r.width, clientY: r.top + r.height / 2 }));
+                """
+            try browser.execute(click, [x(4), width])
+            state = try player(browser) { abs((Double($0["position"] ?? "") ?? 0) - 4) < 0.25 }
+            #expect(abs((Double(state["position"] ?? "") ?? 0) - 4) < 0.25 && state["state"] == "paused", "\(state)")
+            #expect(abs((Double(state["x"] ?? "") ?? 0) - x(4)) < timeline["width"]! / timeline["duration"]! * 0.25, "\(state)")
+
+            // A bad value: the socket's one-line error, in the page.
+            try browser.execute("const s = document.querySelector('#session input.seek'); s.value = 'soon'; s.dispatchEvent(new Event('change'));")
+            state = try player(browser) { !($0["message"] ?? "").isEmpty }
+            #expect(state["message"]?.hasPrefix("seek: \"soon\" is not a time") == true, "\(state)")
+
+            // Without the token (or with another): refused, and nothing changes.
+            let origin = "http://" + studio.url.dropFirst("http://".count).split(separator: "/")[0]
+            for path in ["/control", "/\(String(repeating: "0", count: 32))/control"] {
+                let refused = try HTTPClient.request(origin + path, method: "POST", json: ["command": ["volume", "radio", "0dB"]])
+                #expect(refused.status == 403, "\(path)")
+            }
+            let got = try studio.get("control").status
+            #expect(got == 404 || got == 405, "a GET is not a command: \(got)")
+            ctl = try ExternalTool.cabin(["ctl", "--ipc", socket, "--json", "status"])
+            status = try #require(try JSONSerialization.jsonObject(with: Data(ctl.stdout.utf8)) as? [String: Any], "\(ctl.stdout)")
+            volumes = (status["volume"] as? [String: Any])?["buses"] as? [String: Any]
+            #expect(volumes?["radio"] as? Double == -12, "\(status)")
+        }
     }
 }
