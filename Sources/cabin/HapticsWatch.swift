@@ -58,7 +58,7 @@ extension HapticsCommand {
             let strength = settings.hapticStrength.value
             let watcher: FileWatcher
             do { watcher = try FileWatcher(paths: files) } catch {
-                CLIOutput.error("\(error)")
+                CLIOutput.error(error)
                 throw ExitCode.failure
             }
             Interrupt.install()
