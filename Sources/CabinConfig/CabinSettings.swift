@@ -272,7 +272,8 @@ public struct ConfigLayer: Sendable {
                 if option == "radio", let station = stations[value] ?? self.stations[value] { value = station.value }
                 do { _ = try SessionPresets.make(preset, options: [option: value]) } catch {
                     let (file, line, column) = source("presets.\(preset).\(option)", setting.origin)
-                    var message = error.description
+                    // The key names the option: the message says the rest (`must be …`).
+                    var message = error.spelled { "--" + $0 }
                     if message.hasPrefix("--\(option) ") { message.removeFirst(option.count + 3) }
                     problems.append(ConfigProblem(.error, source: file, line: line, column: column,
                                                   key: "presets.\(preset).\(option)", message: message))

@@ -19,20 +19,27 @@ public enum ForceFeedbackFailure: DeviceFailure {
     /// Anything else.
     case failed
 
+    /// What to try, in words that name no program: an app shows it as it is, or switches on
+    /// the kind and says it its own way (the `cabin` CLI names its commands).
     public var advice: String {
         switch self {
-        case .notFound: "list rumble devices with 'cabin devices'"
+        case .notFound: "check the path against the machine's rumble devices (/dev/input/event*)"
         case .permissionDenied: "add yourself to the 'input' group (then log in again), or use a udev rule"
         case .disconnected: "reconnect the controller and play again"
-        case .unsupported: "this device has no rumble; list rumble devices with 'cabin devices'"
+        case .unsupported: "this device has no rumble"
         case .busy: "close the program (game, emulator) that holds its force-feedback slots"
-        case .failed: "see 'cabin devices'"
+        case .failed: "check that it is one of the machine's rumble devices"
         }
     }
 
-    public static func describe(_ e: ForceFeedbackError) -> String {
-        let what = e.code != 0 ? "\(e.operation): \(e.detail) (errno \(e.code))" : "\(e.operation): \(e.detail)"
-        return "rumble device \(e.device): \(what); \(e.advice)"
+    public static func describe(_ e: ForceFeedbackError) -> String { "\(e.happened); \(e.advice)" }
+}
+
+extension DeviceError where Failure == ForceFeedbackFailure {
+    /// The one line without the advice: the device, the call that failed and why.
+    public var happened: String {
+        let what = code != 0 ? "\(operation): \(detail) (errno \(code))" : "\(operation): \(detail)"
+        return "rumble device \(device): \(what)"
     }
 }
 

@@ -18,14 +18,16 @@ public enum AudioDeviceFailure: DeviceFailure {
     /// Anything else.
     case failed
 
+    /// What to try, in words that name no program: an app shows it as it is, or switches on
+    /// the kind and says it its own way (the `cabin` CLI names its commands and flags).
     public var advice: String {
         switch self {
-        case .notFound: "list playback devices with 'cabin devices'"
+        case .notFound: "check the name against the machine's playback devices"
         case .busy: "close the program using it, or play through 'default' (the sound server)"
         case .permissionDenied: "add yourself to the 'audio' group, or play through 'default'"
         case .unsupportedConfiguration: "try 'plughw:…' or 'default', which convert rate and format"
         case .disconnected: "check that the sound server or device is back, then play again"
-        case .failed: "see 'cabin devices'"
+        case .failed: "check that it is one of the machine's playback devices"
         }
     }
 
@@ -44,13 +46,15 @@ public enum AudioDeviceFailure: DeviceFailure {
     static let connectionRefused: Int32 = 111
 
     public static func describe(_ e: AudioDeviceError) -> String {
-        if e.kind == .disconnected
-            && ((e.operation == "snd_pcm_open" && e.code == connectionRefused) || e.operation == "pw_context_connect") {
-            // Refused at open: nothing went away, the sound server is not running.
-            return "audio device \"\(e.device)\": no sound server answers (\(e.operation): \(e.detail)); "
-                + "start PulseAudio or PipeWire, pick a device from 'cabin devices', or play silently with -D none"
+        if e.isNoSoundServer {
+            return "\(noSoundServer(e)); start PulseAudio or PipeWire, choose another device, or play with no sound device (\"none\")"
         }
         return "\(happened(e)); \(e.advice)"
+    }
+
+    /// Refused at open: nothing went away, the sound server is not running.
+    static func noSoundServer(_ e: AudioDeviceError) -> String {
+        "audio device \"\(e.device)\": no sound server answers (\(e.operation): \(e.detail))"
     }
 
     /// What failed, without the advice (while Cabin is still retrying, "play again" is not
@@ -63,4 +67,11 @@ public enum AudioDeviceFailure: DeviceFailure {
 extension DeviceError where Failure == AudioDeviceFailure {
     /// The one line without the advice: what failed, on which device, in the backend's words.
     public var happened: String { AudioDeviceFailure.happened(self) }
+
+    /// Whether the device was refused at open because no sound server answers (PulseAudio or
+    /// PipeWire is not running): `kind` is `disconnected`, but nothing went away.
+    public var isNoSoundServer: Bool {
+        kind == .disconnected
+            && ((operation == "snd_pcm_open" && code == AudioDeviceFailure.connectionRefused) || operation == "pw_context_connect")
+    }
 }

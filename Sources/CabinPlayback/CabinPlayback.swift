@@ -3,7 +3,8 @@
 //
 //   loading          SessionLoader (read → load sounds and patterns → compile), SessionSoundLoader,
 //                    SoundDecoding (progressive), SessionHapticLoader, SoundLibrary
-//   live playback    LivePlayer (control side: transport, events, status), LivePlayer.open
+//   live playback    LivePlayer (control side: transport, events, status), LivePlayer.play
+//                    (the front door), LivePlayer.open
 //                    (open the device, then load at its rate), PlaybackTransport (the state
 //                    machine), RenderLoop (the push driver), SessionRumble
 //   outputs          AudioOutput / AudioOutputBackend (the seam), ALSABackend (PCMOutput),
@@ -16,7 +17,13 @@
 //   haptics          RumblePlayer, SessionRumble (evdev, on the audio clock)
 //   library          SoundLibraryGenerator (the built-in sounds from their recipes)
 //
-// Embedding a session player:
+// Embedding a session player, the front door (LivePlayer+Play: resolve, open, load
+// progressively, start; one error type, LivePlayer.PlayError):
+//
+//     let player = try LivePlayer.play(.preset("drive", options: ["minutes": "50"]), device: .default)
+//     for await event in player.events { print(event) }      // ends after the session's end
+//
+// and the same with more control (the libraries, compile options, when to start):
 //
 //     import CabinPlayback
 //

@@ -63,6 +63,7 @@ extension LivePlayer {
         do {
             let player = try LivePlayer(session: loaded.compiled, options: options, opened: output)
             player.radio = loaded.radio
+            player.decoding = loaded.decoding
             if loaded.radio.canSwitch { player.stations = loaded.radio }
             return (player, loaded)
         } catch {

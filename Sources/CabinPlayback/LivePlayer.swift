@@ -37,6 +37,10 @@ public final class LivePlayer: @unchecked Sendable {
         set { control.withLock { radioStorage = newValue } }
     }
     private var radioStorage: RadioStations?
+    /// The session's sounds still decoding while it plays (a progressive load's
+    /// `SessionLoader.Loaded.decoding`; `takeFailures()` for a file found broken mid-decode):
+    /// set by `LivePlayer.open` before the player is returned, read-only after.
+    public internal(set) var decoding: SoundDecoding = .done
     /// Serialises the control side (see the type's Thread note). Recursive: a live event's
     /// `perform` calls the player that triggers it.
     let control = RecursiveLock()

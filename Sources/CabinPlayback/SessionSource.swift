@@ -65,6 +65,15 @@ public struct SessionSource: Sendable {
         }
     }
 
+    /// A document made in code, its relative paths from `folder` (nil: the Cabin package's
+    /// folder, where the built-in sounds are).
+    public init(document: SessionDocument, folder: String? = nil, stations: [String: String] = [:]) {
+        self.file = nil
+        self.document = document
+        self.folder = folder
+        self.stations = stations
+    }
+
     /// A session as it was remembered: a document's path, or a preset with its options.
     public init(rememberedFile file: String?, preset: String?, options: [String: String]?,
                 stations: [String: String] = [:]) throws(Failure) {
@@ -81,8 +90,12 @@ public struct SessionSource: Sendable {
         do { return try SessionPresets.make(name, options: options) } catch { throw Failure.preset(error) }
     }
 
-    /// The session's name in messages: its file, or `preset NAME`.
-    public var name: String { file ?? "preset \(preset ?? "")" }
+    /// The session's name in messages: its file, `preset NAME`, or a document's title.
+    public var name: String {
+        if let file { return file }
+        if let preset { return "preset \(preset)" }
+        return document?.title ?? "session"
+    }
 
     /// Whether `file` is a sound file played as a one-layer session (it needs no render).
     public var isSoundFile: Bool { file.map(AudioContainer.isSoundFile) ?? false }

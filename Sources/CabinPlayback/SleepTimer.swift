@@ -54,7 +54,7 @@ public final class MarkHooks {
     public let session: String
     public let outputToStandardError: Bool
     private var running: [ChildProcess] = []
-    /// Problems starting commands since the last call (one line each).
+    /// Why commands could not start since the last call (one line each).
     private var problems: [String] = []
 
     public init(command: String, session: String, outputToStandardError: Bool) {
@@ -70,7 +70,7 @@ public final class MarkHooks {
             let environment = ["CABIN_MARK": name, "CABIN_MARK_TITLE": title ?? name, "CABIN_TIME": NumberTextSeconds.text(time),
                                "CABIN_SESSION": session]
             do { running.append(try ChildProcess(shell: command, environment: environment, outputToStandardError: outputToStandardError)) } catch {
-                problems.append("--on-mark: \(error)")
+                problems.append("\(error)")
             }
         }
         running.removeAll { $0.exitStatus(waiting: false) != nil }
@@ -89,7 +89,8 @@ public final class MarkHooks {
         running.removeAll()
     }
 
-    /// Problems since the last call.
+    /// Why commands could not start since the last call, one line each (the reason, in the
+    /// system's words; the caller says which command: `cabin` prefixes `--on-mark: `).
     public func takeProblems() -> [String] {
         defer { problems.removeAll() }
         return problems

@@ -65,7 +65,7 @@ public struct SoundLibraryGenerator {
         if let only {
             recipes = try only.map { name in
                 guard let r = SoundRecipes.named(name) else {
-                    throw SoundDesignError("\(name): no such sound (see 'cabin sounds list')")
+                    throw SoundDesignError("\(name): no such sound (no recipe has this name)")
                 }
                 return r
             }

@@ -9,7 +9,7 @@ enum CLIInput {
     /// The file's bytes, or `nil` after printing one line saying why not. `-` is stdin.
     static func readDocument(_ path: String, limit: Int = DocumentFile.maximumBytes, kind: String = "document") -> [UInt8]? {
         do { return try DocumentFile.read(path, limit: limit, kind: kind) } catch {
-            CLIOutput.error("\(error)")
+            CLIOutput.error(error)
             return nil
         }
     }

@@ -58,7 +58,7 @@ extension CLIOutput {
     static func format(_ path: String, encoding: SoundFileFormat.SampleEncoding, inputs: [String] = []) throws -> SoundFileFormat {
         try refuseSame(path, inputs: inputs)
         do { return try SoundFileFormat.forOutput(path, encoding: encoding) } catch {
-            CLIOutput.error("\(error)")
+            CLIOutput.error(error)
             throw ExitCode.failure
         }
     }
@@ -67,7 +67,7 @@ extension CLIOutput {
         try refuseSame(path, inputs: inputs)
         Interrupt.installExiting()
         do { return try OutputFile(path) } catch {
-            CLIOutput.error("\(error)")
+            CLIOutput.error(error)
             throw ExitCode.failure
         }
     }
@@ -108,7 +108,7 @@ extension CLIOutput {
             try output.commit()
         } catch {
             output.discard()
-            CLIOutput.error("\(error)")
+            CLIOutput.error(error)
             throw ExitCode.failure
         }
     }

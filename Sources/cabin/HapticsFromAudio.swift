@@ -61,7 +61,7 @@ extension HapticsCommand {
             let destination = try CLIOutput.open(output, inputs: [sound])
             let buffer: AudioBuffer
             do { buffer = try SoundFile.read(sound) } catch {
-                CLIOutput.error("\(error)")
+                CLIOutput.error(error)
                 throw ExitCode.failure
             }
             let result = AudioToHaptics(buffer, options: options)

@@ -56,7 +56,7 @@ extension HapticsCommand {
                     if outcome == .cancelled { throw ExitCode(130) }
                     print("\(file): played \(CLIOutput.clock(compiled.endTime)) on \(player.info.name) (\(device))\(CLIHaptics.strengthNote(strength))")
                 } catch let error as ForceFeedbackError {
-                    CLIOutput.error("\(error)")
+                    CLIOutput.error(error)
                     throw ExitCode.failure
                 }
                 return
@@ -69,7 +69,7 @@ extension HapticsCommand {
                 if outcome == .cancelled { throw ExitCode(130) }
                 print("\(file): played \(CLIOutput.clock(buffer.duration)) as audio on \(soundDevice)\(CLIHaptics.strengthNote(strength))")
             } catch let error as AudioDeviceError {
-                CLIOutput.error("\(error)")
+                CLIOutput.error(error)
                 throw ExitCode.failure
             }
         }

@@ -67,7 +67,7 @@ extension HapticsCommand.RenderAudio {
         do {
             try SoundFile.write(buffer, to: destination, format: .forPath(output, encoding: .pcm24))
         } catch {
-            CLIOutput.error("\(error)")
+            CLIOutput.error(error)
             throw ExitCode.failure
         }
         CLIOutput.summary("\(output): \(CLIOutput.clock(buffer.duration)) at \(audio.sampleRate) Hz, \(buffer.channelCount == 1 ? "mono (haptics and sound)" : "4 channels (sound on 1-2, haptics on 3-4)"), sharpness -> \(HapticPreviewText.seconds(options.frequencyRange.lowerBound))-\(HapticPreviewText.seconds(options.frequencyRange.upperBound)) Hz\(CLIHaptics.strengthNote(strength))", output: output)
@@ -101,10 +101,10 @@ extension HapticsCommand.RenderAudio {
             try writer.close()
             try destination.commit()
         } catch let error as SoundFileError {
-            CLIOutput.error("\(error)")
+            CLIOutput.error(error)
             throw ExitCode.failure
         } catch let error as OutputError {
-            CLIOutput.error("\(error)")
+            CLIOutput.error(error)
             throw ExitCode.failure
         }
         return stream.frameCount
@@ -126,7 +126,7 @@ extension HapticsCommand.RenderAudio {
         do {
             try SoundFile.write(buffer, to: destination, format: .forPath(output, encoding: .pcm24))
         } catch {
-            CLIOutput.error("\(error)")
+            CLIOutput.error(error)
             throw ExitCode.failure
         }
         let hz = range.lowerBound == range.upperBound ? "\(HapticPreviewText.seconds(range.lowerBound)) Hz"

@@ -57,7 +57,7 @@ extension HapticsCommand {
             let settings = try CLIConfig.hapticsSettings(strength: target.strength)
             let watcher: FileWatcher
             do { watcher = try FileWatcher(paths: files) } catch {
-                CLIOutput.error("\(error)")
+                CLIOutput.error(error)
                 throw ExitCode.failure
             }
             Interrupt.install()

@@ -57,7 +57,7 @@ struct Info: ParsableCommand {
                 reports.append(report)
             } catch {
                 failed = true
-                CLIOutput.error("\(error)")
+                CLIOutput.error(error)
             }
         }
         if json { try CLIOutput.json(reports) }

@@ -175,7 +175,7 @@ struct Play: ParsableCommand {
             // but the sound (LivePlayer.open's fallback).
             (player, decoding, live) = try Play.open(options, source: start.source, compileOptions: compileOptions)
         } catch let error as AudioDeviceError {
-            CLIOutput.error("\(error)")
+            CLIOutput.error(error)
             throw ExitCode.failure
         }
         // Said once nothing more can reject the session (its volumes, its control socket).
@@ -272,10 +272,10 @@ struct Play: ParsableCommand {
         guard let rumble = settings.rumble.value, rumble != "off" else { return nil }
         do { return try SessionRumble(device: rumble, player: player) } catch {
             guard case .option = settings.rumble.origin else {
-                CLIOutput.warning("rumble (\(settings.rumble.origin.description)): \(error); playing without")
+                CLIOutput.warning("rumble (\(settings.rumble.origin.description)): \(CLIOutput.commandLine(error)); playing without")
                 return nil
             }
-            CLIOutput.error("\(error)")
+            CLIOutput.error(error)
             throw ExitCode.failure
         }
     }

@@ -97,7 +97,7 @@ struct PlaySession {
             for line in surface.takeNotices() { CLIOutput.warning(line) }
         }
         hooks?.handle(events)
-        for line in hooks?.takeProblems() ?? [] { CLIOutput.warning(line) }
+        for line in hooks?.takeProblems() ?? [] { CLIOutput.warning("--on-mark: \(line)") }
         turns.timer?.update(player, elapsed: Date().timeIntervalSince(turns.started))
         state?.tick(player)
         turns.range.update(player)

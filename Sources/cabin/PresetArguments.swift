@@ -47,7 +47,7 @@ struct PresetArguments: ParsableArguments {
     /// Preset `name` with `options`, a bad option as one line (exit 64).
     static func document(name: String, options: [String: String]) throws -> SessionDocument {
         do { return try SessionPresets.make(name, options: options) } catch {
-            CLIOutput.error(error.description)
+            CLIOutput.error(error.commandLine)
             throw ExitCode(64)
         }
     }

@@ -199,7 +199,7 @@ struct Render: ParsableCommand {
             report(summary, loaded: loaded, track: renderer.hapticTrack?.track, destination: destination, format: format, name: name)
         } catch {
             bar.finish()
-            CLIOutput.error("\(error)")
+            CLIOutput.error(error)
             throw ExitCode(Interrupt.isRequested ? Interrupt.status : 1)
         }
     }
@@ -250,7 +250,7 @@ enum CLISession {
 
     /// Prints the failure and gives its exit status.
     static func exit(_ error: SessionSource.Failure) -> ExitCode {
-        CLIOutput.error(error.description)
+        CLIOutput.error(error.commandLine)
         if case .preset = error { return ExitCode(64) }
         return .failure
     }

@@ -110,7 +110,7 @@ struct SoundsCommand: ParsableCommand {
             do {
                 try SoundPreview.play(try SoundPreview.buffer(entry, in: library, loops: loops), device: device)
             } catch {
-                CLIOutput.error("\(error)")
+                CLIOutput.error(error)
                 throw ExitCode.failure
             }
         }
@@ -141,7 +141,7 @@ struct SoundsCommand: ParsableCommand {
                 try SoundFile.write(buffer, to: destination, format: format)
                 CLIOutput.summary("\(output): \(name), \(CLIOutput.clock(buffer.duration))", output: output)
             } catch {
-                CLIOutput.error("\(error)")
+                CLIOutput.error(error)
                 throw ExitCode.failure
             }
         }
@@ -162,6 +162,10 @@ struct SoundsCommand: ParsableCommand {
             let folder = output.map { URL(fileURLWithPath: $0) } ?? SoundLibrary.locate()
                 ?? URL(fileURLWithPath: "Sounds")
             let generator = SoundLibraryGenerator(folder: folder)
+            if let unknown = only.first(where: { SoundRecipes.named($0) == nil }) {
+                CLIOutput.error("\(unknown): no such sound (see 'cabin sounds list')")
+                throw ExitCode.failure
+            }
             let started = ContinuousClock.now
             do {
                 let reports = try generator.generate(only: only.isEmpty ? nil : only) { print($0.line) }
@@ -172,7 +176,7 @@ struct SoundsCommand: ParsableCommand {
                       + String(cFormat: ", generated in %.2f s",
                                elapsed.inSeconds))
             } catch {
-                CLIOutput.error("\(error)")
+                CLIOutput.error(error)
                 throw ExitCode.failure
             }
         }

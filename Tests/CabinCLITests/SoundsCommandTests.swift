@@ -38,6 +38,15 @@ import Testing
         #expect(result.stderr == "cabin: error: engine/v12: not in the sound library (see 'cabin sounds list')\n")
     }
 
+    /// The CLI names its own command where the library says only that no recipe has the name.
+    @Test func generatingAnUnknownSoundIsOneLineNamingTheList() throws {
+        let dir = try TestEnvironment.temporaryDirectory("cabin-sounds-gen-unknown")
+        let result = try ExternalTool.cabin(["sounds", "generate", "--only", "engine/v99", "--output", dir.path])
+        #expect(result.status == 1)
+        #expect(result.stderr == "cabin: error: engine/v99: no such sound (see 'cabin sounds list')\n")
+        #expect(result.stdout.isEmpty, "\(result.stdout)")
+    }
+
     /// A voice prompt regenerated alone, in a fresh process, is byte-identical to the same
     /// prompt generated with all the others (speech does not depend on what was said before), and
     /// sounds as the committed file does. Bytes are compared on this machine only: libopus's

@@ -87,8 +87,8 @@ struct CLibraryTests {
         let expected = [
             "null name: CABIN_ERROR_ARGUMENT: name is NULL",
             "no preset: CABIN_ERROR_NOT_FOUND: no preset \"nope\"",
-            "bad option: CABIN_ERROR_ARGUMENT: --seconds must be",
-            "unknown option: CABIN_ERROR_ARGUMENT: --speed is not an option of the quest preset",
+            "bad option: CABIN_ERROR_ARGUMENT: seconds must be",
+            "unknown option: CABIN_ERROR_ARGUMENT: speed is not an option of the quest preset",
             "not json: CABIN_ERROR_ARGUMENT: preset_options_json:1:2",
             "load option: CABIN_ERROR_ARGUMENT: options_json: unknown option \"sound\"",
             "misspelt bus: CABIN_ERROR_DOCUMENT: document:",

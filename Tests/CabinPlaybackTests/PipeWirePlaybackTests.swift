@@ -117,7 +117,7 @@ struct PipeWirePlaybackTests {
             _ = try Self.player(try Self.compile(seconds: 2), on: daemon, target: "no-such-sink")
         }
         #expect(error?.kind == .notFound)
-        #expect(error?.description == "audio device \"pipewire:no-such-sink\": not found (target.object: no PipeWire sink has this node.name); list playback devices with 'cabin devices'")
+        #expect(error?.description == "audio device \"pipewire:no-such-sink\": not found (target.object: no PipeWire sink has this node.name); check the name against the machine's playback devices")
     }
 
     @Test func theDaemonKilledAndRestartedMidPlayIsReportedAndPlaysOn() throws {

@@ -47,7 +47,7 @@ import Testing
         #expect(source.folder == nil && source.fileFolder == nil)
         #expect(throws: SessionSource.Failure.self) { try SessionSource(file: nil, preset: "drive", presetOptions: ["minutes": "0"]) }
         do { _ = try SessionSource(file: nil, preset: "drive", presetOptions: ["minutes": "0"]) } catch {
-            #expect(error.description == "--minutes must be a whole number of minutes from 25 to 240, not '0'")
+            #expect(error.description == "minutes must be a whole number of minutes from 25 to 240, not '0'")
         }
         // As remembered by a state file: the preset made again with its options.
         let remembered = try SessionSource(rememberedFile: nil, preset: "pomodoro", options: ["focus": "50m"])

@@ -13,7 +13,7 @@ import Testing
             for choice in choices {
                 #expect(throws: Never.self, "--\(option) \(choice)") { try SessionPresets.make("drive", options: [option: choice]) }
             }
-            #expect(throws: PresetError("--\(option) must be \(DriveChoices.spoken(choices)), not 'nope'")) {
+            #expect(throws: PresetError("\(option: option) must be \(DriveChoices.spoken(choices)), not 'nope'")) {
                 try SessionPresets.make("drive", options: [option: "nope"])
             }
         }

@@ -20,7 +20,7 @@ enum AmbientPreset {
             let beat = try o.number("beat", in: 1...40), carrier = try o.number("carrier", in: 60...1000)
             sound = .synth(.binaural(carrier: carrier, beat: beat))
         case .success(let r): sound = r
-        case .failure(let p): throw PresetError("--sound: \(p.message)")
+        case .failure(let p): throw PresetError("\(option: "sound"): \(p.message)")
         }
         let fadeOut = min(120, max(10, total / 5))
         var b = SessionBuilder(title: "Ambient: \(name) for \(minutes) min", duration: total)

@@ -49,11 +49,11 @@ enum DrivePreset {
         let ambientOption = o.raw("ambient")
         let route = try o.choice("route", routes)
         guard ambientOption == "route" || ambientOption.hasPrefix("ambient/") || ambientOption.hasPrefix("synth:") else {
-            throw PresetError("--ambient must be 'route' or a library name like ambient/rain, not '\(ambientOption)'")
+            throw PresetError("\(option: "ambient") must be 'route' or a library name like ambient/rain, not '\(ambientOption)'")
         }
         let radioOption = o.raw("radio")
         let isStation = radioOption.lowercased().hasPrefix("http://") || radioOption.lowercased().hasPrefix("https://")
-        if isStation, case .failure(let problem) = SoundReferenceParser.parse(radioOption) { throw PresetError("--radio: \(problem.message)") }
+        if isStation, case .failure(let problem) = SoundReferenceParser.parse(radioOption) { throw PresetError("\(option: "radio"): \(problem.message)") }
         let isPlaylist = !isStation && SoundReferenceParser.isPlaylist(radioOption)
         let radio = isStation || isPlaylist ? radioOption : try o.choice("radio", radios)
         return Settings(

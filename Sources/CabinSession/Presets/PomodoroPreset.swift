@@ -26,7 +26,7 @@ enum PomodoroPreset {
         var sound: SoundReference?
         if ambient != "off" {
             guard case .success(let r) = SoundReferenceParser.parse(ambient) else {
-                throw PresetError("--ambient must be an ambient/… library name, synth:NAME or off, not '\(ambient)'")
+                throw PresetError("\(option: "ambient") must be an ambient/… library name, synth:NAME or off, not '\(ambient)'")
             }
             sound = r
         }
@@ -98,7 +98,7 @@ enum PomodoroPreset {
         let text = o.raw("warn").trimmingWhitespace()
         if text == "off" { return nil }
         guard let seconds = Double(text).map({ $0 * 60 }) ?? SessionTime.parse(text), seconds >= 30, seconds <= 1800 else {
-            throw PresetError("--warn must be a time from 30s to 30m before a phase ends (2m, 90s; a bare number is minutes) or off, not '\(text)'")
+            throw PresetError("\(option: "warn") must be a time from 30s to 30m before a phase ends (2m, 90s; a bare number is minutes) or off, not '\(text)'")
         }
         return seconds
     }

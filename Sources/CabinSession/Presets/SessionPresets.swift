@@ -36,17 +36,74 @@ public enum SessionPresets {
         }
         let known = Set(preset.options.map(\.name))
         if let unknown = options.keys.sorted().first(where: { !known.contains($0) }) {
-            let list = preset.options.map { "--\($0.name)" }.joined(separator: ", ")
-            throw PresetError("--\(unknown) is not an option of the \(name) preset" + (list.isEmpty ? "" : " (it takes \(list))"))
+            let names = preset.options.map(\.name)
+            throw PresetError(names.isEmpty ? "\(option: unknown) is not an option of the \(name) preset"
+                                            : "\(option: unknown) is not an option of the \(name) preset (it takes \(options: names))")
         }
         return try preset.make(PresetOptions(values: options, preset: preset))
     }
 }
 
-/// A preset option that does not make sense, as one line.
+/// A preset option that does not make sense, as one line. The preset's options are named
+/// in the message as parts of their own, so that each reader spells them its way:
+/// `description` by their names (`minutes must be a whole number …`), the CLI as its flags
+/// (`spelled { "--" + $0 }`: `--minutes must be …`).
 public struct PresetError: Error, Sendable, Equatable, CustomStringConvertible {
-    public var description: String
-    public init(_ description: String) { self.description = description }
+    /// A run of words, or the name of one of the preset's options.
+    public enum Part: Sendable, Equatable {
+        case text(String)
+        case option(String)
+    }
+
+    /// The message, in order.
+    public var parts: [Part]
+
+    /// The option the message is about: the first one it names, if any.
+    public var option: String? {
+        parts.lazy.compactMap { if case .option(let name) = $0 { name } else { nil } }.first
+    }
+
+    /// The message with each option name written by `spell`.
+    public func spelled(_ spell: (String) -> String) -> String {
+        parts.map { part in
+            switch part {
+            case .text(let text): text
+            case .option(let name): spell(name)
+            }
+        }.joined()
+    }
+
+    /// The message with options by their names, as `SessionPresets.make` takes them.
+    public var description: String { spelled { $0 } }
+
+    public init(_ message: Message) { parts = message.parts }
+
+    /// A message written as a string, options marked: `"\(option: "minutes") must be …"`,
+    /// `"(it takes \(options: names))"`.
+    public struct Message: ExpressibleByStringInterpolation, Sendable {
+        var parts: [Part]
+
+        public init(stringLiteral value: String) { parts = [.text(value)] }
+        public init(stringInterpolation: Interpolation) { parts = stringInterpolation.parts }
+
+        public struct Interpolation: StringInterpolationProtocol, Sendable {
+            var parts: [Part] = []
+            public init(literalCapacity: Int, interpolationCount: Int) {}
+            public mutating func appendLiteral(_ literal: String) { text(literal) }
+            public mutating func appendInterpolation(_ value: some CustomStringConvertible) { text(value.description) }
+            public mutating func appendInterpolation(option name: String) { parts.append(.option(name)) }
+            public mutating func appendInterpolation(options names: [String]) {
+                for (i, name) in names.enumerated() {
+                    if i > 0 { text(", ") }
+                    parts.append(.option(name))
+                }
+            }
+            private mutating func text(_ text: String) {
+                guard !text.isEmpty else { return }
+                if case .text(let last) = parts.last { parts[parts.count - 1] = .text(last + text) } else { parts.append(.text(text)) }
+            }
+        }
+    }
 }
 
 /// The options given to a preset, with typed readers that explain what is accepted.
@@ -64,7 +121,7 @@ public struct PresetOptions: Sendable {
         let seconds = Double(text).map { $0 * 60 } ?? SessionTime.parse(text)
         guard let seconds, seconds.truncatingRemainder(dividingBy: 60) == 0,
               seconds / 60 >= Double(range.lowerBound), seconds / 60 <= Double(range.upperBound) else {
-            throw PresetError("--\(name) must be a whole number of minutes from \(range.lowerBound) to \(range.upperBound), not '\(text)'")
+            throw PresetError("\(option: name) must be a whole number of minutes from \(range.lowerBound) to \(range.upperBound), not '\(text)'")
         }
         return Int(seconds / 60)
     }
@@ -73,7 +130,7 @@ public struct PresetOptions: Sendable {
     func choice(_ name: String, _ choices: [String]) throws(PresetError) -> String {
         let text = raw(name)
         guard choices.contains(text) else {
-            throw PresetError("--\(name) must be \(choices.dropLast().joined(separator: ", ")) or \(choices.last!), not '\(text)'")
+            throw PresetError("\(option: name) must be \(choices.dropLast().joined(separator: ", ")) or \(choices.last!), not '\(text)'")
         }
         return text
     }
@@ -82,7 +139,7 @@ public struct PresetOptions: Sendable {
     func number(_ name: String, in range: ClosedRange<Double>) throws(PresetError) -> Double {
         let text = raw(name)
         guard let v = Double(text), range.contains(v) else {
-            throw PresetError("--\(name) must be a number from \(SessionTime.format(number: range.lowerBound)) to \(SessionTime.format(number: range.upperBound)), not '\(text)'")
+            throw PresetError("\(option: name) must be a number from \(SessionTime.format(number: range.lowerBound)) to \(SessionTime.format(number: range.upperBound)), not '\(text)'")
         }
         return v
     }
@@ -90,7 +147,7 @@ public struct PresetOptions: Sendable {
     /// A non-empty line of text.
     func text(_ name: String) throws(PresetError) -> String {
         let t = raw(name).trimmingWhitespace()
-        guard !t.isEmpty, t.count <= 60 else { throw PresetError("--\(name) must be 1 to 60 characters") }
+        guard !t.isEmpty, t.count <= 60 else { throw PresetError("\(option: name) must be 1 to 60 characters") }
         return t
     }
 }
