@@ -442,8 +442,7 @@ public final class LivePlayer: @unchecked Sendable {
     /// For tests of underrun recovery on a real device: makes the render thread stall once
     /// for `milliseconds` (as a preempted or overloaded thread would). (On a fake output,
     /// `VirtualClock.stall` does the same on virtual time.)
-    @_spi(Testing)
-    public func injectStall(milliseconds: Int) {
+    package func injectStall(milliseconds: Int) {
         shared.stallMilliseconds.store(milliseconds, ordering: .releasing)
         wakeup.signal()
     }
