@@ -107,6 +107,16 @@ let package = Package(
             dependencies: ["CabinJSON", "CabinAudio", "CabinHaptics", "CabinSession", "CabinSoundDesign", "CabinOutput", "CabinIO"]
         ),
 
+        // MARK: the benchmarks
+        /// `cabin bench`'s measurements (the mixer's drive and loud-mix scenes and the plain
+        /// summing loop they are compared with, haptic compile speed, live haptics, offline and
+        /// live playback, a station's decoding, a playlist's start): the CLI's and the
+        /// allocation check's, not a product; what they need inside the modules is `package`.
+        .target(
+            name: "CabinBench",
+            dependencies: ["CabinJSON", "CabinAudio", "CabinHaptics", "CabinSession", "CabinOutput", "CabinIO", "CabinPlayback"]
+        ),
+
         // MARK: the test doubles
         /// A sound device and backend on a virtual clock that moves only when the player waits.
         .target(name: "CabinTesting", dependencies: ["CabinPlayback", "CabinOutput", "CabinIO"]),
@@ -135,7 +145,7 @@ let package = Package(
             name: "cabin",
             dependencies: [
                 "CabinJSON", "CabinAudio", "CabinHaptics", "CabinSession", "CabinOutput", "CabinIO", "CabinPlayback",
-                "CabinSoundDesign", "CabinConfig", "CabinStudio",
+                "CabinSoundDesign", "CabinConfig", "CabinStudio", "CabinBench",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             // The Swift runtime (and FoundationEssentials, Dispatch) linked into the binary:
@@ -185,7 +195,7 @@ let package = Package(
         .executableTarget(
             name: "cabin-alloc-check",
             dependencies: [
-                "CabinAudio", "CabinSession", "CabinIO", "CabinPlayback",
+                "CabinAudio", "CabinSession", "CabinIO", "CabinPlayback", "CabinBench",
                 .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
             ],
             path: "Sources/CabinAllocationCheck"
@@ -202,7 +212,7 @@ let package = Package(
         // MARK: tests
         .target(name: "CabinTestSupport", dependencies: ["CabinAudio"], path: "Tests/CabinTestSupport"),
         .testTarget(name: "CabinJSONTests", dependencies: ["CabinJSON", "CabinAudio", "CabinTestSupport"]),
-        .testTarget(name: "CabinAudioTests", dependencies: ["CabinAudio", "CabinTestSupport"]),
+        .testTarget(name: "CabinAudioTests", dependencies: ["CabinAudio", "CabinBench", "CabinTestSupport"]),
         .testTarget(name: "CabinHapticsTests", dependencies: ["CabinHaptics", "CabinAudio", "CabinTestSupport"]),
         .testTarget(name: "CabinSessionTests", dependencies: ["CabinSession", "CabinTestSupport"]),
         .testTarget(name: "CabinIOTests", dependencies: ["CabinIO", "CabinOutput", "CabinAudio", "CabinSoundDesign", "CabinTestSupport"]),
