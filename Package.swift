@@ -8,6 +8,7 @@ import PackageDescription
 ///   no C libraries (but CabinJSON's number parser, fast_float: a pure function), no I/O;
 /// - `CabinIO`: the one module that touches C and the OS (wrappers only);
 /// - `CabinPlayback`: the application layer (loaders, live player, offline renderer, rumble);
+/// - `CabinRemote`: the control socket and MPRIS, above the player's API;
 /// - `cabin`: the thin command-line tool.
 let package = Package(
     name: "Cabin",
@@ -20,6 +21,9 @@ let package = Package(
         .library(name: "CabinIO", targets: ["CabinIO"]),
         .library(name: "CabinOutput", targets: ["CabinOutput"]),
         .library(name: "CabinPlayback", targets: ["CabinPlayback"]),
+        /// The remote surfaces over a `LivePlayer`: the control socket (`ControlServer`) and
+        /// MPRIS on the session bus (`MPRISServer`).
+        .library(name: "CabinRemote", targets: ["CabinRemote"]),
         .library(name: "CabinSoundDesign", targets: ["CabinSoundDesign"]),
         /// libcabin: the C API (include/cabin.h). SwiftPM names the file after the product
         /// (`libCabinC.so`; `cabin` is the CLI's name); its SONAME is `libcabin.so.0` and
@@ -107,6 +111,15 @@ let package = Package(
             dependencies: ["CabinJSON", "CabinAudio", "CabinHaptics", "CabinSession", "CabinSoundDesign", "CabinOutput", "CabinIO"]
         ),
 
+        // MARK: the remote surfaces
+        /// The control socket (`ControlServer`, `ControlCommands`) and MPRIS (`MPRISServer`,
+        /// `MPRISState`, `MPRISCommand`): `ControlSurface`s above the player's public API;
+        /// CabinPlayback does not know them.
+        .target(
+            name: "CabinRemote",
+            dependencies: ["CabinJSON", "CabinAudio", "CabinSession", "CabinIO", "CabinPlayback"]
+        ),
+
         // MARK: the benchmarks
         /// `cabin bench`'s measurements (the mixer's drive and loud-mix scenes and the plain
         /// summing loop they are compared with, haptic compile speed, live haptics, offline and
@@ -145,7 +158,7 @@ let package = Package(
             name: "cabin",
             dependencies: [
                 "CabinJSON", "CabinAudio", "CabinHaptics", "CabinSession", "CabinOutput", "CabinIO", "CabinPlayback",
-                "CabinSoundDesign", "CabinConfig", "CabinStudio", "CabinBench",
+                "CabinSoundDesign", "CabinConfig", "CabinStudio", "CabinRemote", "CabinBench",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             // The Swift runtime (and FoundationEssentials, Dispatch) linked into the binary:
@@ -176,7 +189,8 @@ let package = Package(
         /// (exports.map), so the runtime inside cannot clash with another one in the process.
         .target(
             name: "CabinC",
-            dependencies: ["CabinJSON", "CabinAudio", "CabinHaptics", "CabinSession", "CabinOutput", "CabinIO", "CabinPlayback"],
+            dependencies: ["CabinJSON", "CabinAudio", "CabinHaptics", "CabinSession", "CabinOutput", "CabinIO", "CabinPlayback",
+                           "CabinRemote"],
             exclude: ["exports.map"],
             linkerSettings: [
                 .unsafeFlags(["-static-stdlib", "-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
@@ -217,7 +231,7 @@ let package = Package(
         .testTarget(name: "CabinSessionTests", dependencies: ["CabinSession", "CabinTestSupport"]),
         .testTarget(name: "CabinIOTests", dependencies: ["CabinIO", "CabinOutput", "CabinAudio", "CabinSoundDesign", "CabinTestSupport"]),
         .testTarget(name: "CabinPlaybackTests",
-                    dependencies: ["CabinPlayback", "CabinTesting", "CabinOutput", "CabinIO", "CabinAudio", "CabinSession", "CabinHaptics", "CabinSoundDesign", "CabinTestSupport"]),
+                    dependencies: ["CabinPlayback", "CabinRemote", "CabinTesting", "CabinOutput", "CabinIO", "CabinAudio", "CabinSession", "CabinHaptics", "CabinSoundDesign", "CabinTestSupport"]),
         .testTarget(name: "CabinCLITests", dependencies: ["CabinTestSupport", "CabinOutput", "CabinIO", "CabinSession", "CabinPlayback", "CabinHaptics", "CabinJSON"]),
         .testTarget(name: "CabinConfigTests", dependencies: ["CabinConfig", "CabinPlayback", "CabinSession", "CabinAudio"]),
         /// libcabin from C (gcc, AddressSanitizer) and Python (pytest): programs, not imports.

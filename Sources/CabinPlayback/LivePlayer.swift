@@ -39,7 +39,7 @@ public final class LivePlayer: @unchecked Sendable {
     private var radioStorage: RadioStations?
     /// Serialises the control side (see the type's Thread note). Recursive: a live event's
     /// `perform` calls the player that triggers it.
-    let control = RecursiveLock()
+    package let control = RecursiveLock()
     /// Whether `start` has been called (a second call is an error).
     private var hasStarted = false
     public struct Options: Sendable {

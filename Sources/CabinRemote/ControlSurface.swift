@@ -1,3 +1,5 @@
+import CabinPlayback
+
 /// A way in from outside to a playing session — the control socket (`ControlServer`), MPRIS
 /// on the session bus (`MPRISServer`) — beside the player, never a switch inside it. The
 /// control loop hands every surface the events of each `LivePlayer.poll()` a few times a

@@ -1,4 +1,5 @@
 import CabinIO
+import CabinPlayback
 import Glibc
 import Synchronization
 

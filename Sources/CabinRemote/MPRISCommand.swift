@@ -1,5 +1,6 @@
 import CabinAudio
 import CabinIO
+import CabinPlayback
 
 /// What an MPRIS method call or property write asks of the player, and how it is done with
 /// the same `LivePlayer` calls the control socket makes (`ControlCommands`).

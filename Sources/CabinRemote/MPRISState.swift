@@ -1,5 +1,6 @@
 import CabinAudio
 import CabinIO
+import CabinPlayback
 
 /// What MPRIS (the desktop's media-player interface, `org.mpris.MediaPlayer2`) shows of a
 /// playing session: a pure value made from the player's status and volumes, with the

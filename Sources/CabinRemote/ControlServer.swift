@@ -1,5 +1,6 @@
 import CabinIO
 import CabinJSON
+import CabinPlayback
 import Glibc
 
 /// The control socket of a playing session, in mpv's style: a Unix socket (mode 0600)
