@@ -42,7 +42,9 @@ import Glibc
 ///
 /// Thread: control thread (the thread that calls the player's methods).
 public final class ControlServer {
+    /// The socket file it listens on.
     public let path: String
+    /// The player the commands act on.
     public let player: LivePlayer
     /// The session's title, for `status` and the `start` event.
     public let title: String

@@ -21,9 +21,11 @@ public protocol ControlSurface: AnyObject {
 }
 
 extension ControlSurface {
+    /// Nothing to say: the default for a surface that refuses no one.
     public func takeNotices() -> [String] { [] }
 }
 
 extension ControlServer: ControlSurface {
+    /// Publishes the events to the observing clients (`publish(_:)`).
     public func update(with events: [PlayerEvent]) { publish(events) }
 }
