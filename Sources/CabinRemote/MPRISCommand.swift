@@ -21,6 +21,8 @@ import CabinPlayback
 ///
 /// Thread: `init` on any thread; `perform` on the control thread.
 public enum MPRISCommand: Sendable, Equatable {
+    /// `Play`, `Pause`, `PlayPause`, `Stop`, `Quit` (the root interface's), `Next`,
+    /// `Previous`: done as the table above says.
     case play, pause, playPause, stop, quit, next, previous
     /// Seconds relative to the position (`Seek`).
     case seek(Double)

@@ -16,6 +16,7 @@ import CabinPlayback
 public struct MPRISState: Sendable, Equatable {
     /// MPRIS's `PlaybackStatus` property.
     public enum PlaybackStatus: String, Sendable {
+        /// The property's three values, spelt as the spec spells them.
         case playing = "Playing", paused = "Paused", stopped = "Stopped"
 
         /// Starting and reconnecting count as playing (the clock runs); finished, stopped and
