@@ -8,6 +8,7 @@ import PackageDescription
 ///   no C libraries (but CabinJSON's number parser, fast_float: a pure function), no I/O;
 /// - `CabinIO`: the one module that touches C and the OS (wrappers only);
 /// - `CabinPlayback`: the application layer (loaders, live player, offline renderer, rumble);
+/// - `CabinRemote`: the control socket and MPRIS, above the player's API;
 /// - `cabin`: the thin command-line tool.
 let package = Package(
     name: "Cabin",
@@ -20,6 +21,9 @@ let package = Package(
         .library(name: "CabinIO", targets: ["CabinIO"]),
         .library(name: "CabinOutput", targets: ["CabinOutput"]),
         .library(name: "CabinPlayback", targets: ["CabinPlayback"]),
+        /// The remote surfaces over a `LivePlayer`: the control socket (`ControlServer`) and
+        /// MPRIS on the session bus (`MPRISServer`).
+        .library(name: "CabinRemote", targets: ["CabinRemote"]),
         .library(name: "CabinSoundDesign", targets: ["CabinSoundDesign"]),
         /// libcabin: the C API (include/cabin.h). SwiftPM names the file after the product
         /// (`libCabinC.so`; `cabin` is the CLI's name); its SONAME is `libcabin.so.0` and
@@ -107,6 +111,25 @@ let package = Package(
             dependencies: ["CabinJSON", "CabinAudio", "CabinHaptics", "CabinSession", "CabinSoundDesign", "CabinOutput", "CabinIO"]
         ),
 
+        // MARK: the remote surfaces
+        /// The control socket (`ControlServer`, `ControlCommands`) and MPRIS (`MPRISServer`,
+        /// `MPRISState`, `MPRISCommand`): `ControlSurface`s above the player's public API;
+        /// CabinPlayback does not know them.
+        .target(
+            name: "CabinRemote",
+            dependencies: ["CabinJSON", "CabinAudio", "CabinSession", "CabinIO", "CabinPlayback"]
+        ),
+
+        // MARK: the benchmarks
+        /// `cabin bench`'s measurements (the mixer's drive and loud-mix scenes and the plain
+        /// summing loop they are compared with, haptic compile speed, live haptics, offline and
+        /// live playback, a station's decoding, a playlist's start): the CLI's and the
+        /// allocation check's, not a product; what they need inside the modules is `package`.
+        .target(
+            name: "CabinBench",
+            dependencies: ["CabinJSON", "CabinAudio", "CabinHaptics", "CabinSession", "CabinOutput", "CabinIO", "CabinPlayback"]
+        ),
+
         // MARK: the test doubles
         /// A sound device and backend on a virtual clock that moves only when the player waits.
         .target(name: "CabinTesting", dependencies: ["CabinPlayback", "CabinOutput", "CabinIO"]),
@@ -135,7 +158,7 @@ let package = Package(
             name: "cabin",
             dependencies: [
                 "CabinJSON", "CabinAudio", "CabinHaptics", "CabinSession", "CabinOutput", "CabinIO", "CabinPlayback",
-                "CabinSoundDesign", "CabinConfig", "CabinStudio",
+                "CabinSoundDesign", "CabinConfig", "CabinStudio", "CabinRemote", "CabinBench",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             // The Swift runtime (and FoundationEssentials, Dispatch) linked into the binary:
@@ -166,7 +189,8 @@ let package = Package(
         /// (exports.map), so the runtime inside cannot clash with another one in the process.
         .target(
             name: "CabinC",
-            dependencies: ["CabinJSON", "CabinAudio", "CabinHaptics", "CabinSession", "CabinOutput", "CabinIO", "CabinPlayback"],
+            dependencies: ["CabinJSON", "CabinAudio", "CabinHaptics", "CabinSession", "CabinOutput", "CabinIO", "CabinPlayback",
+                           "CabinRemote"],
             exclude: ["exports.map"],
             linkerSettings: [
                 .unsafeFlags(["-static-stdlib", "-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
@@ -185,7 +209,7 @@ let package = Package(
         .executableTarget(
             name: "cabin-alloc-check",
             dependencies: [
-                "CabinAudio", "CabinSession", "CabinIO", "CabinPlayback",
+                "CabinAudio", "CabinSession", "CabinIO", "CabinPlayback", "CabinBench",
                 .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
             ],
             path: "Sources/CabinAllocationCheck"
@@ -202,12 +226,12 @@ let package = Package(
         // MARK: tests
         .target(name: "CabinTestSupport", dependencies: ["CabinAudio"], path: "Tests/CabinTestSupport"),
         .testTarget(name: "CabinJSONTests", dependencies: ["CabinJSON", "CabinAudio", "CabinTestSupport"]),
-        .testTarget(name: "CabinAudioTests", dependencies: ["CabinAudio", "CabinTestSupport"]),
+        .testTarget(name: "CabinAudioTests", dependencies: ["CabinAudio", "CabinBench", "CabinTestSupport"]),
         .testTarget(name: "CabinHapticsTests", dependencies: ["CabinHaptics", "CabinAudio", "CabinTestSupport"]),
         .testTarget(name: "CabinSessionTests", dependencies: ["CabinSession", "CabinTestSupport"]),
         .testTarget(name: "CabinIOTests", dependencies: ["CabinIO", "CabinOutput", "CabinAudio", "CabinSoundDesign", "CabinTestSupport"]),
         .testTarget(name: "CabinPlaybackTests",
-                    dependencies: ["CabinPlayback", "CabinTesting", "CabinOutput", "CabinIO", "CabinAudio", "CabinSession", "CabinHaptics", "CabinSoundDesign", "CabinTestSupport"]),
+                    dependencies: ["CabinPlayback", "CabinRemote", "CabinTesting", "CabinOutput", "CabinIO", "CabinAudio", "CabinSession", "CabinHaptics", "CabinSoundDesign", "CabinTestSupport"]),
         .testTarget(name: "CabinCLITests", dependencies: ["CabinTestSupport", "CabinOutput", "CabinIO", "CabinSession", "CabinPlayback", "CabinHaptics", "CabinJSON"]),
         .testTarget(name: "CabinConfigTests", dependencies: ["CabinConfig", "CabinPlayback", "CabinSession", "CabinAudio"]),
         /// libcabin from C (gcc, AddressSanitizer) and Python (pytest): programs, not imports.

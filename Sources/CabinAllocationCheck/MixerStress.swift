@@ -12,6 +12,7 @@
 // malloc and free here, whatever the work inside) is subtracted. Exits 1 if the render path allocated or freed anything, 2 if the interposer
 // counts nothing (not loaded).
 import CabinAudio
+import CabinBench
 import MallocInterposerSwift
 
 /// Mallocs and frees counted between hook() and unhook() around `body`.

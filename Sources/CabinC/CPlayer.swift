@@ -2,6 +2,7 @@ import CabinAudio
 import CabinIO
 import CabinOutput
 import CabinPlayback
+import CabinRemote
 import CabinSession
 import Glibc
 import Synchronization

@@ -9,19 +9,19 @@ import Glibc
 /// ```
 ///
 /// Thread: control thread.
-public enum DesktopOpener {
+package enum DesktopOpener {
     /// Whether a desktop session is there to open a page on.
-    public static var hasDisplay: Bool {
+    package static var hasDisplay: Bool {
         ["DISPLAY", "WAYLAND_DISPLAY"].contains { (name: String) in getenv(name).map { $0.pointee != 0 } ?? false }
     }
 
     /// The first executable `xdg-open` on `PATH`, or nil.
-    public static var xdgOpen: String? { ChildProcess.executable(named: "xdg-open") }
+    package static var xdgOpen: String? { ChildProcess.executable(named: "xdg-open") }
 
     /// Starts `xdg-open ADDRESS` when `hasDisplay` and `xdg-open` exists; the child, or nil
     /// when there is nothing to open it with. The address goes through the environment,
     /// never through the shell's parsing.
-    public static func open(_ address: String) throws(SystemError) -> ChildProcess? {
+    package static func open(_ address: String) throws(SystemError) -> ChildProcess? {
         guard hasDisplay, let xdgOpen else { return nil }
         return try ChildProcess(shell: "exec \"$CABIN_XDG_OPEN\" \"$CABIN_OPEN_ADDRESS\" >/dev/null 2>&1 </dev/null",
                                 environment: ["CABIN_XDG_OPEN": xdgOpen, "CABIN_OPEN_ADDRESS": address])

@@ -6,10 +6,10 @@ import Glibc
 /// never made: `exists` is false, and the caller goes without what it would keep there.
 ///
 /// Thread: any. The corresponding C functions are `getenv`, `getpwuid_r` and `stat`.
-public enum HomeDirectory {
+package enum HomeDirectory {
     /// `$HOME` (absolute, trailing `/` dropped), else the password database's home for the
     /// real user id; nil when neither names one.
-    public static var path: String? {
+    package static var path: String? {
         if let home = getenv("HOME").map({ String(cString: $0) }), home.hasPrefix("/") {
             return home.count > 1 && home.hasSuffix("/") ? String(home.dropLast()) : home
         }
@@ -17,7 +17,7 @@ public enum HomeDirectory {
     }
 
     /// The home of the real user id in the password database (`getpwuid_r`), or nil.
-    public static var passwordDatabaseHome: String? {
+    package static var passwordDatabaseHome: String? {
         var entry = passwd()
         var result: UnsafeMutablePointer<passwd>?
         var buffer = [CChar](repeating: 0, count: 16_384)
@@ -28,7 +28,7 @@ public enum HomeDirectory {
     }
 
     /// Whether `path` names a folder that exists (a missing home is not made).
-    public static var exists: Bool {
+    package static var exists: Bool {
         guard let path else { return false }
         var info = stat()
         return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR

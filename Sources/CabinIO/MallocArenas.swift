@@ -6,12 +6,12 @@ import Glibc
 /// never), so one arena for the process keeps a session's memory lower at no measured cost.
 ///
 /// Thread: call at the start of the process, before other threads.
-public enum MallocArenas {
+package enum MallocArenas {
     /// Makes every thread allocate from the main arena, unless the user chose a number with
     /// `MALLOC_ARENA_MAX`. The default drive's peak memory 39.7–40.2 → 38.4–38.9 MB; its
     /// render and launch times did not move (14.0–14.2 s, ~30 ms either way). The
     /// corresponding C function is `mallopt` (M_ARENA_MAX).
-    public static func useOne() {
+    package static func useOne() {
         guard getenv("MALLOC_ARENA_MAX") == nil else { return }
         _ = cabin_set_malloc_arena_max(1)
     }

@@ -56,7 +56,7 @@ public struct OutputError: Error, Sendable, Equatable, CustomStringConvertible {
 ///
 /// Thread: `register`/`unregister` on the control thread; `removeFromSignalHandler` in
 /// signal context (it only loads atomics and calls `unlink`).
-public enum OutputTemporaries {
+package enum OutputTemporaries {
     private static let slot0 = Atomic<Int>(0), slot1 = Atomic<Int>(0)
     private static let slot2 = Atomic<Int>(0), slot3 = Atomic<Int>(0)
 
@@ -90,7 +90,7 @@ public enum OutputTemporaries {
 
     /// Removes every temporary being written (for a handler that then calls `_exit`).
     /// Async-signal-safe. The corresponding C function is `unlink`.
-    public static func removeFromSignalHandler() {
+    package static func removeFromSignalHandler() {
         for i in 0..<4 {
             let value = slot(i) { $0.load(ordering: .sequentiallyConsistent) }
             if let pointer = UnsafeMutablePointer<CChar>(bitPattern: value) { unlink(pointer) }

@@ -6,12 +6,12 @@ import Glibc
 /// the app that spawned it, however that app died. The corresponding C function is `getppid`.
 ///
 /// Thread: any (it only reads the process's parent pid).
-public struct ParentProcess: Sendable {
+package struct ParentProcess: Sendable {
     /// The parent's pid when watching began.
-    public let pid: Int32
+    package let pid: Int32
 
-    public init() { pid = getppid() }
+    package init() { pid = getppid() }
 
     /// True once the parent watched has ended.
-    public var hasEnded: Bool { getppid() != pid }
+    package var hasEnded: Bool { getppid() != pid }
 }

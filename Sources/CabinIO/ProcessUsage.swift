@@ -14,23 +14,23 @@ import Glibc
 /// ```
 ///
 /// Thread: a value type; any thread except the render thread (it reads files).
-public struct ProcessUsage: Sendable {
+package struct ProcessUsage: Sendable {
     /// One thread's counters.
-    public struct ThreadCounters: Sendable {
-        public var name: String
-        public var cpuNanoseconds: UInt64
-        public var voluntarySwitches: UInt64
+    package struct ThreadCounters: Sendable {
+        package var name: String
+        package var cpuNanoseconds: UInt64
+        package var voluntarySwitches: UInt64
     }
 
     /// By thread id.
-    public var threads: [Int32: ThreadCounters]
+    package var threads: [Int32: ThreadCounters]
     /// Resident memory (`VmRSS`), bytes.
-    public var residentBytes: Int
+    package var residentBytes: Int
 
     /// The figures between `earlier` and this snapshot, `seconds` apart. A thread started in
     /// between counts from zero; one that ended in between is not counted (its last counts
     /// are gone with it).
-    public func figures(since earlier: ProcessUsage, seconds: Double) -> ProcessFigures {
+    package func figures(since earlier: ProcessUsage, seconds: Double) -> ProcessFigures {
         var perThread: [(name: String, cpuPercent: Double, wakeupsPerSecond: Double)] = []
         for (tid, now) in threads.sorted(by: { $0.key < $1.key }) {
             let before = earlier.threads[tid]
@@ -42,7 +42,7 @@ public struct ProcessUsage: Sendable {
     }
 
     /// The process's counters now, or nil when it is gone (or `/proc` is not readable).
-    public static func read(pid: Int32) -> ProcessUsage? {
+    package static func read(pid: Int32) -> ProcessUsage? {
         guard let status = readSmallFile("/proc/\(pid)/status"), let names = directoryEntries("/proc/\(pid)/task") else { return nil }
         let tids = names.compactMap { Int32($0) }
         var threads: [Int32: ThreadCounters] = [:]
@@ -59,7 +59,7 @@ public struct ProcessUsage: Sendable {
 
     /// Lets `pid` run `settle` seconds, then measures it over `seconds`: nil if it ended
     /// before (or `/proc` is not readable). The corresponding C function is `nanosleep`.
-    public static func measure(pid: Int32, settle: Double, seconds: Double) -> ProcessFigures? {
+    package static func measure(pid: Int32, settle: Double, seconds: Double) -> ProcessFigures? {
         pause(settle)
         guard let before = read(pid: pid) else { return nil }
         pause(seconds)
@@ -103,19 +103,19 @@ public struct ProcessUsage: Sendable {
 /// A process's use between two moments (`ProcessUsage.figures(since:seconds:)`).
 ///
 /// Thread: a value type; any thread.
-public struct ProcessFigures: Sendable {
+package struct ProcessFigures: Sendable {
     /// Each thread alive at the end: its name, share of one core (%), wake-ups a second.
-    public var threads: [(name: String, cpuPercent: Double, wakeupsPerSecond: Double)]
+    package var threads: [(name: String, cpuPercent: Double, wakeupsPerSecond: Double)]
     /// Resident memory at the end, MB.
-    public var residentMegabytes: Double
+    package var residentMegabytes: Double
 
     /// The whole process's share of one core, %.
-    public var cpuPercent: Double { threads.reduce(0) { $0 + $1.cpuPercent } }
+    package var cpuPercent: Double { threads.reduce(0) { $0 + $1.cpuPercent } }
     /// The whole process's wake-ups a second.
-    public var wakeupsPerSecond: Double { threads.reduce(0) { $0 + $1.wakeupsPerSecond } }
+    package var wakeupsPerSecond: Double { threads.reduce(0) { $0 + $1.wakeupsPerSecond } }
 
     /// The share of one core of the threads whose names pass `matches` (the render thread).
-    public func cpuPercent(ofThreads matches: (String) -> Bool) -> Double {
+    package func cpuPercent(ofThreads matches: (String) -> Bool) -> Double {
         threads.filter { matches($0.name) }.reduce(0) { $0 + $1.cpuPercent }
     }
 }

@@ -8,15 +8,15 @@ import Glibc
 /// ```
 ///
 /// Thread: control thread, before other threads start (signal dispositions are per process).
-public enum Signals {
+package enum Signals {
     /// The signals that ask a command to end: Ctrl-C (SIGINT), `kill` (SIGTERM) and a
     /// closed terminal (SIGHUP).
-    public static let termination: [Int32] = [SIGINT, SIGTERM, SIGHUP]
+    package static let termination: [Int32] = [SIGINT, SIGTERM, SIGHUP]
 
     /// Unblocks `signals` and routes them to `handler`, which runs in signal context: it
     /// may only touch atomics and call async-signal-safe functions (`write`, `_exit`, …).
     /// The corresponding C functions are `pthread_sigmask` and `sigaction`.
-    public static func handle(_ signals: [Int32], with handler: @convention(c) (Int32) -> Void) {
+    package static func handle(_ signals: [Int32], with handler: @convention(c) (Int32) -> Void) {
         // A parent may have started us with them blocked (the mask is inherited).
         var set = sigset_t()
         sigemptyset(&set)

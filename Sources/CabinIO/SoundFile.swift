@@ -83,7 +83,7 @@ public struct OpenSoundFile {
     /// samples as libsndfile's decoding at a fraction of its cost); nil for every other file.
     private var opus: OggOpusFileReader?
     /// Whether libopus decodes this file directly (`OggOpusFileReader`).
-    @_spi(Testing) public var decodesOpusDirectly: Bool { opus != nil }
+    package var decodesOpusDirectly: Bool { opus != nil }
 
     /// Opens for reading. The corresponding C function is `sf_open`.
     public init(_ path: String) throws(SoundFileError) {
@@ -92,7 +92,7 @@ public struct OpenSoundFile {
 
     /// Opens for reading; with `decodingOpusDirectly` false, libsndfile decodes Ogg Opus too
     /// (the reference `OggOpusFileReader` is compared with).
-    @_spi(Testing) public init(_ path: String, decodingOpusDirectly: Bool) throws(SoundFileError) {
+    package init(_ path: String, decodingOpusDirectly: Bool) throws(SoundFileError) {
         try SoundFile.checkReadable(path)
         var info = SF_INFO()
         guard let handle = sf_open(path, Int32(SFM_READ), &info) else {

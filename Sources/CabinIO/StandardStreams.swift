@@ -4,10 +4,10 @@ import Glibc
 /// one-line errors and progress (documents from stdin: `DocumentFile.read("-")`).
 ///
 /// Thread: control thread only (blocking).
-public enum StandardStreams {
+package enum StandardStreams {
     /// Writes all of `text` to stderr now (short writes and `EINTR` retried); a closed or
     /// broken stderr is ignored. The corresponding C function is `write`.
-    public static func writeError(_ text: String) {
+    package static func writeError(_ text: String) {
         var text = text
         text.withUTF8 { bytes in
             var offset = 0

@@ -17,10 +17,10 @@ import Synchronization
 ///
 /// Thread: `write`, `drain` and the counts from one thread (the control thread); the writes
 /// happen on the writer's own queue. The corresponding C function is `write`.
-public final class StreamWriter: @unchecked Sendable {
-    public let descriptor: Int32
+package final class StreamWriter: @unchecked Sendable {
+    package let descriptor: Int32
     /// Bytes that may wait to be written; a text that would go past it is dropped.
-    public let capacity: Int
+    package let capacity: Int
 
     private struct Counts {
         var queuedBytes = 0
@@ -34,7 +34,7 @@ public final class StreamWriter: @unchecked Sendable {
     private let counts = Mutex(Counts())
     private let queue = DispatchQueue(label: "cabin-output", qos: .utility)
 
-    public init(descriptor: Int32 = STDOUT_FILENO, capacity: Int = 256 * 1024) {
+    package init(descriptor: Int32 = STDOUT_FILENO, capacity: Int = 256 * 1024) {
         self.descriptor = descriptor
         self.capacity = capacity
     }
@@ -43,7 +43,7 @@ public final class StreamWriter: @unchecked Sendable {
     /// (`counted`: it then counts in `droppedCount`, and while queued in `unwrittenCount`).
     /// Whether it was queued.
     @discardableResult
-    public func write(_ text: String, counted: Bool = true) -> Bool {
+    package func write(_ text: String, counted: Bool = true) -> Bool {
         let bytes = Array(text.utf8)
         guard !bytes.isEmpty else { return true }
         let accepted = counts.withLock { c in
@@ -68,16 +68,16 @@ public final class StreamWriter: @unchecked Sendable {
     }
 
     /// Counted texts dropped because the buffer was full.
-    public var droppedCount: Int { counts.withLock { $0.dropped } }
+    package var droppedCount: Int { counts.withLock { $0.dropped } }
 
     /// Counted texts queued and not written yet.
-    public var unwrittenCount: Int { counts.withLock { $0.queued } }
+    package var unwrittenCount: Int { counts.withLock { $0.queued } }
 
     /// Whether nothing waits to be written.
-    public var isDrained: Bool { counts.withLock { $0.queuedBytes == 0 } }
+    package var isDrained: Bool { counts.withLock { $0.queuedBytes == 0 } }
 
     /// Waits at most `timeoutSeconds` until everything queued is written; whether it was.
-    public func drain(timeoutSeconds: Double) -> Bool {
+    package func drain(timeoutSeconds: Double) -> Bool {
         let start = MonotonicClock.seconds()
         while !isDrained {
             if MonotonicClock.seconds() - start >= timeoutSeconds { return false }

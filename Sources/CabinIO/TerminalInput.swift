@@ -7,16 +7,16 @@ import Synchronization
 /// and by `restoreFromSignalHandler()` (async-signal-safe) before a forced exit.
 ///
 /// Thread: control thread only (except `restoreFromSignalHandler`).
-public final class TerminalInput {
-    public enum Key: Sendable, Equatable {
+package final class TerminalInput {
+    package enum Key: Sendable, Equatable {
         case space, left, right, up, down, plus, minus, quit, other(UInt8)
     }
 
     /// Whether stdin is a terminal (keys are read only then).
-    public let isInteractive: Bool
+    package let isInteractive: Bool
     private var active = false
 
-    public init() {
+    package init() {
         isInteractive = isatty(STDIN_FILENO) == 1
     }
 
@@ -24,7 +24,7 @@ public final class TerminalInput {
 
     /// Raw mode, keeping Ctrl-C as SIGINT. The corresponding C functions are `tcgetattr`
     /// and `tcsetattr`.
-    public func enableRawMode() {
+    package func enableRawMode() {
         guard isInteractive, !active else { return }
         var saved = termios()
         guard tcgetattr(STDIN_FILENO, &saved) == 0 else { return }
@@ -60,36 +60,36 @@ public final class TerminalInput {
 
     /// Set when the terminal's size changed (SIGWINCH) or the process came back to the
     /// foreground; the caller redraws and clears it.
-    public static let resized = Atomic<Bool>(false)
+    package static let resized = Atomic<Bool>(false)
 
     /// Watches for terminal resizes (`resized`). The corresponding C function is `sigaction`.
-    public static func watchResizes() {
+    package static func watchResizes() {
         Signals.handle([SIGWINCH]) { _ in TerminalInput.resized.store(true, ordering: .relaxed) }
     }
 
     /// The width of the terminal on standard output in columns, or nil when it is not a
     /// terminal. The corresponding C function is `ioctl(TIOCGWINSZ)`.
-    public static var columns: Int? {
+    package static var columns: Int? {
         let n = Int(cabin_terminal_columns(STDOUT_FILENO))
         return n > 0 ? n : nil
     }
 
     /// The height of the terminal on standard output in rows, or nil when it is not a
     /// terminal (or does not say). The corresponding C function is `ioctl(TIOCGWINSZ)`.
-    public static var rows: Int? {
+    package static var rows: Int? {
         let n = Int(cabin_terminal_rows(STDOUT_FILENO))
         return n > 0 ? n : nil
     }
 
     /// Puts the terminal back as it was.
-    public func restore() {
+    package func restore() {
         guard active else { return }
         TerminalInput.restoreFromSignalHandler()
         active = false
     }
 
     /// Restores the saved terminal state; safe inside a signal handler.
-    public static func restoreFromSignalHandler() {
+    package static func restoreFromSignalHandler() {
         guard hasSavedState else { return }
         var state = savedState
         tcsetattr(STDIN_FILENO, TCSANOW, &state)
@@ -101,7 +101,7 @@ public final class TerminalInput {
 
     /// Waits up to `timeoutMilliseconds` for keys and returns those pressed.
     /// The corresponding C functions are `poll` and `read`.
-    public func readKeys(timeoutMilliseconds: Int32) -> [Key] {
+    package func readKeys(timeoutMilliseconds: Int32) -> [Key] {
         guard isInteractive else {
             _ = poll(nil, 0, timeoutMilliseconds)
             return []
@@ -115,7 +115,7 @@ public final class TerminalInput {
     }
 
     /// Bytes to keys: arrows arrive as `ESC [ A…D`.
-    public static func decode(_ bytes: [UInt8]) -> [Key] {
+    package static func decode(_ bytes: [UInt8]) -> [Key] {
         var keys: [Key] = []
         var i = 0
         while i < bytes.count {

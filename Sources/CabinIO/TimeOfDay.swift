@@ -3,9 +3,9 @@ import Glibc
 /// The local time of day as people read it on a reload's line: `14:03:27` (`localtime_r`).
 ///
 /// Thread: any thread.
-public enum TimeOfDay {
+package enum TimeOfDay {
     /// Now, `HH:MM:SS` in the local time zone.
-    public static func now() -> String {
+    package static func now() -> String {
         var now = time(nil)
         var parts = tm()
         localtime_r(&now, &parts)

@@ -12,7 +12,7 @@ import Synchronization
 /// discarded: both wait until no write is running.
 ///
 /// Thread: one producer thread (`append`, `finish`, `abandon`); the writes on the queue.
-@_spi(Testing) public final class BackgroundSoundWriter: @unchecked Sendable {
+package final class BackgroundSoundWriter: @unchecked Sendable {
     /// What the queued writes use. The writes hold it, never the writer itself, so the
     /// writer always goes away on the producer's thread (its `deinit` waits for the queue,
     /// which on the queue would wait for itself).
@@ -51,7 +51,7 @@ import Synchronization
     private var holdsBuffer = false
 
     /// Buffers of `bufferSamples` samples (a whole number of frames), `bufferCount` of them.
-    public init(_ writer: SoundFileWriter, bufferSamples: Int = 2 * 32_768, bufferCount: Int = 3) {
+    package init(_ writer: SoundFileWriter, bufferSamples: Int = 2 * 32_768, bufferCount: Int = 3) {
         precondition(bufferSamples % writer.channelCount == 0 && bufferCount >= 2)
         shared = Shared(writer: writer, bufferSamples: bufferSamples, bufferCount: bufferCount)
         capacity = bufferSamples
@@ -65,7 +65,7 @@ import Synchronization
     }
 
     /// Queues interleaved frames for writing.
-    public func append(_ samples: UnsafeBufferPointer<Float>) throws(SoundFileError) {
+    package func append(_ samples: UnsafeBufferPointer<Float>) throws(SoundFileError) {
         var done = 0
         while done < samples.count {
             if !holdsBuffer {
@@ -82,7 +82,7 @@ import Synchronization
     }
 
     /// Writes what is queued and waits for it; throws the first write's error.
-    public func finish() throws(SoundFileError) {
+    package func finish() throws(SoundFileError) {
         if holdsBuffer && filled > 0 { try submit() }
         queue.sync {}
         if let error = shared.failure.withLock({ $0 }) { throw error }
@@ -90,7 +90,7 @@ import Synchronization
 
     /// Waits for the write running, if any, and drops what is queued (a failed or cancelled
     /// render).
-    public func abandon() {
+    package func abandon() {
         let path = shared.writer.path
         shared.failure.withLock { if $0 == nil { $0 = SoundFileError(.writeFailed, path: path, reason: "abandoned") } }
         queue.sync {}

@@ -10,9 +10,8 @@
 //   outputs          AudioOutput / AudioOutputBackend (the seam), ALSABackend (PCMOutput),
 //                    SilentClockBackend (no sound, the system clock: `-D none`),
 //                    FakeAudioBackend (a virtual clock, for tests and embedders' tests)
-//   control          LivePlayer+Control (volumes, mute, live events, stations), ControlServer
-//                    and ControlCommands (the control socket), SleepTimer,
-//                    MarkHooks
+//   control          LivePlayer+Control (volumes, mute, live events, stations), SleepTimer,
+//                    MarkHooks (the control socket and MPRIS are CabinRemote's, over this API)
 //   offline          OfflineRenderer (to WAV/FLAC/Opus, bit-identical at any block size)
 //   haptics          RumblePlayer, SessionRumble (evdev, on the audio clock)
 //   library          SoundLibraryGenerator (the built-in sounds from their recipes)

@@ -43,7 +43,7 @@ public final class LivePlayer: @unchecked Sendable {
     public internal(set) var decoding: SoundDecoding = .done
     /// Serialises the control side (see the type's Thread note). Recursive: a live event's
     /// `perform` calls the player that triggers it.
-    let control = RecursiveLock()
+    package let control = RecursiveLock()
     /// Whether `start` has been called (a second call is an error).
     private var hasStarted = false
     public struct Options: Sendable {
@@ -446,8 +446,7 @@ public final class LivePlayer: @unchecked Sendable {
     /// For tests of underrun recovery on a real device: makes the render thread stall once
     /// for `milliseconds` (as a preempted or overloaded thread would). (On a fake output,
     /// `VirtualClock.stall` does the same on virtual time.)
-    @_spi(Testing)
-    public func injectStall(milliseconds: Int) {
+    package func injectStall(milliseconds: Int) {
         shared.stallMilliseconds.store(milliseconds, ordering: .releasing)
         wakeup.signal()
     }

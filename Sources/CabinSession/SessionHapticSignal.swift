@@ -76,7 +76,7 @@ public struct SessionHapticSignal: Sendable {
 
     /// The signal of every haptic cue and layer, also when there is no layer (what a live
     /// player follows: ``LiveHapticSignal``).
-    init(building session: CompiledSession) {
+    package init(building session: CompiledSession) {
         let rate = session.sampleRate
         duration = session.duration
         var patternIndex: [String: Int] = [:]
@@ -238,7 +238,7 @@ public struct SessionHapticSignal: Sendable {
     }
 
     /// The number of segments (pattern instances: cues and stretches of layers).
-    var segmentCount: Int { segments.count }
+    package var segmentCount: Int { segments.count }
 
     /// Writes the indices of the segments that sound somewhere in `from..<to` (seconds) into
     /// `buffer` (at least `segmentCount` long) and returns how many. Allocation-free.

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CabinBench
 import CabinHaptics
 import CabinIO
 import CabinPlayback

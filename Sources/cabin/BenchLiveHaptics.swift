@@ -1,3 +1,4 @@
+import CabinBench
 import CabinHaptics
 import CabinPlayback
 import CabinSession

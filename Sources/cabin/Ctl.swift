@@ -3,6 +3,7 @@ import CabinAudio
 import CabinIO
 import CabinJSON
 import CabinPlayback
+import CabinRemote
 import Glibc
 
 /// `cabin ctl COMMAND…`: a playing session's control socket, from the command line.

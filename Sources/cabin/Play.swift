@@ -5,6 +5,7 @@ import CabinHaptics
 import CabinIO
 import CabinOutput
 import CabinPlayback
+import CabinRemote
 import CabinSession
 import FoundationEssentials
 import Glibc

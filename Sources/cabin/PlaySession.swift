@@ -1,6 +1,7 @@
 import CabinAudio
 import CabinIO
 import CabinPlayback
+import CabinRemote
 import CabinSession
 import FoundationEssentials
 import Glibc

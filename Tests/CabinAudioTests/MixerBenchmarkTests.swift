@@ -1,5 +1,6 @@
 import Testing
 import CabinAudio
+import CabinBench
 
 /// The benchmark's drive scene is valid and the run reports figures (timing is not tested).
 @Suite struct MixerBenchmarkTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import CabinAudio
+import CabinBench
 import CabinTestSupport
 
 /// The mixer's block-based, vectorized limiter (SIMD interpolation, skipping the estimates

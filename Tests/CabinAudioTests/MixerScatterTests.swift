@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@_spi(Testing) import CabinAudio
+import CabinAudio
 import CabinTestSupport
 
 /// Scatters: one-shots at random (Poisson) times with random gain, pan and pitch —

@@ -1,5 +1,5 @@
 import Testing
-@_spi(Testing) import CabinAudio
+import CabinAudio
 
 /// A moving parameter's block evaluated with the segment carried from frame to frame gives,
 /// bit for bit, the map evaluated at each value on its own: ramps up and down across every

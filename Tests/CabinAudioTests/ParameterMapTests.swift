@@ -1,5 +1,5 @@
 import Testing
-@_spi(Testing) import CabinAudio
+import CabinAudio
 
 /// Piecewise-linear parameter maps, as in a session document's `pitch`/`gain` maps.
 @Suite struct ParameterMapTests {

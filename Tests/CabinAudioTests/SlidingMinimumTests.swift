@@ -1,5 +1,5 @@
 import Testing
-@_spi(Testing) import CabinAudio
+import CabinAudio
 
 /// The limiter's running minimum (van Herk / Gil-Werman blocks) against the minimum of the
 /// last `window` values taken directly, with runs of the current minimum pushed at once.

@@ -1,4 +1,4 @@
-@_spi(Testing) import CabinIO
+import CabinIO
 import CabinTestSupport
 import Foundation
 import Testing

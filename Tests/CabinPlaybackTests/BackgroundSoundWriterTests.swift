@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import CabinAudio
 import CabinIO
-@_spi(Testing) import CabinPlayback
+import CabinPlayback
 
 /// The renderer's background writer gives the file a synchronous writer gives: the same
 /// bytes, whatever the sizes of the pieces appended (smaller than its buffers, larger than

@@ -1,6 +1,6 @@
 import CabinAudio
 import CabinIO
-@_spi(Testing) import CabinPlayback
+import CabinPlayback
 import CabinSession
 import CabinTestSupport
 import Foundation

@@ -2,6 +2,7 @@ import CabinAudio
 import CabinIO
 import CabinOutput
 import CabinPlayback
+import CabinRemote
 import CabinTesting
 import CabinSession
 import CabinTestSupport

@@ -21,8 +21,7 @@ public struct ParameterMap: Sendable, Equatable {
 
     /// The output at parameter value `x`, for tests (the renderer evaluates its own flat
     /// copy with the same arithmetic; nothing else in Cabin calls this).
-    @_spi(Testing)
-    public func callAsFunction(_ x: Double) -> Double {
+    package func callAsFunction(_ x: Double) -> Double {
         let flat = flattened
         return flat.withUnsafeBufferPointer {
             ParameterMap.evaluate($0.baseAddress!, count: points.count, at: x)
@@ -31,8 +30,7 @@ public struct ParameterMap: Sendable, Equatable {
 
     /// The outputs at each value of `row`, as the renderer works out a moving parameter's
     /// block (`evaluate(_:count:row:frameCount:into:)`), for tests.
-    @_spi(Testing)
-    public func callAsFunction(row: [Double]) -> [Double] {
+    package func callAsFunction(row: [Double]) -> [Double] {
         let flat = flattened
         var out = [Double](repeating: 0, count: row.count)
         flat.withUnsafeBufferPointer { f in

@@ -349,11 +349,11 @@ struct SlidingMinimum {
 }
 
 /// `SlidingMinimum` from outside, for its test.
-@_spi(Testing) public enum SlidingMinimumCheck {
+package enum SlidingMinimumCheck {
     /// Feeds `steps` to a `SlidingMinimum(window:)`: a value is pushed (`push`), nil pushes the
     /// current minimum `times` times at once (`pushMinimum`). Returns the minimum after each
     /// step.
-    public static func minima(window: Int, steps: [(value: Double?, times: Int)]) -> [Double] {
+    package static func minima(window: Int, steps: [(value: Double?, times: Int)]) -> [Double] {
         var minima = SlidingMinimum(window: window)
         defer { minima.deallocate() }
         return steps.map { step in

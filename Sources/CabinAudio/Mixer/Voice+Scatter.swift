@@ -196,16 +196,16 @@ extension Voice {
 /// For tests: one grain of `asset` summed the way `renderScatter` sums it (`Voice.sumGrain`,
 /// four frames at a time where it can) and frame by frame through `Voice.read`, as the kernel
 /// before it did, from the same start; each with the frames it played and where it ended.
-@_spi(Testing) public enum ScatterGrainCheck {
-    public struct Sums: Equatable, Sendable {
+package enum ScatterGrainCheck {
+    package struct Sums: Equatable, Sendable {
         /// Interleaved stereo, bit patterns (so −0 and +0, and NaNs, compare exactly).
-        public var bits: [UInt32]
-        public var played: Int
-        public var endPosition: Double
+        package var bits: [UInt32]
+        package var played: Int
+        package var endPosition: Double
     }
 
     /// `ready`: frames loaded (default: all).
-    public static func sums(of asset: SoundAsset, position: Double, step: Double, gainLeft: Float, gainRight: Float,
+    package static func sums(of asset: SoundAsset, position: Double, step: Double, gainLeft: Float, gainRight: Float,
                             frames n: Int, ready: Int? = nil, sampleRate: Double = 48_000)
         -> (grainMajor: Sums, frameByFrame: Sums) {
         let table = AssetTable(assets: [asset], sampleRate: sampleRate)

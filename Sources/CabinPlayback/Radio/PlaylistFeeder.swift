@@ -15,7 +15,7 @@ import Glibc
 ///
 /// Thread: one thread at a time (the playlist's thread, or the offline renderer's); not the
 /// render thread (it decodes and allocates).
-final class PlaylistFeeder {
+package final class PlaylistFeeder {
     /// Something to report, heard once the stream has played `frame` frames.
     struct Note {
         var frame: Int
@@ -63,7 +63,7 @@ final class PlaylistFeeder {
     /// The title of the track playing (as of the frames produced).
     private(set) var title: String?
 
-    init(name: String, entries: [PlaylistSource.Entry], options: PlaylistOptions, sampleRate: Double,
+    package init(name: String, entries: [PlaylistSource.Entry], options: PlaylistOptions, sampleRate: Double,
          referenceLoudness: Double = -23, playsStations: Bool = false, measuresWhileDecoding: Bool? = nil) {
         self.name = name
         self.playsStations = playsStations
@@ -205,7 +205,7 @@ final class PlaylistFeeder {
     /// skip them, `AudioStream.splice`) and play as the start of the outgoing side. Returns
     /// whether it rewound.
     @discardableResult
-    func skip(by step: Int, rewindingTo frame: Int? = nil) -> Bool {
+    package func skip(by step: Int, rewindingTo frame: Int? = nil) -> Bool {
         guard step != 0, !entries.isEmpty, unplayable.count < entries.count else { return false }
         let head = takeBack(to: frame)
         let rest = max(0, switchFrames - head.count / 2)
@@ -266,7 +266,7 @@ final class PlaylistFeeder {
 
     /// The next `count` frames (interleaved stereo); silence once the playlist has ended.
     /// Fewer only while a station plays and has not delivered them yet (live).
-    func produce(_ count: Int) -> [Float] {
+    package func produce(_ count: Int) -> [Float] {
         var out = [Float](repeating: 0, count: 2 * count)
         var filled = 0
         var starved = false

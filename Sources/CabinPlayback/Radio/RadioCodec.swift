@@ -4,7 +4,7 @@ import CabinIO
 /// the codec's rate, with the titles found in its own metadata.
 ///
 /// Thread: the station's thread only.
-protocol RadioCodec: AnyObject {
+package protocol RadioCodec: AnyObject {
     /// "Ogg Opus", "Ogg Vorbis", "MP3" (the Ogg codec is known after the first packet).
     var name: String { get }
     /// The decoded audio's rate (0 until known).
@@ -18,7 +18,7 @@ protocol RadioCodec: AnyObject {
 /// Ogg Opus and Ogg Vorbis through libogg: each chained stream (a new serial on a
 /// beginning-of-stream page) gets a fresh decoder at once, with no gap; Opus honours the
 /// header's pre-skip and output gain.
-final class OggRadioCodec: RadioCodec {
+package final class OggRadioCodec: RadioCodec {
     private enum Chain {
         case none
         case opus(OpusPacketDecoder, header: OpusHeader, packets: Int, skip: Int)
@@ -28,10 +28,12 @@ final class OggRadioCodec: RadioCodec {
     private let reader = OggPacketReader()
     private var chain = Chain.none
     private var fed = 0
-    private(set) var name = "Ogg"
-    private(set) var sampleRate = 0.0
+    package private(set) var name = "Ogg"
+    package private(set) var sampleRate = 0.0
 
-    func decode(_ bytes: [UInt8], into output: inout [Float]) throws(RadioFailure) -> [String] {
+    package init() {}
+
+    package func decode(_ bytes: [UInt8], into output: inout [Float]) throws(RadioFailure) -> [String] {
         reader.feed(bytes)
         fed += bytes.count
         var titles: [String] = []
@@ -97,7 +99,7 @@ final class OggRadioCodec: RadioCodec {
         }
     }
 
-    func conceal(frames: Int, into output: inout [Float]) -> Int {
+    package func conceal(frames: Int, into output: inout [Float]) -> Int {
         guard case .opus(let decoder, _, _, _) = chain else { return 0 }
         return decoder.conceal(frames: frames, into: &output)
     }
@@ -105,17 +107,17 @@ final class OggRadioCodec: RadioCodec {
 
 /// MP3 through libmpg123's feed API, in the stream's first format only (garbage in a stream
 /// resyncs on false headers of every rate; their frames are dropped).
-final class MP3RadioCodec: RadioCodec {
+package final class MP3RadioCodec: RadioCodec {
     private let decoder: MP3FeedDecoder
     private var fed = 0
-    let name = "MP3"
-    var sampleRate: Double { decoder.sampleRate }
+    package let name = "MP3"
+    package var sampleRate: Double { decoder.sampleRate }
 
-    init() throws(RadioFailure) {
+    package init() throws(RadioFailure) {
         do { decoder = try MP3FeedDecoder(keepingFirstFormat: true) } catch { throw RadioFailure(description: "\(error)") }
     }
 
-    func decode(_ bytes: [UInt8], into output: inout [Float]) throws(RadioFailure) -> [String] {
+    package func decode(_ bytes: [UInt8], into output: inout [Float]) throws(RadioFailure) -> [String] {
         fed += bytes.count
         do { try decoder.decode(bytes, into: &output) } catch {
             if decoder.decodedFrames == 0 { throw RadioFailure(description: "not MP3 audio: \(error)") }
@@ -126,5 +128,5 @@ final class MP3RadioCodec: RadioCodec {
         return []
     }
 
-    func conceal(frames: Int, into output: inout [Float]) -> Int { 0 }
+    package func conceal(frames: Int, into output: inout [Float]) -> Int { 0 }
 }

@@ -36,8 +36,8 @@ public struct RadioStatus: Sendable, Equatable {
 }
 
 /// Why a stream cannot be played or goes on failing: one line, and whether trying again can help.
-struct RadioFailure: Error, Sendable, CustomStringConvertible {
-    var description: String
+package struct RadioFailure: Error, Sendable, CustomStringConvertible {
+    package var description: String
     /// Content that will not change by asking again (an HTML page, an unsupported codec).
     var isPermanent = true
 }

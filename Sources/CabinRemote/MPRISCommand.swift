@@ -1,5 +1,6 @@
 import CabinAudio
 import CabinIO
+import CabinPlayback
 
 /// What an MPRIS method call or property write asks of the player, and how it is done with
 /// the same `LivePlayer` calls the control socket makes (`ControlCommands`).
@@ -20,6 +21,8 @@ import CabinIO
 ///
 /// Thread: `init` on any thread; `perform` on the control thread.
 public enum MPRISCommand: Sendable, Equatable {
+    /// `Play`, `Pause`, `PlayPause`, `Stop`, `Quit` (the root interface's), `Next`,
+    /// `Previous`: done as the table above says.
     case play, pause, playPause, stop, quit, next, previous
     /// Seconds relative to the position (`Seek`).
     case seek(Double)

@@ -1,4 +1,5 @@
 import CabinAudio
+import CabinPlayback
 import CabinSession
 
 /// How long a playlist takes to have its first half second of audio ready — what the
@@ -10,15 +11,15 @@ import CabinSession
 /// already in the ring underflows (`cabin bench --playlist PATH`).
 ///
 /// Thread: control thread (decodes and allocates).
-public enum PlaylistStartBenchmark {
-    public struct Figures: Sendable {
+package enum PlaylistStartBenchmark {
+    package struct Figures: Sendable {
         /// Seconds to the first half second, and for a jump to the next track.
-        public var firstSeconds: Double
-        public var jumpSeconds: Double
+        package var firstSeconds: Double
+        package var jumpSeconds: Double
     }
 
     /// (separate pass, while decoding ahead) for the folder or playlist file at `path`.
-    public static func measure(_ path: String, sampleRate: Double = 48_000) throws -> (pass: Figures, whileDecoding: Figures) {
+    package static func measure(_ path: String, sampleRate: Double = 48_000) throws -> (pass: Figures, whileDecoding: Figures) {
         let entries = try PlaylistSource.read(path).entries
         func run(_ whileDecoding: Bool) -> Figures {
             let feeder = PlaylistFeeder(name: path, entries: entries, options: PlaylistOptions(), sampleRate: sampleRate,

@@ -1,3 +1,4 @@
+import CabinAudio
 import Glibc
 
 /// The loud mix of `cabin bench --mix`: N looping layers of stereo float sources on four
@@ -17,28 +18,28 @@ import Glibc
 /// ```
 ///
 /// Thread: a value; control thread (it allocates its sources).
-public struct LoudMixScene: Sendable {
-    public let voiceCount: Int
-    public let sampleRate: Double
+package struct LoudMixScene: Sendable {
+    package let voiceCount: Int
+    package let sampleRate: Double
     /// Seconds the scene lasts (its cues are placed up to here).
-    public let duration: Double
+    package let duration: Double
     /// Each layer's stereo source, interleaved.
-    public let sources: [AudioBuffer]
+    package let sources: [AudioBuffer]
     /// The cue, mono.
-    public let cue: AudioBuffer
+    package let cue: AudioBuffer
     /// Gain of every layer.
-    public let layerGain: Decibels = -3
-    public let fadeInDuration = 0.5
-    public let cuePeriod = 30.0, firstCueTime = 15.0
-    public let duck = DuckingRule(when: BusID(index: 4), duck: [BusID(index: 0), BusID(index: 1)], depth: -12)
+    package let layerGain: Decibels = -3
+    package let fadeInDuration = 0.5
+    package let cuePeriod = 30.0, firstCueTime = 15.0
+    package let duck = DuckingRule(when: BusID(index: 4), duck: [BusID(index: 0), BusID(index: 1)], depth: -12)
     /// Buses 0…3 carry the layers; bus 4 is the voice.
-    public static let layerBusCount = 4
+    package static let layerBusCount = 4
 
     /// When set, every layer is repitched by this ratio (through a pitch map on a constant
     /// parameter, as engines are), so its asset is read by the cubic-Hermite interpolator.
-    public let pitch: Double?
+    package let pitch: Double?
 
-    public init(voices: Int, duration: Double = 600, sampleRate: Double = 48_000, pitch: Double? = nil) {
+    package init(voices: Int, duration: Double = 600, sampleRate: Double = 48_000, pitch: Double? = nil) {
         precondition(voices > 0 && duration > 0)
         voiceCount = voices
         self.pitch = pitch
@@ -55,15 +56,15 @@ public struct LoudMixScene: Sendable {
     }
 
     /// Frames at which the cue starts.
-    public var cueFrames: [Int] {
+    package var cueFrames: [Int] {
         stride(from: firstCueTime, to: duration, by: cuePeriod).map { Int($0 * sampleRate) }
     }
 
     /// The bus of layer `k`.
-    public func bus(ofLayer k: Int) -> Int { k % LoudMixScene.layerBusCount }
+    package func bus(ofLayer k: Int) -> Int { k % LoudMixScene.layerBusCount }
 
     /// The scene as a mixer config (limiter on) and its commands, sorted by frame.
-    public func mixer(maxBlockFrames: Int = 512) -> (MixerConfig, [MixerCommand]) {
+    package func mixer(maxBlockFrames: Int = 512) -> (MixerConfig, [MixerCommand]) {
         let perBus = (voiceCount + LoudMixScene.layerBusCount - 1) / LoudMixScene.layerBusCount
         var buses = (0..<LoudMixScene.layerBusCount).map { BusConfig(name: "bed\($0 + 1)", gain: 0, polyphony: perBus) }
         buses.append(BusConfig(name: "voice", gain: 0, polyphony: 2))

@@ -1,5 +1,6 @@
 import CabinAudio
 import CabinIO
+import CabinPlayback
 
 /// What MPRIS (the desktop's media-player interface, `org.mpris.MediaPlayer2`) shows of a
 /// playing session: a pure value made from the player's status and volumes, with the
@@ -13,7 +14,9 @@ import CabinIO
 ///
 /// Thread: any (a value).
 public struct MPRISState: Sendable, Equatable {
+    /// MPRIS's `PlaybackStatus` property.
     public enum PlaybackStatus: String, Sendable {
+        /// The property's three values, spelt as the spec spells them.
         case playing = "Playing", paused = "Paused", stopped = "Stopped"
 
         /// Starting and reconnecting count as playing (the clock runs); finished, stopped and
@@ -27,7 +30,9 @@ public struct MPRISState: Sendable, Equatable {
         }
     }
 
+    /// Playing, paused or stopped.
     public var status: PlaybackStatus
+    /// The session's title.
     public var title: String
     /// The segment the session is in (its last mark's title, else its name).
     public var segment: String?
@@ -44,12 +49,16 @@ public struct MPRISState: Sendable, Equatable {
     public static let trackID = "/org/cabin/Cabin/session"
     /// The object every MPRIS player serves.
     public static let objectPath = "/org/mpris/MediaPlayer2"
+    /// The name owned on the session bus (`.instance<PID>` is added when another Cabin has it).
     public static let busName = "org.mpris.MediaPlayer2.cabin"
+    /// The root interface: identity, desktop entry, Quit.
     public static let rootInterfaceName = "org.mpris.MediaPlayer2"
+    /// The player interface: transport, metadata, position, volume.
     public static let playerInterfaceName = "org.mpris.MediaPlayer2.Player"
     /// The basename of the desktop entry the desktop may look for (`cabin.desktop`).
     public static let desktopEntry = "cabin"
 
+    /// A state with every field given.
     public init(status: PlaybackStatus, title: String, segment: String?, duration: Double, position: Double,
                 volume: Double, canSwitchStations: Bool) {
         self.status = status
@@ -76,6 +85,7 @@ public struct MPRISState: Sendable, Equatable {
     /// One line without control characters (a document's title is the author's text).
     public var displayTitle: String { (segment.map { "\(title) · \($0)" } ?? title).singleLine(limit: 1024) }
 
+    /// Whether a session is playing or paused (not stopped).
     public var isActive: Bool { status != .stopped }
 
     /// `Metadata`: `mpris:trackid`, `xesam:title`, `mpris:length` (µs).

@@ -1,3 +1,5 @@
+import CabinAudio
+
 /// A standard "drive" scene and a timing run over it, for `cabin bench` and the allocation
 /// check.
 ///
@@ -13,24 +15,24 @@
 /// ```
 ///
 /// Thread: control thread (it makes a mixer and renders it on the calling thread).
-public enum MixerBenchmark {
+package enum MixerBenchmark {
     /// Figures from one run.
-    public struct Result: Sendable, CustomStringConvertible {
-        public var sampleRate: Double
-        public var blockFrames: Int
-        public var renderedFrames: Int
+    package struct Result: Sendable, CustomStringConvertible {
+        package var sampleRate: Double
+        package var blockFrames: Int
+        package var renderedFrames: Int
         /// Wall-clock seconds spent inside `render`.
-        public var renderSeconds: Double
+        package var renderSeconds: Double
         /// Audio seconds rendered per wall second.
-        public var realTimeFactor: Double { Double(renderedFrames) / sampleRate / renderSeconds }
+        package var realTimeFactor: Double { Double(renderedFrames) / sampleRate / renderSeconds }
         /// Share of one core needed to play the scene in real time, in percent.
-        public var corePercent: Double { 100 / realTimeFactor }
+        package var corePercent: Double { 100 / realTimeFactor }
         /// Nanoseconds per stereo frame.
-        public var nanosecondsPerFrame: Double { renderSeconds * 1e9 / Double(renderedFrames) }
+        package var nanosecondsPerFrame: Double { renderSeconds * 1e9 / Double(renderedFrames) }
         /// Voices sounding, averaged over the blocks of the run.
-        public var averageVoices: Double
+        package var averageVoices: Double
 
-        public var description: String {
+        package var description: String {
             let seconds = Double(renderedFrames) / sampleRate
             return "\(Int(seconds)) s at \(Int(sampleRate)) Hz in blocks of \(blockFrames): "
                 + "\(Int(realTimeFactor))× real time, \(Double(Int(corePercent * 1000)) / 1000) % of a core, "
@@ -39,7 +41,7 @@ public enum MixerBenchmark {
     }
 
     /// Renders the drive scene for `seconds` in blocks of `blockFrames` and times it.
-    public static func run(seconds: Double = 30, sampleRate: Double = 48_000, blockFrames: Int = 256,
+    package static func run(seconds: Double = 30, sampleRate: Double = 48_000, blockFrames: Int = 256,
                            isLimiterEnabled: Bool = true) -> Result {
         var (config, commands) = driveScene(sampleRate: sampleRate, seconds: seconds)
         config.isLimiterEnabled = isLimiterEnabled
@@ -72,7 +74,7 @@ public enum MixerBenchmark {
     }
 
     /// The drive scene: a config and its commands, sorted by frame, for `seconds`.
-    public static func driveScene(sampleRate: Double = 48_000, seconds: Double = 30) -> (MixerConfig, [MixerCommand]) {
+    package static func driveScene(sampleRate: Double = 48_000, seconds: Double = 30) -> (MixerConfig, [MixerCommand]) {
         var config = MixerConfig(sampleRate: sampleRate, maxBlockFrames: 512)
         let engineBus = config.bus(named: "engine")!, ambientBus = config.bus(named: "ambient")!
         let radioBus = config.bus(named: "radio")!, uiBus = config.bus(named: "ui")!

@@ -1,5 +1,6 @@
 import CabinAudio
-import Glibc
+import CabinIO
+import CabinSession
 
 /// What following a session live costs the rumble thread (`cabin bench --live-haptics`):
 /// the whole session stepped as `SessionRumble` steps it — every 50 ms step's continuous
@@ -10,28 +11,24 @@ import Glibc
 /// the timeline (``SessionHapticSignal/sampled(from:count:)``).
 ///
 /// Thread: any thread (allocates; measures CPU time of the calling thread).
-public enum LiveHapticBenchmark {
-    public struct Figures: Sendable {
+package enum LiveHapticBenchmark {
+    package struct Figures: Sendable {
         /// Pattern instances (cues and stretches of layers) in the session.
-        public var instances: Int
+        package var instances: Int
         /// CPU microseconds per second of session: the live follower, every instance at
         /// every point (the reference), and the offline plan's sampling.
-        public var live: Double
-        public var everyInstance: Double
-        public var offline: Double
+        package var live: Double
+        package var everyInstance: Double
+        package var offline: Double
         /// Largest difference between the live follower's intensities and the reference's.
-        public var largestDifference: Double
+        package var largestDifference: Double
     }
 
-    public static func measure(_ session: CompiledSession, stepMilliseconds step: Int = 50) -> Figures {
+    package static func measure(_ session: CompiledSession, stepMilliseconds step: Int = 50) -> Figures {
         let signal = LiveHapticSignal(session)
         let steps = Int(signal.duration * 1000) / step
         var sink = 0.0, difference = 0.0
-        func cpu() -> Double {
-            var t = timespec()
-            clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t)
-            return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
-        }
+        func cpu() -> Double { ThreadCPUClock.seconds() }
         var live: [Float] = []
         live.reserveCapacity(steps * step)
         var begin = cpu()

@@ -1,3 +1,5 @@
+import CabinAudio
+
 /// The reference `cabin bench --mix` compares the mixer with: a plain loop that sums the
 /// voices of a `LoudMixScene` with a gain ramp each and hard-clips — what a hand-written C
 /// mixer does, with no buses, no sample-exact timing, no true-peak limiting.
@@ -10,7 +12,7 @@
 /// linearly in amplitude over the scene's fade, attack and release times.
 ///
 /// Thread: one thread at a time; control thread for `init` (it copies the sources).
-public final class PlainSummingLoop {
+package final class PlainSummingLoop {
     struct PlainVoice {
         var samples: UnsafeMutablePointer<Float>
         var frameCount: Int
@@ -39,7 +41,7 @@ public final class PlainSummingLoop {
     private let duckGain: Float
     private let attackFrames: Int, releaseFrames: Int
 
-    public init(_ scene: LoudMixScene) {
+    package init(_ scene: LoudMixScene) {
         let layerGain = Float(scene.layerGain.linearGain)
         let ducked = Set(scene.duck.duck.map { Int($0.index) })
         var list: [PlainVoice] = scene.sources.enumerated().map { k, source in
@@ -66,7 +68,7 @@ public final class PlainSummingLoop {
     }
 
     /// Renders `frameCount` frames of interleaved stereo into `out` (no allocation).
-    public func render(into out: UnsafeMutablePointer<Float>, frameCount n: Int) {
+    package func render(into out: UnsafeMutablePointer<Float>, frameCount n: Int) {
         processEvents()
         out.update(repeating: 0, count: 2 * n)
         for v in 0..<voiceCount where voices[v].isPlaying {

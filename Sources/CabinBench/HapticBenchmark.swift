@@ -1,5 +1,6 @@
+import CabinHaptics
+import CabinIO
 import CabinJSON
-import Glibc
 
 /// Compile-speed figures for `cabin bench --haptics`: how long reading (JSON, walk,
 /// diagnostics) and compiling (envelopes, controls, breakpoints) take for a large studio
@@ -21,39 +22,35 @@ import Glibc
 /// shared machine does not inflate them.
 ///
 /// Thread: the calling thread (it times work done on it); not the render thread.
-public enum HapticBenchmark {
+package enum HapticBenchmark {
     /// Figures from one measurement: the best run of each step (the least disturbed by other
     /// work on the machine), and the median of read + compile.
-    public struct Figures: Sendable {
-        public var bytes: Int
-        public var events: Int
-        public var breakpoints: Int
-        public var transients: Int
+    package struct Figures: Sendable {
+        package var bytes: Int
+        package var events: Int
+        package var breakpoints: Int
+        package var transients: Int
         /// JSON parse only into the flat ``JSONDocument`` the readers walk (the floor every
         /// reader pays), best run, ms.
-        public var parseMilliseconds: Double
+        package var parseMilliseconds: Double
         /// Read (parse, walk, diagnostics, pattern), best run, ms.
-        public var readMilliseconds: Double
+        package var readMilliseconds: Double
         /// Compile of the read pattern, best run, ms.
-        public var compileMilliseconds: Double
+        package var compileMilliseconds: Double
         /// Read and compile in one go, best run, ms.
-        public var totalMilliseconds: Double
+        package var totalMilliseconds: Double
         /// Read and compile in one go, median, ms.
-        public var medianTotalMilliseconds: Double
-        public var runs: Int
+        package var medianTotalMilliseconds: Double
+        package var runs: Int
     }
 
     /// Reads and compiles `bytes` `runs` times (after one warm-up) and returns the figures.
     /// No figures when the bytes are not a pattern Cabin reads (the diagnostics say why).
-    public static func measure(_ bytes: [UInt8], file: String, runs: Int = 21) -> (figures: Figures?, diagnostics: Diagnostics) {
+    package static func measure(_ bytes: [UInt8], file: String, runs: Int = 21) -> (figures: Figures?, diagnostics: Diagnostics) {
         // The thread's own CPU time: on a shared machine, time other processes take from this
         // thread does not count (wall-clock medians moved by 3× under load; this does not).
         struct Clock {
-            var now: Int {
-                var ts = timespec()
-                clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
-                return ts.tv_sec * 1_000_000_000 + ts.tv_nsec
-            }
+            var now: Int { Int(ThreadCPUClock.nanoseconds()) }
         }
         let clock = Clock()
         func ms(_ ns: Int) -> Double { Double(ns) / 1e6 }
@@ -90,7 +87,7 @@ public enum HapticBenchmark {
     /// A Studio-style `.haptic` export of about `bytes` bytes (the reference is a
     /// 160 KB export): breakpoints every 5…40 ms with 16-17 significant digits, emphasis on
     /// about two breakpoints in three, a frequency envelope at a quarter of the density.
-    public static func studioExport(bytes target: Int = 160_000, seed: UInt64 = 0x5EED) -> [UInt8] {
+    package static func studioExport(bytes target: Int = 160_000, seed: UInt64 = 0x5EED) -> [UInt8] {
         var random = BenchRandom(seed)
         var amplitude = ""
         var frequency = ""
@@ -118,7 +115,7 @@ public enum HapticBenchmark {
     /// parameter per line, times and values with up to four decimals): three transients to
     /// one 50–250 ms continuous event, each with intensity and sharpness, every 10…60 ms,
     /// and an intensity and a sharpness curve of 16 points every 500 events.
-    public static func manyEvents(_ count: Int = 10_000, seed: UInt64 = 0xE7E7) -> [UInt8] {
+    package static func manyEvents(_ count: Int = 10_000, seed: UInt64 = 0xE7E7) -> [UInt8] {
         var random = BenchRandom(seed)
         var out = "{\n  \"Version\": 1.0,\n  \"Pattern\": [\n"
         out.reserveCapacity(count * 330)

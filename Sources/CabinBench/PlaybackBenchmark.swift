@@ -1,22 +1,23 @@
 import CabinAudio
 import CabinIO
 import CabinOutput
+import CabinPlayback
 import CabinSession
 
 /// Measurements for `cabin bench`: offline render speed, live playback at several period
 /// sizes with and without real-time priority, peak memory.
 ///
 /// Thread: control thread only.
-public enum PlaybackBenchmark {
+package enum PlaybackBenchmark {
     /// Offline: seconds of session rendered per second of CPU, at a block size.
-    public struct RenderFigure: Sendable {
-        public var blockFrames: Int
-        public var speed: Double
+    package struct RenderFigure: Sendable {
+        package var blockFrames: Int
+        package var speed: Double
         /// CPU share of one core needed to play in real time, in percent.
-        public var cpuPercentAtRealTime: Double { 100 / speed }
+        package var cpuPercentAtRealTime: Double { 100 / speed }
     }
 
-    public static func measure(_ session: CompiledSession, seconds: Double, blockFrames: Int) -> RenderFigure {
+    package static func measure(_ session: CompiledSession, seconds: Double, blockFrames: Int) -> RenderFigure {
         let runner = SessionRunner(session)
         let frames = Int(min(seconds, session.duration) * session.sampleRate)
         let block = UnsafeMutableBufferPointer<Float>.allocate(capacity: 2 * blockFrames)
@@ -32,18 +33,18 @@ public enum PlaybackBenchmark {
 
     /// Live: one run on a device (with `silence`, the floor: the same poll/write loop
     /// writing silence, no mixing).
-    public struct PlayFigure: Sendable {
-        public var periodFrames: Int
-        public var periods: Int
-        public var realtime: Bool
-        public var scheduling: String
-        public var seconds: Double
-        public var xruns: Int
+    package struct PlayFigure: Sendable {
+        package var periodFrames: Int
+        package var periods: Int
+        package var realtime: Bool
+        package var scheduling: String
+        package var seconds: Double
+        package var xruns: Int
         /// Render-thread CPU as a percentage of one core.
-        public var renderCPUPercent: Double
+        package var renderCPUPercent: Double
     }
 
-    public static func play(_ session: CompiledSession, device: String, periodFrames: Int, periods: Int,
+    package static func play(_ session: CompiledSession, device: String, periodFrames: Int, periods: Int,
                             realtime: Bool, seconds: Double, silence: Bool = false) throws -> PlayFigure {
         var options = LivePlayer.Options(device: device, configuration: OutputConfiguration(
             sampleRate: Int(session.sampleRate), periodFrames: periodFrames, periodCount: periods))
@@ -66,7 +67,7 @@ public enum PlaybackBenchmark {
     }
 
     /// Peak resident memory of this process in MB. The corresponding C function is `getrusage`.
-    public static func peakResidentMegabytes() -> Double {
+    package static func peakResidentMegabytes() -> Double {
         Double(ThisProcess.peakResidentKilobytes) / 1024
     }
 }

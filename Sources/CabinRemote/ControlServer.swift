@@ -1,5 +1,6 @@
 import CabinIO
 import CabinJSON
+import CabinPlayback
 import Glibc
 
 /// The control socket of a playing session, in mpv's style: a Unix socket (mode 0600)
@@ -41,7 +42,9 @@ import Glibc
 ///
 /// Thread: control thread (the thread that calls the player's methods).
 public final class ControlServer {
+    /// The socket file it listens on.
     public let path: String
+    /// The player the commands act on.
     public let player: LivePlayer
     /// The session's title, for `status` and the `start` event.
     public let title: String

@@ -1,4 +1,5 @@
 import CabinIO
+import CabinPlayback
 
 /// What a station's thread spends decoding: a stream file (Ogg Opus, Ogg Vorbis or MP3, as a
 /// station would send it) through the same format detection, codec and soxr resampling to
@@ -6,20 +7,20 @@ import CabinIO
 /// one core that playing the station live takes (`cabin bench --radio FILE`).
 ///
 /// Thread: control thread (allocates; measures the calling thread's CPU time).
-public enum RadioDecodeBenchmark {
-    public struct Figures: Sendable {
-        public var codec: String
-        public var audioSeconds: Double
-        public var cpuSeconds: Double
+package enum RadioDecodeBenchmark {
+    package struct Figures: Sendable {
+        package var codec: String
+        package var audioSeconds: Double
+        package var cpuSeconds: Double
         /// Seconds of audio decoded per CPU second.
-        public var speed: Double { audioSeconds / max(1e-9, cpuSeconds) }
+        package var speed: Double { audioSeconds / max(1e-9, cpuSeconds) }
         /// The share of one core decoding takes at real time.
-        public var cpuPercentAtRealTime: Double { 100 / speed }
+        package var cpuPercentAtRealTime: Double { 100 / speed }
     }
 
-    public struct Failure: Error, CustomStringConvertible { public var description: String }
+    package struct Failure: Error, CustomStringConvertible { package var description: String }
 
-    public static func measure(_ bytes: [UInt8], sampleRate: Double = 48_000) throws(Failure) -> Figures {
+    package static func measure(_ bytes: [UInt8], sampleRate: Double = 48_000) throws(Failure) -> Figures {
         let codec: RadioCodec
         switch RadioFormat.detect(contentType: nil, head: Array(bytes.prefix(64)), isComplete: true) {
         case .format(.ogg)?: codec = OggRadioCodec()

@@ -1,4 +1,5 @@
 import CabinIO
+import CabinPlayback
 
 /// The two MPRIS interfaces as Cabin exports them (MPRIS 2.2): what `MPRISServer` gives
 /// sd-bus, and what `MPRISState.changes(from:)` looks at to know which properties signal.

@@ -1,5 +1,6 @@
 import CabinAudio
 import CabinJSON
+import CabinPlayback
 import CabinSession
 
 /// The control socket's commands (`ControlServer`), each acting on the live player on the

@@ -1,22 +1,23 @@
 import CabinAudio
 import CabinIO
+import CabinPlayback
 
 extension PlaybackBenchmark {
     /// The mixer against the plain summing loop on the loud mix, in one process.
-    public struct MixFigure: Sendable {
-        public var voices: Int
-        public var seconds: Double
+    package struct MixFigure: Sendable {
+        package var voices: Int
+        package var seconds: Double
         /// Audio seconds per CPU second: the mixer (limiter on), the mixer with the limiter
         /// off, and the plain summing loop of the same voices.
-        public var speed: Double
-        public var speedWithoutLimiter: Double
-        public var plainSpeed: Double
+        package var speed: Double
+        package var speedWithoutLimiter: Double
+        package var plainSpeed: Double
         /// The mixer's speed as a fraction of the plain loop's.
-        public var ratio: Double { speed / plainSpeed }
+        package var ratio: Double { speed / plainSpeed }
         /// The share of the mixer's render time the limiter takes, in percent.
-        public var limiterPercent: Double { 100 * (1 - speed / speedWithoutLimiter) }
+        package var limiterPercent: Double { 100 * (1 - speed / speedWithoutLimiter) }
         /// Nanoseconds per output frame.
-        public var nanosecondsPerFrame: Double { 1e9 / (speed * 48_000) }
+        package var nanosecondsPerFrame: Double { 1e9 / (speed * 48_000) }
     }
 
     /// Renders `LoudMixScene(voices:duration: seconds)` in blocks of `blockFrames` with the
@@ -24,7 +25,7 @@ extension PlaybackBenchmark {
     /// keeps each one's best CPU time (the least disturbed by other processes).
     /// With `pitch`, the mixer's layers are repitched (`LoudMixScene.pitch`); the plain loop's
     /// are not.
-    public static func compareMix(voices: Int, seconds: Double, blockFrames: Int = 512, repeats: Int = 3,
+    package static func compareMix(voices: Int, seconds: Double, blockFrames: Int = 512, repeats: Int = 3,
                                   pitch: Double? = nil) -> MixFigure {
         let scene = LoudMixScene(voices: voices, duration: seconds, pitch: pitch)
         let frames = Int(seconds * scene.sampleRate)

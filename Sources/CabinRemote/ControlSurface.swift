@@ -1,3 +1,5 @@
+import CabinPlayback
+
 /// A way in from outside to a playing session — the control socket (`ControlServer`), MPRIS
 /// on the session bus (`MPRISServer`) — beside the player, never a switch inside it. The
 /// control loop hands every surface the events of each `LivePlayer.poll()` a few times a
@@ -19,9 +21,11 @@ public protocol ControlSurface: AnyObject {
 }
 
 extension ControlSurface {
+    /// Nothing to say: the default for a surface that refuses no one.
     public func takeNotices() -> [String] { [] }
 }
 
 extension ControlServer: ControlSurface {
+    /// Publishes the events to the observing clients (`publish(_:)`).
     public func update(with events: [PlayerEvent]) { publish(events) }
 }

@@ -1,4 +1,5 @@
 import CabinIO
+import CabinPlayback
 import Glibc
 import Synchronization
 
@@ -30,7 +31,9 @@ import Synchronization
 public final class MPRISServer: ControlSurface {
     /// The name it owns on the bus.
     public let busName: String
+    /// The player the bus's calls act on.
     public let player: LivePlayer
+    /// The session's title, the track's `xesam:title` (with the segment).
     public let title: String
     /// Set by MPRIS's `Quit`.
     public private(set) var quitRequested = false
