@@ -149,7 +149,7 @@ let package = Package(
         /// address) that draws patterns as timelines, plays their sound and reloads on save.
         .target(
             name: "CabinStudio",
-            dependencies: ["CabinJSON", "CabinAudio", "CabinHaptics", "CabinIO", "CabinPlayback",
+            dependencies: ["CabinJSON", "CabinAudio", "CabinHaptics", "CabinIO", "CabinPlayback", "CabinRemote",
                            .product(name: "Hummingbird", package: "hummingbird")]
         ),
 

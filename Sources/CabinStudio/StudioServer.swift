@@ -1,5 +1,6 @@
 import CabinJSON
 import CabinPlayback
+import CabinRemote
 import Dispatch
 import Hummingbird
 import Logging

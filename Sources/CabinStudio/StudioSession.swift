@@ -1,5 +1,6 @@
 import CabinJSON
 import CabinPlayback
+import CabinRemote
 
 /// A session opened in the studio (`cabin studio drive.json`, `--preset NAME`): its lanes as
 /// `cabin session plot` draws them — that command's SVG, made once at the start — under its

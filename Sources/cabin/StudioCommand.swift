@@ -5,6 +5,7 @@ import CabinIO
 import CabinJSON
 import CabinOutput
 import CabinPlayback
+import CabinRemote
 import CabinSession
 import CabinStudio
 import Glibc
