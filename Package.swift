@@ -44,6 +44,9 @@ let package = Package(
         // The HTTP server of `cabin studio` (on SwiftNIO). Without its default traits: they
         // add swift-configuration and URL-encoded forms, which the studio does not use.
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
+        // DocC: `swift package generate-documentation` (scripts/docs), each library module's
+        // catalog and its API, built in CI from the release build, failing on any warning.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
     ],
     targets: [
         // MARK: C libraries (Debian packages, found through pkg-config)

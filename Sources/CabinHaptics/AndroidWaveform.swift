@@ -3,9 +3,9 @@ import CabinJSON
 /// A compiled pattern as Android's `VibrationEffect.createWaveform(timings, amplitudes, repeat)`.
 ///
 /// Android's waveform has one amplitude channel (0…255, 0 = off) and no sharpness, so
-/// sharpness is dropped. The pattern is cut into steps of ``stepMilliseconds`` (default
+/// sharpness is dropped. The pattern is cut into steps of `stepMilliseconds` (default
 /// 10 ms), and also where each transient starts and stops (a transient sounds for
-/// ``transientMilliseconds``, default 20 ms, so motors spin up, from its own millisecond);
+/// `transientMilliseconds`, default 20 ms, so motors spin up, from its own millisecond);
 /// a step's level is the larger of its mean continuous intensity and the largest transient
 /// sounding in it; amplitude = round(level × 255). Equal neighbouring steps merge.
 /// `createWaveform(long[], int[], int)` with amplitudes needs API level 26 (``minimumAPILevel``),

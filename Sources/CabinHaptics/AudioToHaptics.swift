@@ -12,16 +12,16 @@ import Glibc
 ///   gain, clipped to 1, then times the headroom (the continuous track's ceiling below
 ///   full intensity, room left for the transients to stand out of it).
 /// - **Sharpness**: the spectral centroid over the same window (power-weighted over
-///   ``OnsetDetector``'s frames) on a log scale, 100 Hz → 0 and 8 kHz → 1 (a kick's thump is
+///   `OnsetDetector`'s frames) on a log scale, 100 Hz → 0 and 8 kHz → 1 (a kick's thump is
 ///   dull, a click or hiss crisp); held through silence.
-/// - **Transients**: ``OnsetDetector``'s onsets (spectral flux with an adaptive threshold,
+/// - **Transients**: `OnsetDetector`'s onsets (spectral flux with an adaptive threshold,
 ///   ``AudioToHapticsOptions/emphasisThreshold``), each with the intensity of the 20 ms
 ///   after it (relative to the loudest point, times the gain, clipped to 1; no headroom) and
 ///   the sharpness there.
 ///
-/// The result is a `.haptic` document (``hapticDocument``: the amplitude envelope as
+/// The result is a `.haptic` document (`hapticDocument`: the amplitude envelope as
 /// amplitude² with each transient an `emphasis` on its own breakpoint, sharpness as
-/// frequency², as Lofelt's readers take the root), and the ``pattern`` read back from it, which
+/// frequency², as Lofelt's readers take the root), and the `pattern` read back from it, which
 /// ``AHAPWriter`` writes as AHAP — one result, two formats.
 ///
 /// Thread: pure; any thread except the render thread (allocates).

@@ -30,7 +30,7 @@ public struct HapticWaveform: Sendable, Hashable {
 ///   with odd harmonics as `AudioBrightness` rises (0: a pure sine; 1: harmonics 3 and 5 at
 ///   1/3 and 1/5), its level `AudioVolume` shaped by the attack/decay/release envelope
 ///   continuous haptic events have, panned as above.
-/// - `AudioBrightness` of an `AudioCustom` event tilts its tone (``BrightnessFilter``: 0.5,
+/// - `AudioBrightness` of an `AudioCustom` event tilts its tone (`BrightnessFilter`: 0.5,
 ///   the default, leaves it as recorded; 0 keeps what lies below about 1 kHz; 1 lifts
 ///   what lies above by 6 dB).
 /// - The audio controls (`Parameter`s and `ParameterCurve`s) apply over the pattern's time as

@@ -258,7 +258,7 @@ public struct JSONDocument: Sendable {
 
     // MARK: the tree
 
-    /// The node and its subtree as a ``JSONValue`` (what ``JSONParser/parse(_:options:diagnostics:)`` returns).
+    /// The node and its subtree as a ``JSONValue`` (what `JSONParser/parse(_:options:diagnostics:)` returns).
     public func value(_ node: Int) -> JSONValue {
         let n = nodes[node]
         let at = location(node)

@@ -32,7 +32,7 @@ public enum JSONParser {
     }
 
     /// Parses `bytes` into a flat ``JSONDocument`` (no tree), with the same checks and
-    /// diagnostics as ``parse(_:options:diagnostics:)``: for readers of big documents.
+    /// diagnostics as `parse(_:options:diagnostics:)`: for readers of big documents.
     ///
     /// - Returns: the document, or `nil` if there was an error that stopped parsing.
     public static func parseDocument(

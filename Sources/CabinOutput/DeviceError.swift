@@ -1,10 +1,10 @@
 /// Why a device could not be used: a kind the caller can act on (``AudioDeviceError`` for
-/// playback on any backend, ``ForceFeedbackError`` for rumble), the device as named, the operation that
+/// playback on any backend, `ForceFeedbackError` for rumble), the device as named, the operation that
 /// failed and its code. Prints as one line that says what to try.
 ///
 /// Thread: a value type; any thread.
 public struct DeviceError<Failure: DeviceFailure>: Error, Sendable, Equatable, CustomStringConvertible {
-    /// The family's kinds (``AudioDeviceFailure``, ``ForceFeedbackFailure``).
+    /// The family's kinds (``AudioDeviceFailure``, `ForceFeedbackFailure`).
     public typealias Kind = Failure
 
     public var kind: Kind

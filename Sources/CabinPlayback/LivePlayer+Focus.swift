@@ -50,7 +50,7 @@ extension LivePlayer {
 
     /// Where the running session is, for haptic players that follow it live: the render
     /// thread's parameter states and the haptic cues live events made (`SessionRumble`
-    /// reads it). Any thread (see ``HapticFeed`` for who may call what).
+    /// reads it). Any thread (see `HapticFeed` for who may call what).
     public var hapticFeed: HapticFeed { shared.hapticFeed }
 }
 

@@ -7,14 +7,14 @@ import Synchronization
 
 /// The running session's haptics on a rumble device, following the session live on the
 /// audio clock: the rumble's time is the position the listener hears, and what it plays is
-/// the session's haptic signal (``LiveHapticSignal``: the haptic layers with the parameter
+/// the session's haptic signal (`LiveHapticSignal`: the haptic layers with the parameter
 /// values the render thread publishes, the haptic cues, and the cues live events make), so
 /// a `+`/`−` speed change moves the road texture, `leave-focus` plays the speed-bump where
 /// it was sent, a pause stops the motors and a seek goes on from the new place.
 ///
-/// Each step of 50 ms becomes motor magnitudes as a ``RumblePlan`` would make them
-/// (``RumbleStepper``); transients play on their own slots when the listener reaches them.
-/// The device is behind ``ForceFeedbackDevice`` (a recording fake in tests).
+/// Each step of 50 ms becomes motor magnitudes as a `RumblePlan` would make them
+/// (`RumbleStepper`); transients play on their own slots when the listener reaches them.
+/// The device is behind `ForceFeedbackDevice` (a recording fake in tests).
 ///
 /// Thread: `init`, `start` and `stop` from the control thread; `follow` on the rumble thread
 /// `start` makes (or, without `start`, on one thread of the caller's: a test's fake clock).

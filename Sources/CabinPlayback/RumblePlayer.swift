@@ -3,16 +3,16 @@ import CabinIO
 import CabinOutput
 
 /// Plays haptic patterns on a Linux evdev rumble device (`FF_RUMBLE`): walks a
-/// ``RumblePlan`` in real time, uploading effects (`EVIOCSFF`) and playing and stopping
+/// `RumblePlan` in real time, uploading effects (`EVIOCSFF`) and playing and stopping
 /// them (writes of `EV_FF` events), and always stops and removes (`EVIOCRMFF`) every
 /// effect it uploaded — at the end, on cancel (Ctrl-C) and on error.
 ///
 /// - Slots: one per plan voice, allocated on first use (id −1) and reused afterwards by
 ///   uploading with the same id; a plan never needs more voices than the device has slots
-///   (``planOptions(_:)`` fits the transient voices to ``RumbleDeviceInfo/effectSlots``).
+///   (``planOptions(_:)`` fits the transient voices to `RumbleDeviceInfo/effectSlots`).
 /// - Gain: `FF_GAIN` is set once before playing when the device supports it.
-/// - Errors: every call goes through ``checkedCall(_:_:)`` (`EINTR` retried); a failure
-///   becomes a ``ForceFeedbackError`` whose kind says what to do (`ENODEV` → disconnected).
+/// - Errors: every call goes through `checkedCall(_:_:)` (`EINTR` retried); a failure
+///   becomes a `ForceFeedbackError` whose kind says what to do (`ENODEV` → disconnected).
 /// - If the process dies before cleaning up (a second Ctrl-C exits at once), the kernel
 ///   still stops and erases the effects: closing an evdev file flushes the effects it
 ///   uploaded (`input_ff_flush`), so a motor is never left running.

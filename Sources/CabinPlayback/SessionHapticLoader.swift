@@ -34,15 +34,15 @@ public struct HapticPatternLibrary: Sendable {
 /// Loads and compiles every haptic pattern a session's cues name: library names from the
 /// ``HapticPatternLibrary``, paths relative to the document's folder. Patterns are read
 /// leniently (as Core Haptics loads them); a pattern that cannot be read is one line in
-/// ``ResolvedHaptics/failures`` and silences its cues, not the session.
+/// `ResolvedHaptics/failures` and silences its cues, not the session.
 ///
 /// Thread: control thread only (file I/O).
 public enum SessionHapticLoader {
     ///
     /// With `sampleRate`, a pattern's own sound (AHAP `AudioCustom`/`AudioContinuous`
-    /// events, `HapticPatternAudio`) is rendered at that rate into ``ResolvedHaptics/audio``
+    /// events, `HapticPatternAudio`) is rendered at that rate into `ResolvedHaptics/audio`
     /// for its cues to play on their bus; a waveform that cannot be loaded silences that
-    /// sound with its located error in ``ResolvedHaptics/audioFailures``.
+    /// sound with its located error in `ResolvedHaptics/audioFailures`.
     public static func load(_ document: SessionDocument, documentFolder: URL,
                             library: HapticPatternLibrary?, sampleRate: Double? = nil) -> ResolvedHaptics {
         var resolved = ResolvedHaptics()

@@ -4,7 +4,7 @@ extension CompiledSession {
     /// The session's haptic cues as one plan for a rumble device: each loaded pattern
     /// placed at its cue (the cue's frame in whole milliseconds, rounded), overlapping
     /// continuous tracks added per motor, transients sharing the transient voices (see
-    /// ``RumblePlan/init(placed:options:)``). A live player walks it against the audio
+    /// `RumblePlan/init(placed:options:)`). A live player walks it against the audio
     /// clock (`RumblePlayer.play(_:clock:)` in `CabinPlayback` takes any clock), so cue N's
     /// rumble starts with cue N's sound.
     ///

@@ -7,7 +7,7 @@ import Synchronization
 /// `+`/`−` keys, `cabin ctl set`, a `leave-focus` fall — whatever moved them); the control
 /// thread adds the haptic cues live events make (`leave-focus`'s speed-bump) at their
 /// session frame. A player reads both on its own thread and evaluates the session's haptic
-/// signal where the listener is (``SessionHapticSignal/liveValue(at:heldSharpness:parameters:)``).
+/// signal where the listener is (`SessionHapticSignal/liveValue(at:heldSharpness:parameters:)`).
 ///
 /// The parameter states travel in a fixed-capacity single-producer single-consumer ring of
 /// plain values (head and tail are acquire/release counters, as the mixer's command ring);

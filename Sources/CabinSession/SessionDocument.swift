@@ -37,7 +37,7 @@ public struct SessionDocument: Sendable, Equatable {
     /// Cues sorted by time (stable: document order for equal times).
     public var cues: [Cue]
     /// The strength its haptic cues play at (`hapticStrength`; default `strong`, the
-    /// patterns as designed): a scale on intensity, see ``HapticStrength``.
+    /// patterns as designed): a scale on intensity, see `HapticStrength`.
     public var hapticStrength: HapticStrength = .strong
     /// Layers whose source is a haptic pattern (written in `"layers"` with `"haptic"`).
     public var hapticLayers: [HapticLayer] = []

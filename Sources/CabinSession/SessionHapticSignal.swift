@@ -12,7 +12,7 @@ import CabinHaptics
 /// `CompiledHaptics.sampled`); a layer's fades and maps apply at each grid point, so a
 /// slow parameter ramp moves the level smoothly. Transients land on their exact times.
 ///
-/// Thread: `init` on the control thread (allocates); a ``Sweep`` evaluates it without
+/// Thread: `init` on the control thread (allocates); a `Sweep` evaluates it without
 /// allocating, on any one thread at a time.
 public struct SessionHapticSignal: Sendable {
     /// Grid points a second.

@@ -2,7 +2,7 @@ import CabinAudio
 import CabinHaptics
 
 /// The haptic track of a session: every haptic cue's pattern rendered as audio (with
-/// ``HapticAudioRenderer``), each starting on its cue's exact frame, summed into one mono
+/// `HapticAudioRenderer`), each starting on its cue's exact frame, summed into one mono
 /// signal as long as the session and at its rate — sample-aligned with the session's mix,
 /// so frame N of the track is frame N of the render.
 ///
