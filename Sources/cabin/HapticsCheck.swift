@@ -41,9 +41,12 @@ extension HapticsCommand {
             var file: String
             var ok: Bool
             var diagnostics: [Problem]
-            /// Seconds; events and curves as in the `ok` line.
+            /// Seconds; events and curves as in the `ok` line (`events`: the haptic ones).
             var duration: Double?
             var events: Int?
+            /// The pattern's audio events (`AudioCustom`, `AudioContinuous`), which play beside
+            /// its haptics: a waveform that is missing leaves its sound out, not its count.
+            var audioEvents: Int?
             var transients: Int?
             var curves: Int?
             var summary: String?
@@ -101,6 +104,7 @@ extension HapticsCommand {
                     let haptic = pattern.events.filter { $0.type.isHaptic }
                     report.duration = compiled.endTime
                     report.events = haptic.count
+                    report.audioEvents = pattern.events.count - haptic.count
                     report.transients = haptic.filter { $0.type == .hapticTransient }.count
                     report.curves = pattern.parameterCurves.count
                     report.summary = CLIHaptics.summary(pattern, compiled)

@@ -95,6 +95,11 @@ import Testing
         #expect(strict.status == 1, "\(strict.stdout)")
         #expect(strict.stdout.contains("\(ahap):6:79: error: Pattern[1].Event.EventWaveformPath: gone.wav: no such waveform file in "), "\(strict.stdout)")
         #expect(!strict.stdout.contains(": ok ("), "\(strict.stdout)")
+        // `check --json` counts both events: the haptic one, and the audio one whose sound is
+        // left out.
+        let json = try ExternalTool.cabin(["haptics", "check", "--json", ahap])
+        let report = try #require((try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])?.first)
+        #expect(report["events"] as? Int == 1 && report["audioEvents"] as? Int == 1, "\(json.stdout)")
     }
 
     @Test func anEscapingWaveformIsALocatedError() throws {
