@@ -224,24 +224,27 @@ struct Play: ParsableCommand {
         -> LivePlayer.Options
     {
         let rumbleOn = settings.rumble.value.map { $0 != "off" } ?? false
-        var options = Play.deviceOptions(settings, sampleRate: sampleRate,
+        var options = Play.deviceOptions(settings, sampleRate: sampleRate, hapticsDevice: haptics.hapticsDevice,
                                          needsLowLatency: haptics.hapticsDevice != nil || rumbleOn || range.isActive)
         options.realtime = !noRealtime
         options.startTime = startTime
-        options.hapticsDevice = haptics.hapticsDevice
         options.hapticAudio = compileOptions.hapticAudio
         return options
     }
 
     /// The device (the settings' play.device: `-D`, the config, CABIN_DEVICE or `default`;
-    /// `none` plays on the system clock) and its buffer (the settings' latency or period),
-    /// as `cabin play` opens them; `cabin studio` plays its session the same way.
-    static func deviceOptions(_ settings: CabinSettings, sampleRate: Int, needsLowLatency: Bool) -> LivePlayer.Options {
+    /// `none` plays on the system clock, or on a haptics device's clock when there is one)
+    /// and its buffer (the settings' latency or period), as `cabin play` opens them; `cabin
+    /// studio` plays its session the same way.
+    static func deviceOptions(_ settings: CabinSettings, sampleRate: Int, hapticsDevice: String? = nil,
+                              needsLowLatency: Bool) -> LivePlayer.Options {
         let device = settings.device.value
         let shape = settings.outputShape(needsLowLatency: needsLowLatency)
         let configuration = shape.latency.map { $0.configuration(sampleRate: sampleRate) }
             ?? OutputConfiguration(sampleRate: sampleRate, channelCount: 2, periodFrames: shape.periodFrames, periodCount: shape.periodCount)
         var options = LivePlayer.Options(device: device, configuration: configuration)
+        // Before `playSilently`, which plays on the haptics device's clock when there is one.
+        options.hapticsDevice = hapticsDevice
         if OutputRegistry.standard.resolve(device).entry.scheme == SilentClockBackend.device { options.playSilently(because: "-D none") }
         return options
     }
