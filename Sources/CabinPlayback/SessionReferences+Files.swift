@@ -88,7 +88,8 @@ extension SoundLibrary {
         return "\(name): no sound library found (looked in \(ResourceLocator.searched("Sounds", environment: "CABIN_SOUNDS")))"
     }
 
-    /// Why `name` is not in the library (with the name meant, when one is close), or nil.
+    /// Why `name` is not in the library, or nil: with the name meant when one is close, else
+    /// the sounds of the same group, else the library's groups (`ambient/`, `engine/`, …).
     public func problem(with name: String) -> String? {
         guard manifest.entry(named: name) == nil else { return nil }
         let names = manifest.sounds.map(\.name)
@@ -97,7 +98,13 @@ extension SoundLibrary {
         }
         let group = name.split(separator: "/").first.map { String($0) + "/" } ?? name
         let near = names.filter { $0.hasPrefix(group) }
-        let hint = near.isEmpty ? "see 'cabin sounds list'" : "try \(near.prefix(6).joined(separator: ", "))"
+        let hint: String
+        if near.isEmpty {
+            let groups = Set(names.compactMap { $0.split(separator: "/").first.map { String($0) + "/" } }).sorted()
+            hint = groups.isEmpty ? "the library is empty" : "its sounds are in \(groups.joined(separator: ", "))"
+        } else {
+            hint = "try \(near.prefix(6).joined(separator: ", "))"
+        }
         return "\(KeySuggestion.shortened(name)): not in the sound library (\(hint))"
     }
 }
