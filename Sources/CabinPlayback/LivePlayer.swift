@@ -97,10 +97,15 @@ public final class LivePlayer: @unchecked Sendable {
         }
 
         /// The backend that opens `hapticsDevice` and the name it is given: `hapticsBackend`,
-        /// else `backend`, else the one its scheme names in `OutputRegistry.standard`.
+        /// else `backend` (the one sound played on before `playSilently`, when sound is
+        /// silent), else the one its scheme names in `OutputRegistry.standard`. It does not
+        /// matter whether `hapticsDevice` is set before or after `playSilently`.
         public var resolvedHaptics: (backend: any AudioOutputBackend, device: String)? {
             guard let hapticsDevice else { return nil }
-            if let chosen = hapticsBackend ?? backend { return (chosen, hapticsDevice) }
+            // The silent clock plays no device: the haptics device keeps the backend sound
+            // had before `playSilently` replaced it, whichever was set first.
+            let soundBackend = backend is SilentClockBackend ? backendBeforeSilence : backend
+            if let chosen = hapticsBackend ?? soundBackend { return (chosen, hapticsDevice) }
             let resolved = OutputRegistry.standard.resolve(hapticsDevice)
             return (resolved.entry.make(), resolved.device)
         }
@@ -130,15 +135,15 @@ public final class LivePlayer: @unchecked Sendable {
             pinned = (resolved.entry.make(), resolved.device, resolved.entry.scheme)
         }
         private var pinned: (backend: any AudioOutputBackend, device: String, scheme: String?)?
+        /// The backend `playSilently` replaced (nil: the registry's), which a haptics device
+        /// set before or after it still opens on.
+        private var backendBeforeSilence: (any AudioOutputBackend)?
 
         /// Plays on the system clock with no sound (`SilentClockBackend`), saying `reason` in
         /// the `started` event. A haptics device still plays, on the backend sound would have
         /// used, and then paces the session.
         public mutating func playSilently(because reason: String) {
-            if let haptics = resolvedHaptics, hapticsBackend == nil {
-                hapticsBackend = haptics.backend
-                hapticsDevice = haptics.device
-            }
+            if !(backend is SilentClockBackend) { backendBeforeSilence = backend }
             device = SilentClockBackend.device
             backend = SilentClockBackend()
             pinned = nil

@@ -243,7 +243,6 @@ struct Play: ParsableCommand {
         let configuration = shape.latency.map { $0.configuration(sampleRate: sampleRate) }
             ?? OutputConfiguration(sampleRate: sampleRate, channelCount: 2, periodFrames: shape.periodFrames, periodCount: shape.periodCount)
         var options = LivePlayer.Options(device: device, configuration: configuration)
-        // Before `playSilently`, which plays on the haptics device's clock when there is one.
         options.hapticsDevice = hapticsDevice
         if OutputRegistry.standard.resolve(device).entry.scheme == SilentClockBackend.device { options.playSilently(because: "-D none") }
         return options

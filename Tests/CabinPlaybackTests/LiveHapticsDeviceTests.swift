@@ -48,6 +48,32 @@ import Testing
         (range.reduce(0.0) { $0 + Double(x[$1]) * Double(x[$1]) } / Double(range.count)).squareRoot()
     }
 
+    /// With no sound (`playSilently`), the haptics device still opens on the backend sound
+    /// would have used, whether it was set before or after: the order callers set options in
+    /// cannot send it to the silent clock (the studio's options once did, and the device got
+    /// nothing).
+    @Test func aHapticsDeviceKeepsItsBackendWhicheverIsSetFirst() throws {
+        let backend = FakeAudioBackend(rate: Self.rate)
+        for hapticsFirst in [true, false] {
+            var options = LivePlayer.Options(device: "fake")
+            options.backend = backend
+            if hapticsFirst { options.hapticsDevice = "fakehaptics" }
+            options.playSilently(because: "a test")
+            if !hapticsFirst { options.hapticsDevice = "fakehaptics" }
+            #expect(options.resolvedOutput.backend is SilentClockBackend)
+            let haptics = try #require(options.resolvedHaptics)
+            #expect((haptics.backend as? FakeAudioBackend) === backend, "haptics first: \(hapticsFirst)")
+            #expect(haptics.device == "fakehaptics")
+        }
+        // With the registry's backend (none set), the haptics device is resolved by its
+        // scheme, never the silent clock's.
+        var options = LivePlayer.Options(device: "default")
+        options.playSilently(because: "a test")
+        options.hapticsDevice = "hw:9"
+        let haptics = try #require(options.resolvedHaptics)
+        #expect(haptics.backend is ALSABackend && haptics.device == "hw:9")
+    }
+
     @Test func aLiveSpeedChangeAndLeaveFocusReachChannelsThreeAndFour() throws {
         let dir = try TestEnvironment.temporaryDirectory("cabin-live-haptics-device")
         defer { try? FileManager.default.removeItem(at: dir) }
