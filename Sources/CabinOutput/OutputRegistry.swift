@@ -1,6 +1,8 @@
 /// The playback backends by the scheme a device name starts with: `-D alsa:hw:0`,
 /// `-D none`, and (for one backend, ALSA) a bare name (`-D default`, `-D hw:0,0`). Adding a
-/// backend is one `Entry` here; `cabin devices` lists every entry's devices.
+/// backend is one `Entry` here; `cabin devices` lists every entry's devices, and an entry
+/// that can serve the plain `default` when its server answers says so itself
+/// (`Entry.claimsDefault`), so no backend is named by the choice.
 ///
 /// ```swift
 /// let (entry, device) = OutputRegistry.standard.resolve("alsa:hw:0")   // ALSA, "hw:0"
@@ -19,12 +21,24 @@ public struct OutputRegistry: Sendable {
         public var defaultDevice: String
         /// A backend instance.
         public var make: @Sendable () -> any AudioOutputBackend
+        /// Whether this backend plays the plain `default` now (a sound server's daemon
+        /// answering: PipeWire's); asked in the entries' order by `resolveChoosingDefault`.
+        /// nil: never (the bare scheme plays `default` when no entry claims it).
+        public var claimsDefault: (@Sendable () -> Bool)?
 
+        /// - Parameters:
+        ///   - scheme: what names it in a `-D` value (`pipewire`, `pipewire:NODE`).
+        ///   - summary: one line for help and `cabin devices`.
+        ///   - defaultDevice: the device the scheme alone stands for.
+        ///   - claimsDefault: whether it plays the plain `default` now (nil: never).
+        ///   - make: a backend instance.
         public init(scheme: String, summary: String, defaultDevice: String,
+                    claimsDefault: (@Sendable () -> Bool)? = nil,
                     make: @escaping @Sendable () -> any AudioOutputBackend) {
             self.scheme = scheme
             self.summary = summary
             self.defaultDevice = defaultDevice
+            self.claimsDefault = claimsDefault
             self.make = make
         }
     }
@@ -56,5 +70,22 @@ public struct OutputRegistry: Sendable {
             return (entry, name.isEmpty ? entry.defaultDevice : name)
         }
         return (entries.first { $0.scheme == bareScheme }!, spec)
+    }
+
+    /// The `-D` value when none is given: `default`.
+    public static let defaultDevice = "default"
+
+    /// `resolve`, with the default device chosen: `default` (not `alsa:default`) is played by
+    /// the first entry that claims it now (`Entry.claimsDefault`: PipeWire's default sink
+    /// when its daemon answers, one `connect(2)`), else by the bare scheme (ALSA's `default`;
+    /// `LivePlayer.open` falls back to the silent clock when ALSA has no sound device
+    /// either). `spec` is what was chosen, as `-D` would name it (`pipewire` or `default`):
+    /// what the `started` event and the first line of `cabin play` say.
+    public func resolveChoosingDefault(_ spec: String) -> (entry: Entry, device: String, spec: String) {
+        if spec == Self.defaultDevice, let entry = entries.first(where: { $0.claimsDefault?() == true }) {
+            return (entry, entry.defaultDevice, entry.scheme)
+        }
+        let resolved = resolve(spec)
+        return (resolved.entry, resolved.device, spec)
     }
 }
