@@ -85,13 +85,28 @@ public struct HapticDeviceView: Sendable, Hashable {
     /// The view's length in milliseconds (every track has this many values).
     public var milliseconds: Int
 
-    /// `compiled` as `device` plays it, through the export or plan that device gets.
+    /// `compiled` as `device` plays it, through the export or plan that device gets: as long
+    /// as the device plays, or, when it plays nothing of the pattern (every event at
+    /// intensity 0), the pattern's `endTime` at rest, so its render is not a 0-second file.
     public init(_ compiled: CompiledHaptics, as device: Device) {
         switch device {
         case .rumble(let mapping): self.init(rumble: RumblePlan(compiled, options: RumblePlanOptions(mapping: mapping)), mapping: mapping)
         case .android: self.init(android: AndroidWaveform(compiled))
         case .androidComposition: self.init(composition: AndroidComposition(compiled))
         }
+        if milliseconds == 0 { extend(toMilliseconds: Int((compiled.endTime * 1000).rounded())) }
+    }
+
+    /// Pads every track at rest (level 0, its last pitch) to `length` milliseconds.
+    mutating func extend(toMilliseconds length: Int) {
+        guard length > milliseconds else { return }
+        let added = length - milliseconds
+        tracks = tracks.map { track in
+            let pitch = track.pitch.last ?? (track.name == "weak" ? 1 : track.name == "strong" ? 0 : 0.5)
+            return Track(name: track.name, level: track.level + [Float](repeating: 0, count: added),
+                         pitch: track.pitch + [Float](repeating: pitch, count: added))
+        }
+        milliseconds = length
     }
 
     /// The motors as `plan` drives them (see the type).

@@ -125,3 +125,27 @@ import Testing
         }
     }
 }
+
+/// A pattern the device plays nothing of (an event at intensity 0) still has its length in
+/// every view, so `haptics render --as rumble` of it is the pattern's length of rest, not a
+/// 0-second file.
+@Suite struct HapticDeviceViewLengthTests {
+    @Test func aSilentPatternKeepsItsLengthInEveryView() throws {
+        let ahap = #"{"Version": 1.0, "Pattern": [{"Event": {"Time": 0.5, "EventType": "HapticContinuous", "EventDuration": 0.25, "EventParameters": [{"ParameterID": "HapticIntensity", "ParameterValue": 0.0}]}}]}"#
+        let compiled = HapticCompiler.compile(try #require(HapticReader.read(Array(ahap.utf8), file: "silent", options: .strict).pattern))
+        let length = Int((compiled.endTime * 1000).rounded())
+        #expect(length >= 750)
+        // Android's waveform has zero-amplitude steps of its own (its timings' length); the
+        // rumble plan and the composition have nothing, so they rest for the pattern's length.
+        let waveform = AndroidWaveform(compiled).timings.reduce(0, +)
+        #expect(waveform > 0)
+        for device in [HapticDeviceView.Device.rumble(.equalPowerSplit), .android, .androidComposition] {
+            let view = HapticDeviceView(compiled, as: device)
+            let expected = device == .android ? waveform : length
+            #expect(view.milliseconds == expected, "\(device.name)")
+            #expect(view.tracks.allSatisfy { $0.level.count == expected && $0.pitch.count == expected && $0.level.allSatisfy { $0 == 0 } })
+            let audio = view.audio(sampleRate: 8000, frequencyRange: device.defaultFrequencyRange)
+            #expect(audio.count == expected * 8 && audio.allSatisfy { $0 == 0 }, "\(device.name)")
+        }
+    }
+}
