@@ -62,6 +62,8 @@ struct CPattern {
 
 typealias CPatternHandle = CHandle<CPattern>
 
+/// Implements `cabin_pattern_load(text, name, options_json, out)`: reads and compiles a haptic pattern (AHAP
+/// or .haptic) given as text. See include/cabin.h.
 @_cdecl("cabin_pattern_load")
 public func cabin_pattern_load(_ text: UnsafePointer<CChar>?, _ name: UnsafePointer<CChar>?, _ options: UnsafePointer<CChar>?,
                                _ out: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
@@ -71,6 +73,8 @@ public func cabin_pattern_load(_ text: UnsafePointer<CChar>?, _ name: UnsafePoin
     }
 }
 
+/// Implements `cabin_pattern_load_file(path, options_json, out)`: reads and compiles the haptic pattern file
+/// at `path`. See include/cabin.h.
 @_cdecl("cabin_pattern_load_file")
 public func cabin_pattern_load_file(_ path: UnsafePointer<CChar>?, _ options: UnsafePointer<CChar>?,
                                     _ out: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
@@ -82,6 +86,8 @@ public func cabin_pattern_load_file(_ path: UnsafePointer<CChar>?, _ options: Un
     }
 }
 
+/// Implements `cabin_pattern_json(pattern, out_json)`: the compiled event stream as JSON, as `cabin haptics
+/// compile` prints it. See include/cabin.h.
 @_cdecl("cabin_pattern_json")
 public func cabin_pattern_json(_ handle: OpaquePointer?, _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
     cCall { () throws(CFailure) in
@@ -90,6 +96,8 @@ public func cabin_pattern_json(_ handle: OpaquePointer?, _ out: UnsafeMutablePoi
     }
 }
 
+/// Implements `cabin_pattern_warnings(pattern, out_lines)`: the reader's warnings, one line each. See
+/// include/cabin.h.
 @_cdecl("cabin_pattern_warnings")
 public func cabin_pattern_warnings(_ handle: OpaquePointer?, _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
     cCall { () throws(CFailure) in
@@ -98,6 +106,8 @@ public func cabin_pattern_warnings(_ handle: OpaquePointer?, _ out: UnsafeMutabl
     }
 }
 
+/// Implements `cabin_pattern_audio_frames(pattern, sample_rate, frames)`: the length of the pattern's audio
+/// at `sample_rate`, in frames. See include/cabin.h.
 @_cdecl("cabin_pattern_audio_frames")
 public func cabin_pattern_audio_frames(_ handle: OpaquePointer?, _ sampleRate: Int32, _ frames: UnsafeMutablePointer<Int>?) -> Int32 {
     cCall { () throws(CFailure) in
@@ -107,6 +117,8 @@ public func cabin_pattern_audio_frames(_ handle: OpaquePointer?, _ sampleRate: I
     }
 }
 
+/// Implements `cabin_pattern_render(pattern, sample_rate, buffer, frames, written)`: renders the pattern's
+/// audio (mono) into `buffer`. See include/cabin.h.
 @_cdecl("cabin_pattern_render")
 public func cabin_pattern_render(_ handle: OpaquePointer?, _ sampleRate: Int32, _ buffer: UnsafeMutablePointer<Float>?,
                                  _ frames: Int, _ written: UnsafeMutablePointer<Int>?) -> Int32 {
@@ -120,6 +132,7 @@ public func cabin_pattern_render(_ handle: OpaquePointer?, _ sampleRate: Int32, 
     }
 }
 
+/// Implements `cabin_pattern_free(pattern)`: releases a pattern. See include/cabin.h.
 @_cdecl("cabin_pattern_free")
 public func cabin_pattern_free(_ handle: OpaquePointer?) {
     CPatternHandle.release(handle)

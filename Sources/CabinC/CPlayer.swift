@@ -46,6 +46,8 @@ func withPlayer(_ handle: OpaquePointer?, _ body: (inout CPlayer.State) throws(C
     cCall { () throws(CFailure) in try CPlayerHandle.value(handle, "player").locked(body) }
 }
 
+/// Implements `cabin_player_open(session, device, out)`: opens a sound device and loads the session at its
+/// rate; nothing plays before start. See include/cabin.h.
 @_cdecl("cabin_player_open")
 public func cabin_player_open(_ session: OpaquePointer?, _ device: UnsafePointer<CChar>?,
                               _ out: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
@@ -67,6 +69,8 @@ public func cabin_player_open(_ session: OpaquePointer?, _ device: UnsafePointer
     }
 }
 
+/// Implements `cabin_player_open_callback(session, sample_rate, channels, max_frames, latency_frames, out)`:
+/// a player rendered by the caller's audio callback. See include/cabin.h.
 @_cdecl("cabin_player_open_callback")
 public func cabin_player_open_callback(_ session: OpaquePointer?, _ sampleRate: Int32, _ channels: Int32, _ maxFrames: Int32,
                                        _ latencyFrames: Int32, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
@@ -97,6 +101,7 @@ public func cabin_player_open_callback(_ session: OpaquePointer?, _ sampleRate: 
     }
 }
 
+/// Implements `cabin_player_render(player, out, frames)`: the next frames of a callback-mode player.
 /// Real-time safe: no lock, no allocation, no error message (a NULL argument or a player
 /// that is not in callback mode only returns its status).
 @_cdecl("cabin_player_render")
@@ -109,6 +114,7 @@ public func cabin_player_render(_ handle: OpaquePointer?, _ samples: UnsafeMutab
     }
 }
 
+/// Implements `cabin_player_start(player)`: starts playing; a player plays once. See include/cabin.h.
 @_cdecl("cabin_player_start")
 public func cabin_player_start(_ handle: OpaquePointer?) -> Int32 {
     cCall { () throws(CFailure) in
@@ -124,16 +130,20 @@ public func cabin_player_start(_ handle: OpaquePointer?) -> Int32 {
     }
 }
 
+/// Implements `cabin_player_pause(player)`: fades out and holds the session's clock. See include/cabin.h.
 @_cdecl("cabin_player_pause")
 public func cabin_player_pause(_ handle: OpaquePointer?) -> Int32 {
     withPlayer(handle) { (state) throws(CFailure) in try started(state); state.player.pause() }
 }
 
+/// Implements `cabin_player_resume(player)`: fades back in from a pause. See include/cabin.h.
 @_cdecl("cabin_player_resume")
 public func cabin_player_resume(_ handle: OpaquePointer?) -> Int32 {
     withPlayer(handle) { (state) throws(CFailure) in try started(state); state.player.resume() }
 }
 
+/// Implements `cabin_player_stop(player)`: fades out and ends the session (reason `stopped`); a second stop
+/// does nothing. See include/cabin.h.
 @_cdecl("cabin_player_stop")
 public func cabin_player_stop(_ handle: OpaquePointer?) -> Int32 {
     withPlayer(handle) { (state) throws(CFailure) in
@@ -142,6 +152,8 @@ public func cabin_player_stop(_ handle: OpaquePointer?) -> Int32 {
     }
 }
 
+/// Implements `cabin_player_seek(player, seconds)`: moves to `seconds` on the timeline (clamped to it), with
+/// the transport's fade. See include/cabin.h.
 @_cdecl("cabin_player_seek")
 public func cabin_player_seek(_ handle: OpaquePointer?, _ seconds: Double) -> Int32 {
     withPlayer(handle) { (state) throws(CFailure) in
@@ -151,6 +163,8 @@ public func cabin_player_seek(_ handle: OpaquePointer?, _ seconds: Double) -> In
     }
 }
 
+/// Implements `cabin_player_set_parameter(player, name, value)`: sets a session parameter, clamped to its
+/// range. See include/cabin.h.
 @_cdecl("cabin_player_set_parameter")
 public func cabin_player_set_parameter(_ handle: OpaquePointer?, _ name: UnsafePointer<CChar>?, _ value: Double) -> Int32 {
     withPlayer(handle) { (state) throws(CFailure) in
@@ -161,6 +175,8 @@ public func cabin_player_set_parameter(_ handle: OpaquePointer?, _ name: UnsafeP
     }
 }
 
+/// Implements `cabin_player_get_parameter(player, name, value)`: reads a session parameter (the value set,
+/// else the timeline's). See include/cabin.h.
 @_cdecl("cabin_player_get_parameter")
 public func cabin_player_get_parameter(_ handle: OpaquePointer?, _ name: UnsafePointer<CChar>?,
                                        _ value: UnsafeMutablePointer<Double>?) -> Int32 {
@@ -171,6 +187,8 @@ public func cabin_player_get_parameter(_ handle: OpaquePointer?, _ name: UnsafeP
     }
 }
 
+/// Implements `cabin_player_set_volume(player, bus, decibels)`: sets the listener's volume of the master (bus
+/// NULL) or a bus, in dB. See include/cabin.h.
 @_cdecl("cabin_player_set_volume")
 public func cabin_player_set_volume(_ handle: OpaquePointer?, _ bus: UnsafePointer<CChar>?, _ decibels: Double) -> Int32 {
     withPlayer(handle) { (state) throws(CFailure) in
@@ -186,11 +204,15 @@ public func cabin_player_set_volume(_ handle: OpaquePointer?, _ bus: UnsafePoint
     }
 }
 
+/// Implements `cabin_player_set_muted(player, muted)`: mutes or unmutes the master, keeping its level. See
+/// include/cabin.h.
 @_cdecl("cabin_player_set_muted")
 public func cabin_player_set_muted(_ handle: OpaquePointer?, _ muted: Int32) -> Int32 {
     withPlayer(handle) { (state) throws(CFailure) in state.player.setMuted(muted != 0) }
 }
 
+/// Implements `cabin_player_trigger(player, event)`: triggers a live event the session answers to (`leave-
+/// focus`). See include/cabin.h.
 @_cdecl("cabin_player_trigger")
 public func cabin_player_trigger(_ handle: OpaquePointer?, _ event: UnsafePointer<CChar>?) -> Int32 {
     withPlayer(handle) { (state) throws(CFailure) in
@@ -200,6 +222,8 @@ public func cabin_player_trigger(_ handle: OpaquePointer?, _ event: UnsafePointe
     }
 }
 
+/// Implements `cabin_player_poll(player, out_lines)`: the events since the last poll, as JSON lines; also
+/// releases what the audio thread finished with. See include/cabin.h.
 @_cdecl("cabin_player_poll")
 public func cabin_player_poll(_ handle: OpaquePointer?, _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
     withPlayer(handle) { (state) throws(CFailure) in
@@ -209,6 +233,8 @@ public func cabin_player_poll(_ handle: OpaquePointer?, _ out: UnsafeMutablePoin
     }
 }
 
+/// Implements `cabin_player_status(player, out_json)`: the player's status as the control socket's `status`
+/// answers it, as JSON. See include/cabin.h.
 @_cdecl("cabin_player_status")
 public func cabin_player_status(_ handle: OpaquePointer?, _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
     withPlayer(handle) { (state) throws(CFailure) in
@@ -216,16 +242,22 @@ public func cabin_player_status(_ handle: OpaquePointer?, _ out: UnsafeMutablePo
     }
 }
 
+/// Implements `cabin_player_position(player, seconds)`: where the listener is on the timeline, in seconds.
+/// See include/cabin.h.
 @_cdecl("cabin_player_position")
 public func cabin_player_position(_ handle: OpaquePointer?, _ seconds: UnsafeMutablePointer<Double>?) -> Int32 {
     withPlayer(handle) { (state) throws(CFailure) in try cStore(state.player.position, seconds, "seconds") }
 }
 
+/// Implements `cabin_player_is_finished(player, finished)`: whether the session has ended (its end, a stop,
+/// or a lost device). See include/cabin.h.
 @_cdecl("cabin_player_is_finished")
 public func cabin_player_is_finished(_ handle: OpaquePointer?, _ finished: UnsafeMutablePointer<Int32>?) -> Int32 {
     withPlayer(handle) { (state) throws(CFailure) in try cStore(state.player.isFinished ? 1 : 0, finished, "finished") }
 }
 
+/// Implements `cabin_player_free(player)`: stops at once, waits for the audio thread and releases the player.
+/// See include/cabin.h.
 @_cdecl("cabin_player_free")
 public func cabin_player_free(_ handle: OpaquePointer?) {
     CPlayerHandle.release(handle)

@@ -44,6 +44,8 @@ func cSampleRate(_ rate: Int32) throws(CFailure) -> Double {
     return Double(rate)
 }
 
+/// Implements `cabin_renderer_open(session, sample_rate, out)`: loads the session at `sample_rate` (0: 48000)
+/// to render block by block. See include/cabin.h.
 @_cdecl("cabin_renderer_open")
 public func cabin_renderer_open(_ session: OpaquePointer?, _ sampleRate: Int32,
                                 _ out: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
@@ -60,6 +62,8 @@ public func cabin_renderer_open(_ session: OpaquePointer?, _ sampleRate: Int32,
     }
 }
 
+/// Implements `cabin_renderer_frames(renderer, total_frames, position)`: the session's length and the frames
+/// rendered so far. See include/cabin.h.
 @_cdecl("cabin_renderer_frames")
 public func cabin_renderer_frames(_ handle: OpaquePointer?, _ total: UnsafeMutablePointer<Int64>?,
                                   _ position: UnsafeMutablePointer<Int64>?) -> Int32 {
@@ -71,6 +75,8 @@ public func cabin_renderer_frames(_ handle: OpaquePointer?, _ total: UnsafeMutab
     }
 }
 
+/// Implements `cabin_renderer_render(renderer, buffer, frames, rendered)`: renders the next `frames` frames
+/// of interleaved stereo into `buffer`. See include/cabin.h.
 @_cdecl("cabin_renderer_render")
 public func cabin_renderer_render(_ handle: OpaquePointer?, _ buffer: UnsafeMutablePointer<Float>?, _ frames: Int,
                                   _ rendered: UnsafeMutablePointer<Int>?) -> Int32 {
@@ -83,11 +89,14 @@ public func cabin_renderer_render(_ handle: OpaquePointer?, _ buffer: UnsafeMuta
     }
 }
 
+/// Implements `cabin_renderer_free(renderer)`: releases a renderer. See include/cabin.h.
 @_cdecl("cabin_renderer_free")
 public func cabin_renderer_free(_ handle: OpaquePointer?) {
     CRendererHandle.release(handle)
 }
 
+/// Implements `cabin_render_file(session, path, sample_rate, from, to)`: renders the session to a sound file,
+/// the format from the extension. See include/cabin.h.
 @_cdecl("cabin_render_file")
 public func cabin_render_file(_ session: OpaquePointer?, _ path: UnsafePointer<CChar>?, _ sampleRate: Int32,
                               _ from: Double, _ to: Double) -> Int32 {

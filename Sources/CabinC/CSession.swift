@@ -118,6 +118,8 @@ enum CJSON {
 
 typealias CSessionHandle = CHandle<CSession>
 
+/// Implements `cabin_session_load_file(path, options_json, out)`: reads and checks the session document at
+/// `path`. See include/cabin.h.
 @_cdecl("cabin_session_load_file")
 public func cabin_session_load_file(_ path: UnsafePointer<CChar>?, _ options: UnsafePointer<CChar>?,
                                     _ out: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
@@ -133,6 +135,8 @@ public func cabin_session_load_file(_ path: UnsafePointer<CChar>?, _ options: Un
     }
 }
 
+/// Implements `cabin_session_load_json(json, folder, options_json, out)`: reads and checks a session document
+/// given as JSON text. See include/cabin.h.
 @_cdecl("cabin_session_load_json")
 public func cabin_session_load_json(_ json: UnsafePointer<CChar>?, _ folder: UnsafePointer<CChar>?,
                                     _ options: UnsafePointer<CChar>?, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
@@ -144,6 +148,8 @@ public func cabin_session_load_json(_ json: UnsafePointer<CChar>?, _ folder: Uns
     }
 }
 
+/// Implements `cabin_session_load_preset(name, preset_options_json, options_json, out)`: makes a preset's
+/// session with its options. See include/cabin.h.
 @_cdecl("cabin_session_load_preset")
 public func cabin_session_load_preset(_ name: UnsafePointer<CChar>?, _ presetOptions: UnsafePointer<CChar>?,
                                       _ options: UnsafePointer<CChar>?, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
@@ -168,6 +174,8 @@ public func cabin_session_load_preset(_ name: UnsafePointer<CChar>?, _ presetOpt
     }
 }
 
+/// Implements `cabin_session_info(session, out_json)`: the session's title, duration, buses, parameters, live
+/// events and warnings, as JSON. See include/cabin.h.
 @_cdecl("cabin_session_info")
 public func cabin_session_info(_ session: OpaquePointer?, _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
     cCall { () throws(CFailure) in
@@ -176,6 +184,8 @@ public func cabin_session_info(_ session: OpaquePointer?, _ out: UnsafeMutablePo
     }
 }
 
+/// Implements `cabin_session_json(session, out_json)`: the session document itself, as JSON. See
+/// include/cabin.h.
 @_cdecl("cabin_session_json")
 public func cabin_session_json(_ session: OpaquePointer?, _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
     cCall { () throws(CFailure) in
@@ -184,6 +194,8 @@ public func cabin_session_json(_ session: OpaquePointer?, _ out: UnsafeMutablePo
     }
 }
 
+/// Implements `cabin_session_free(session)`: releases a session (players and renderers keep what they need).
+/// See include/cabin.h.
 @_cdecl("cabin_session_free")
 public func cabin_session_free(_ session: OpaquePointer?) {
     CSessionHandle.release(session)

@@ -117,6 +117,8 @@ final class CHandle<Value> {
     }
 }
 
+/// Implements `cabin_version()`: Cabin's version, `MAJOR.MINOR.PATCH`, owned by the library. See
+/// include/cabin.h.
 @_cdecl("cabin_version")
 public func cabin_version() -> UnsafePointer<CChar> {
     CVersion.pointer
@@ -126,11 +128,15 @@ enum CVersion {
     nonisolated(unsafe) static let pointer: UnsafePointer<CChar> = UnsafePointer(strdup(CabinVersion.string)!)
 }
 
+/// Implements `cabin_last_error()`: the message of this thread's last failed call (NULL if none), owned by
+/// the library. See include/cabin.h.
 @_cdecl("cabin_last_error")
 public func cabin_last_error() -> UnsafePointer<CChar>? {
     CLastError.message
 }
 
+/// Implements `cabin_status_name(status)`: the status's name (`CABIN_ERROR_DOCUMENT`), or
+/// `CABIN_UNKNOWN_STATUS`. See include/cabin.h.
 @_cdecl("cabin_status_name")
 public func cabin_status_name(_ status: Int32) -> UnsafePointer<CChar> {
     CStatusNames.pointers[Int(CStatus(rawValue: status)?.rawValue ?? -1) + 1]
@@ -142,6 +148,8 @@ enum CStatusNames {
         (["CABIN_UNKNOWN_STATUS"] + CStatus.allCases.map(\.name)).map { UnsafePointer(strdup($0)!) }
 }
 
+/// Implements `cabin_free(pointer)`: releases a string the library returned through a `char **` (NULL:
+/// nothing). See include/cabin.h.
 @_cdecl("cabin_free")
 public func cabin_free(_ pointer: UnsafeMutableRawPointer?) {
     free(pointer)

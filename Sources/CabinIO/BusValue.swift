@@ -3,12 +3,17 @@
 ///
 /// Thread: any (a value).
 public enum BusValue: Sendable, Equatable {
+    /// `s`: a UTF-8 string.
     case string(String)
+    /// `b`: a boolean.
     case bool(Bool)
+    /// `d`: an IEEE 754 double.
     case double(Double)
+    /// `x`: a signed 64-bit integer (MPRIS's positions, in microseconds).
     case int64(Int64)
     /// `o`: a D-Bus object path (`/org/cabin/Cabin/session`).
     case objectPath(String)
+    /// `as`: an array of strings, in order.
     case strings([String])
     /// `a{sv}`, in order.
     case dictionary([BusEntry])
@@ -35,8 +40,11 @@ public enum BusValue: Sendable, Equatable {
 
 /// One entry of an `a{sv}` dictionary.
 public struct BusEntry: Sendable, Equatable {
+    /// The entry's key (`mpris:trackid`, `xesam:title`).
     public var key: String
+    /// The entry's value, sent as a variant of its own type.
     public var value: BusValue
+    /// The entry `key` → `value`.
     public init(_ key: String, _ value: BusValue) {
         self.key = key
         self.value = value
@@ -57,17 +65,25 @@ public struct BusInterface: Sendable, Equatable {
         case constant
     }
 
+    /// A property, a method or a signal, by name.
     public enum Member: Sendable, Equatable {
+        /// A property called the string, of type `signature` (`s`, `x`, `a{sv}`), announcing its
+        /// changes as `change` says; `writable`: a client may set it (`BusObject.set`).
         case property(String, signature: String, change: Change, writable: Bool)
         /// Arguments and results as signatures (`"ox"`, `""`), `names` space-separated for
         /// introspection (`"TrackId Position"`).
         case method(String, arguments: String, results: String, names: String)
+        /// A signal called the string, its arguments as signatures (`"x"`), `names`
+        /// space-separated for introspection (`"Position"`).
         case signal(String, arguments: String, names: String)
     }
 
+    /// The interface's name (`org.mpris.MediaPlayer2.Player`).
     public var name: String
+    /// Its properties, methods and signals, in the order introspection lists them.
     public var members: [Member]
 
+    /// The interface `name` with `members`.
     public init(name: String, members: [Member]) {
         self.name = name
         self.members = members
@@ -79,15 +95,20 @@ public struct BusInterface: Sendable, Equatable {
 ///
 /// Thread: any (a value).
 public struct BusError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The D-Bus error name (`org.freedesktop.DBus.Error.InvalidArgs`).
     public var name: String
+    /// One line for the caller, the error's message on the bus.
     public var message: String
+    /// An error named `name` (by default invalid arguments) saying `message`.
     public init(name: String = BusError.invalidArguments, _ message: String) {
         self.name = name
         self.message = message
     }
     public var description: String { "\(name): \(message)" }
 
+    /// The name of an error in the caller's arguments or the value written.
     public static let invalidArguments = "org.freedesktop.DBus.Error.InvalidArgs"
+    /// The name of an error for a call or write the object does not support.
     public static let notSupported = "org.freedesktop.DBus.Error.NotSupported"
 }
 

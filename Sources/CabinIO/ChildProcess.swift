@@ -11,6 +11,7 @@ import Glibc
 ///
 /// Thread: control thread.
 public final class ChildProcess {
+    /// The child's process ID (reaped, and free for reuse, once its exit status is read).
     public let pid: pid_t
     private var status: Int32?
     /// The read end of its stdout's pipe (`Output.pipe`), else -1.

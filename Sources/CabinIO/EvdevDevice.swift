@@ -9,6 +9,7 @@ public struct EvdevSystem: ForceFeedbackSystem {
     /// Where the evdev nodes live (`/dev/input`).
     public var directory: String
 
+    /// The nodes under `directory` (a test's folder of fakes, or `/dev/input`).
     public init(directory: String = "/dev/input") { self.directory = directory }
 
     /// Opens `path` with `O_CLOEXEC` (and `O_RDWR` when `writable`).

@@ -6,6 +6,8 @@ import Glibc
 ///
 /// Thread: `signal` from any thread; `drain` from the polling thread.
 public final class EventFD: @unchecked Sendable {
+    /// The eventfd (non-blocking), for `poll`: readable while a signal is pending. Owned by
+    /// this object, closed when it is freed.
     public let descriptor: Int32
 
     /// The corresponding C function is `eventfd`.

@@ -19,6 +19,7 @@ public struct FileStatus: Sendable, Equatable {
     public var size: Int
     /// The device and inode: equal for the same file whatever the path.
     public var device: UInt64
+    /// The inode number on `device` (`st_ino`).
     public var inode: UInt64
 
     /// The status of `path`: of what a link leads to, or of the link itself when not

@@ -18,6 +18,7 @@ import Glibc
 public final class FileWatcher {
     /// What happened to a watched file.
     public struct Change: Sendable, Equatable {
+        /// Saved or removed.
         public enum Kind: Sendable, Equatable {
             /// Written and closed, or renamed into place: read it again.
             case saved
@@ -26,6 +27,7 @@ public final class FileWatcher {
         }
         /// The path as given to `init`.
         public var path: String
+        /// Whether the file was saved or removed.
         public var kind: Kind
         /// When the first event of the change was read (`CLOCK_MONOTONIC` seconds): where a
         /// save's latency is measured from.
@@ -97,8 +99,11 @@ public final class FileWatcher {
 
 /// A file cannot be watched (its folder is missing or unreadable, or the watch limit is reached).
 public struct FileWatcherError: Error, Sendable, CustomStringConvertible {
+    /// The file that cannot be watched, as given.
     public var path: String
+    /// The call that failed (`inotify_init1`, `inotify_add_watch`).
     public var operation: String
+    /// The errno it failed with (`ENOENT`: no folder; `ENOSPC`: the watch limit).
     public var code: Int32
     public var description: String {
         let reason = String(cString: strerror(code))

@@ -22,8 +22,10 @@ import Synchronization
 public final class FliteSynthesizer: SpeechSource, @unchecked Sendable {
     /// The clustergen voices Debian ships (`libflite_cmu_us_NAME.so.1`).
     public static let voices = ["slt", "awb", "rms"]
+    /// The voice used when none is named: `slt`, a US English female voice.
     public static let defaultVoice = "slt"
 
+    /// The voice it speaks with, one of `voices`.
     public let voice: String
     private let library: Library
     nonisolated(unsafe) private static var libraries: [String: Library] = [:]

@@ -44,10 +44,14 @@ public protocol ForceFeedbackSystem {
 public struct RumbleEffect: Sendable, Hashable {
     /// −1 for a new effect; otherwise the slot to update.
     public var id: Int16
+    /// The strong (low-frequency) and weak (high-frequency) motors' strengths, 0…0xFFFF.
     public var magnitudes: RumbleMagnitudes
+    /// How long a play lasts, in ms (the kernel's `replay.length`).
     public var lengthMilliseconds: UInt16
+    /// How long after a play starts the motors begin, in ms (`replay.delay`).
     public var delayMilliseconds: UInt16
 
+    /// An effect for slot `id` (−1: a new one), each other parameter the property of its name.
     public init(id: Int16, magnitudes: RumbleMagnitudes, lengthMilliseconds: UInt16, delayMilliseconds: UInt16 = 0) {
         self.id = id
         self.magnitudes = magnitudes
@@ -60,8 +64,11 @@ public struct RumbleEffect: Sendable, Hashable {
 ///
 /// Thread: a value type; any thread.
 public struct InputEvent: Sendable, Hashable {
+    /// The event type (`EvdevCode.evFF` for force feedback).
     public var type: UInt16
+    /// The code within the type: an effect's id to play, or `EvdevCode.ffGain`.
     public var code: UInt16
+    /// The value: a play's repeat count (0 stops), or the gain 0…0xFFFF.
     public var value: Int32
 
     /// Play (`count` > 0 repeats) or stop (`count` 0) effect `id`.
@@ -81,9 +88,13 @@ public enum EvdevCode {
     public static let evSyn: UInt16 = 0x00
     /// Force-feedback events (play/stop an effect, set gain).
     public static let evFF: UInt16 = 0x15
+    /// `FF_RUMBLE`: the two-motor rumble effect (strong and weak magnitudes).
     public static let ffRumble: UInt16 = 0x50
+    /// `FF_PERIODIC`: a periodic waveform effect.
     public static let ffPeriodic: UInt16 = 0x51
+    /// `FF_CONSTANT`: a constant force effect.
     public static let ffConstant: UInt16 = 0x52
+    /// `FF_GAIN`: the device's global force-feedback gain.
     public static let ffGain: UInt16 = 0x60
     /// Bytes for EVIOCGBIT(EV_FF): FF_MAX (0x7f) + 1 bits.
     public static let ffBitsByteCount = 16

@@ -49,9 +49,15 @@ public final class HTTPStreamConnection {
         public var message: String
         /// The server closed a stream it had started (not an error of the request itself).
         public var isClosedByServer: Bool { code == 0 }
+        /// The server answered with an HTTP error status (400 or above: `status` says which).
         public var isHTTPError: Bool { code == Int(CURLE_HTTP_RETURNED_ERROR.rawValue) }
+        /// The stream stalled: under 1 byte/s for the `stallSeconds` the connection was made
+        /// with (or connecting took longer than its `connectTimeoutSeconds`).
         public var isStall: Bool { code == Int(CURLE_OPERATION_TIMEDOUT.rawValue) }
+        /// The redirects went past the `maxRedirects` the connection was made with.
         public var isRedirectLoop: Bool { code == Int(CURLE_TOO_MANY_REDIRECTS.rawValue) }
+        /// The TLS handshake failed or the server's certificate was refused (see also
+        /// `isCertificateRejected`).
         public var isTLSFailure: Bool {
             [CURLE_SSL_CONNECT_ERROR, CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CERTPROBLEM, CURLE_SSL_CACERT_BADFILE]
                 .contains { Int($0.rawValue) == code }

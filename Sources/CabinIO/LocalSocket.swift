@@ -11,7 +11,10 @@ import Glibc
 ///
 /// Thread: one thread at a time per object.
 public final class LocalSocketListener {
+    /// The socket file's path, as given.
     public let path: String
+    /// The listening socket (non-blocking): readable in `poll` when a client waits to be
+    /// accepted. Owned by the listener: closed by `close()`.
     public let descriptor: Int32
     /// The socket file's device and inode, so `close` removes only its own file.
     private let identity: (dev_t, ino_t)
@@ -148,6 +151,8 @@ public final class LocalSocketListener {
 ///
 /// Thread: one thread at a time.
 public final class LocalSocketConnection {
+    /// The connected socket, for `poll`; owned by the connection (closed by `close()` or when
+    /// it is freed).
     public let descriptor: Int32
     private var isClosed = false
 
@@ -172,6 +177,7 @@ public final class LocalSocketConnection {
 
     deinit { close() }
 
+    /// Closes the connection (the peer reads end-of-file); a second call does nothing.
     public func close() {
         guard !isClosed else { return }
         isClosed = true
@@ -221,8 +227,12 @@ public final class LocalSocketConnection {
 
 /// Waiting on several descriptors at once.
 public enum DescriptorPoll {
+    /// What one descriptor is ready for (`POLLIN`, `POLLOUT`, `POLLHUP`/`POLLERR`/`POLLNVAL`);
+    /// all false when the wait timed out.
     public struct Readiness: Sendable, Equatable {
+        /// A read would not block (data, or a connection to accept).
         public var readable: Bool
+        /// A write would not block.
         public var writable: Bool
         /// Hung up or failed.
         public var closed: Bool

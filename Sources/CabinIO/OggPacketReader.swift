@@ -18,10 +18,13 @@ import COgg
 public final class OggPacketReader {
     /// One packet of a logical stream.
     public struct Packet: Sendable {
+        /// The packet's contents (for the codec's decoder).
         public var bytes: [UInt8]
         /// The first packet of a logical stream (its identification header).
         public var isBeginning: Bool
+        /// The last packet of its logical stream (libogg's `e_o_s`).
         public var isEnd: Bool
+        /// The serial number of the logical stream it belongs to (a new one: a chained stream).
         public var serial: Int32
         /// The granule position of the page that ends here (−1 when none ends here).
         public var granulePosition: Int64
@@ -36,6 +39,7 @@ public final class OggPacketReader {
     /// Bytes skipped looking for pages (garbage, truncated pages, bad CRCs).
     public private(set) var skippedBytes = 0
 
+    /// A reader with nothing fed yet.
     public init() {
         sync = .allocate(capacity: 1)
         stream = .allocate(capacity: 1)

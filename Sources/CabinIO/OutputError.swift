@@ -15,6 +15,8 @@ public struct OutputError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The cause in words.
     public var reason: String
 
+    /// An error writing `path` with errno `code`; `detail` says the cause in words instead of
+    /// the errno's own text (`reason(_:)`).
     public init(_ path: String, code: Int32, detail: String? = nil) {
         self.path = path
         self.code = code

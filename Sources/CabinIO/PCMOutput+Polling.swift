@@ -7,6 +7,8 @@ import Glibc
 /// write exactly what is free. Underruns are recovered here and reported to the caller,
 /// who decides what the lost time means (the session player skips ahead to stay on time).
 extension PCMOutput {
+    /// What a `wait` woke for: the device wants data, the extra descriptor is readable, or the
+    /// timeout passed (CabinOutput's `OutputWaitResult`).
     public typealias WaitResult = OutputWaitResult
 
     /// Frames that can be written now. An underrun or suspend found here is recovered and

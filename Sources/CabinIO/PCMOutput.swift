@@ -36,7 +36,10 @@ public final class PCMOutput {
     static let pollCapacity = 16
     /// How many of `pollDescriptors[1...]` are ALSA's (0 until the first wait).
     private var alsaPollCount = 0
+    /// The ALSA device name as opened (`default`, `hw:1,0`), for messages.
     public let device: String
+    /// What the device agreed to: rate, sample format, channels, period and buffer sizes
+    /// (the rate may differ from the one asked for).
     public let negotiated: OutputFormat
     /// Underruns and suspends recovered so far.
     public var xrunCount: Int { xruns }

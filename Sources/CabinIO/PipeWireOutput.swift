@@ -26,6 +26,8 @@ public final class PipeWireOutput {
     private var stream: OpaquePointer?
     /// As opened: `pipewire` or `pipewire:NODE`, for messages.
     public let device: String
+    /// The stream's format: the rate, channels and period asked for (PipeWire converts to its
+    /// graph's), a buffer of `periodCount` periods (at least 2), float32 or s16 samples.
     public let negotiated: OutputFormat
     /// Callbacks that found no buffer to fill.
     public var xrunCount: Int { stream.map { Int(cabin_pw_output_xruns($0)) } ?? 0 }

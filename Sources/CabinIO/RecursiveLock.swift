@@ -9,6 +9,8 @@ public final class RecursiveLock: @unchecked Sendable {
     // @unchecked Sendable: the mutex is used only through pthread calls.
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
 
+    /// An unlocked lock (a `PTHREAD_MUTEX_RECURSIVE` mutex). The corresponding C function is
+    /// `pthread_mutex_init`.
     public init() {
         var attributes = pthread_mutexattr_t()
         pthread_mutexattr_init(&attributes)

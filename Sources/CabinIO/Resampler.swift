@@ -71,6 +71,9 @@ public final class StreamingResampler {
     private let ratio: Double
     private var output: [Float]
 
+    /// A resampler from `inputRate` to `outputRate` (Hz) for interleaved float samples in
+    /// `channels` channels, at `quality`. Throws when soxr refuses the rates. The corresponding
+    /// C function is `soxr_create`.
     public init(from inputRate: Double, to outputRate: Double, channels: Int,
          quality: Resampler.Quality = .high) throws(SystemError) {
         var io = soxr_io_spec(SOXR_FLOAT32_I, SOXR_FLOAT32_I)

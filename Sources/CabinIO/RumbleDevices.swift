@@ -15,6 +15,7 @@ public struct RumbleDeviceInfo: Sendable, Equatable, Codable {
     /// Effect types besides rumble it reports (`periodic`, `constant`).
     public var otherEffects: [String]
 
+    /// A device's description, each parameter the property of the same name.
     public init(path: String, name: String, effectSlots: Int, supportsGain: Bool, otherEffects: [String] = []) {
         self.path = path
         self.name = name
@@ -31,7 +32,9 @@ public enum RumbleDevices {
     /// What a scan found: rumble devices, and the nodes that could not be opened (usually
     /// for want of permission, which hides whether they rumble).
     public struct Listing: Sendable {
+        /// The rumble devices found (`EV_FF` with `FF_RUMBLE`), in the nodes' order.
         public var devices: [RumbleDeviceInfo]
+        /// Each node that could not be opened, with the error opening it.
         public var unreadable: [(path: String, error: SystemError)]
         /// How many nodes were looked at.
         public var scanned: Int

@@ -70,6 +70,7 @@ public enum SoundFile {
 public struct OpenSoundFile {
     let handle: OpaquePointer
     let info: SF_INFO
+    /// The file's path, as given to open it (the one its errors name).
     public let path: String
     /// The file's size in bytes when it was opened.
     public let byteCount: Int64
@@ -132,7 +133,12 @@ public struct OpenSoundFile {
 
     /// The tags `tag(_:)` reads.
     public enum Tag: Int32, Sendable {
-        case title = 1, artist = 4, album = 7  // SF_STR_TITLE, SF_STR_ARTIST, SF_STR_ALBUM
+        /// The title (`SF_STR_TITLE`).
+        case title = 1
+        /// The artist (`SF_STR_ARTIST`).
+        case artist = 4
+        /// The album (`SF_STR_ALBUM`).
+        case album = 7
     }
 
     /// Whether libsndfile's log for this file (what it noticed while parsing the header)

@@ -10,8 +10,11 @@ public struct SoundFileInfo: Sendable, Equatable {
     public var encoding: String
     /// libsndfile's long name of the container, e.g. `WAV (Microsoft)`.
     public var containerDescription: String
+    /// Channels, as the header declares them.
     public var channelCount: Int
+    /// The sample rate, in Hz.
     public var sampleRate: Double
+    /// The length in frames (per channel), as libsndfile reports it from the header.
     public var frameCount: Int64
 
     /// Length in seconds.

@@ -22,7 +22,12 @@ public enum SoundFileFormat: Sendable, Equatable, CustomStringConvertible {
     /// Sample encodings. Integer encodings round to the nearest step (no dither), so a
     /// float that is an exact multiple of the step survives a write → read unchanged.
     public enum SampleEncoding: String, Sendable, CaseIterable {
-        case pcm16 = "16", pcm24 = "24", float32 = "32f"
+        /// 16-bit integers (raw value `16`).
+        case pcm16 = "16"
+        /// 24-bit integers (raw value `24`).
+        case pcm24 = "24"
+        /// 32-bit IEEE floats, as mixed (raw value `32f`).
+        case float32 = "32f"
 
         /// Largest integer code (2^(bits−1)); `nil` for float.
         var scale: Double? {
@@ -187,10 +192,14 @@ extension SoundFile {
 /// Thread: control thread only (blocking file I/O).
 public final class SoundFileWriter {
     private var handle: OpaquePointer?
+    /// The file's path as its messages name it (an `OutputFile`'s `name`).
     public let path: String
+    /// The container and encoding written.
     public let format: SoundFileFormat
+    /// Channels per frame; the samples written are interleaved in this many.
     public let channelCount: Int
     private var scratch: [Int32] = []
+    /// Frames (per channel) written so far.
     public private(set) var framesWritten: Int64 = 0
     /// Whether a WAV is written as RF64 (EBU Tech 3306: 64-bit sizes), because it was
     /// expected to pass 4 GiB.

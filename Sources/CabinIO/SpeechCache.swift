@@ -38,6 +38,7 @@ public struct SpeechCache: Sendable {
         return SpeechCache(directory: (home == "/" ? "" : home) + "/.cache/cabin/speech")
     }
 
+    /// A cache in `directory` (made, with its parents, when an entry is first stored).
     public init(directory: String) {
         self.directory = directory
     }
@@ -45,10 +46,14 @@ public struct SpeechCache: Sendable {
     /// One prompt as kept: interleaved samples, channels, and its integrated loudness (nil
     /// when the meter found none).
     public struct Entry: Sendable, Equatable {
+        /// The samples, interleaved, at the rate the key names.
         public var samples: [Float]
+        /// Channels per frame of `samples`.
         public var channelCount: Int
+        /// The integrated loudness, in LUFS (nil: the meter found none).
         public var loudness: Double?
 
+        /// An entry holding `samples` in `channelCount` channels, measured at `loudness`.
         public init(samples: [Float], channelCount: Int, loudness: Double?) {
             self.samples = samples
             self.channelCount = channelCount

@@ -25,8 +25,11 @@ import Synchronization
 /// let buffer = try speech.synthesize("Halfway to your destination")   // mono, 22050 Hz
 /// ```
 public final class SpeechSynthesizer: SpeechSource, @unchecked Sendable {
+    /// The espeak-ng voice it speaks with (`en-us+Alex`: a language and a variant).
     public let voice: String
+    /// The speaking rate, in words per minute (espeak-ng's `espeakRATE`: 80…450).
     public let wordsPerMinute: Int
+    /// The base pitch (espeak-ng's `espeakPITCH`: 0…100, 50 normal).
     public let pitch: Int
     /// The seed given to `srand` before each utterance.
     public let seed: UInt32
@@ -37,14 +40,15 @@ public final class SpeechSynthesizer: SpeechSource, @unchecked Sendable {
     nonisolated(unsafe) private static var initialized = false
     nonisolated(unsafe) private static var collected: [Int16] = []
 
+    /// The voice the built-in prompts use (and `say` cues, unless they name another).
+    public static let defaultVoice = "en-us+Alex"
+
     /// Opens libespeak-ng (the first time; see `EspeakNGLibrary`) and initialises it in
     /// retrieval mode (samples come back through a callback, nothing is played). The
     /// corresponding C functions are `dlopen`, `espeak_ng_InitializePath`,
     /// `espeak_ng_Initialize`, `espeak_ng_InitializeOutput` (synchronous, no audio) and
-    /// `espeak_SetSynthCallback`.
-    /// The voice the built-in prompts use (and `say` cues, unless they name another).
-    public static let defaultVoice = "en-us+Alex"
-
+    /// `espeak_SetSynthCallback`. Throws when libespeak-ng cannot be opened or initialised;
+    /// `voice` is set, and checked, each time it speaks.
     public init(voice: String = SpeechSynthesizer.defaultVoice, wordsPerMinute: Int = 160, pitch: Int = 45,
                 seed: UInt32 = 1) throws(SystemError) {
         self.voice = voice

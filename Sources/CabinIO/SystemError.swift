@@ -11,6 +11,8 @@ public struct SystemError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The library's own explanation (strerror, snd_strerror, sf_strerror …).
     public var reason: String
 
+    /// An error for `operation` with errno `code`; `reason` nil: the errno's own text
+    /// (`describe(errno:)`).
     public init(operation: String, code: Int32, reason: String? = nil) {
         self.operation = operation
         self.code = code

@@ -16,6 +16,8 @@ public final class VorbisPacketDecoder {
     private var headers = 0
     private var ready = false
 
+    /// A decoder waiting for a stream's three header packets. The corresponding C functions
+    /// are `vorbis_info_init` and `vorbis_comment_init`.
     public init() {
         info = .allocate(capacity: 1)
         comment = .allocate(capacity: 1)

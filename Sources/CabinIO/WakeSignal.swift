@@ -20,6 +20,8 @@ public final class WakeSignal: @unchecked Sendable {
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
 
+    /// An unlocked mutex and its condition variable. The corresponding C functions are
+    /// `pthread_mutex_init` and `pthread_cond_init`.
     public init() {
         pthread_mutex_init(mutex, nil)
         pthread_cond_init(condition, nil)

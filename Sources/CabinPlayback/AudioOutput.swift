@@ -8,6 +8,7 @@ extension PCMOutput: AudioOutput {}
 ///
 /// Thread: any thread.
 public final class ALSABackend: AudioOutputBackend {
+    /// The ALSA backend; it keeps no state (each `open` opens a new PCM).
     public init() {}
 
     public func devices() -> [OutputDevice] {

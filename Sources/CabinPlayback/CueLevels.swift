@@ -32,6 +32,7 @@ public enum CueLevels {
         public var time: Double
         /// The sound played (`ui/turn-signal`), or `say: ` and the text.
         public var name: String
+        /// The bus the cue plays on, a key of the document's `buses`.
         public var bus: String
         /// The segment the cue lands in (the last mark's title or name before it).
         public var segment: String?
@@ -58,12 +59,15 @@ public enum CueLevels {
         public var limiterDrive: Double
     }
 
+    /// A session's cues and how each stands over its bed.
     public struct Report: Sendable, Encodable {
+        /// The document's title (nil: it has none).
         public var title: String?
         /// The session's master gain, dB (the loudness target's, or as written).
         public var masterGain: Double
         /// The limiter's ceiling, dBTP.
         public var ceiling: Double
+        /// Every cue that plays a sound or speaks, in timeline order (empty: none does).
         public var cues: [Cue]
 
         /// The cue with the largest margin over its bed (one over a silent bed first).

@@ -22,6 +22,7 @@ public enum HapticPatternFile {
         public var bytes: [UInt8]?
         /// The pattern and its compilation, when the file has no errors.
         public var pattern: HapticPattern?
+        /// The pattern compiled at the strength asked for (nil exactly when `pattern` is).
         public var compiled: CompiledHaptics?
         /// The reader's and the lints' diagnostics.
         public var diagnostics: Diagnostics

@@ -21,6 +21,7 @@ import FoundationEssentials
 ///
 /// Thread: control thread (file I/O).
 public enum HapticWaveformLoader {
+    /// A pattern's waveforms as loaded, and what went wrong with the others.
     public struct Loaded: Sendable {
         /// By `EventWaveformPath` as written.
         public var waveforms: [String: HapticWaveform] = [:]
@@ -31,6 +32,10 @@ public enum HapticWaveformLoader {
     /// The rule of a missing waveform's warning.
     public static let missingRule = "ahap.waveform.missing"
 
+    /// Loads every waveform `pattern`'s `AudioCustom` events name, once each, from the folder
+    /// of `patternFile` (the pattern's path, also the diagnostics' file), resampled to
+    /// `sampleRate` Hz. Never throws: a waveform that cannot be loaded is left out, with an
+    /// error or a warning in `Loaded.diagnostics` (see the type).
     public static func load(_ pattern: HapticPattern, patternFile: String, sampleRate: Double) -> Loaded {
         var loaded = Loaded(diagnostics: Diagnostics(file: patternFile))
         let folder = URL(fileURLWithPath: patternFile).deletingLastPathComponent()

@@ -5,13 +5,16 @@ import CabinSession
 /// The listener's volumes: the master and each bus, in dB on top of what the session sets
 /// (its cues and the transport's fades never move them), and a mute of the master.
 public struct PlayerVolumes: Sendable, Equatable {
+    /// The master volume, in dB (0: as the session mixes it).
     public var master: Decibels = 0
+    /// Whether the master is muted (the volumes are kept and come back on unmute).
     public var muted = false
     /// Buses set away from 0 dB, by name.
     public var buses: [String: Decibels] = [:]
     /// A fade on the master on top of its volume (the sleep timer's, `SleepTimer`).
     public var fade: Decibels = 0
 
+    /// Every volume at 0 dB, unmuted, no fade.
     public init() {}
 }
 
@@ -22,11 +25,15 @@ public struct PlayerVolumes: Sendable, Equatable {
 /// Thread: `perform` runs on the thread that calls `trigger`, inside it, holding the
 /// player's control lock (it may call the player again).
 public struct LiveEvent {
+    /// The name it is triggered by (`LivePlayer.trigger(_:)`); registering another event
+    /// by the same name replaces it.
     public var name: String
     /// One line for listings (`cabin ctl help`).
     public var summary: String
+    /// What the event does, given the player that triggered it.
     public var perform: (LivePlayer) -> Void
 
+    /// An event called `name`, listed with `summary`, that runs `perform`.
     public init(name: String, summary: String, perform: @escaping (LivePlayer) -> Void) {
         self.name = name
         self.summary = summary
@@ -39,7 +46,10 @@ public struct LiveEvent {
 ///
 /// Thread: control thread.
 public protocol StationSwitching: AnyObject {
+    /// Moves to the next station or track; throws (a `PlayerControlError`) when there is
+    /// nothing to switch.
     func nextStation() throws
+    /// Moves to the previous station or track; throws as `nextStation()` does.
     func previousStation() throws
 }
 
@@ -47,6 +57,7 @@ public protocol StationSwitching: AnyObject {
 /// control socket returns it as the reply's `error`).
 public struct PlayerControlError: Error, Sendable, Equatable, CustomStringConvertible {
     public var description: String
+    /// An error that reads `description`, one line.
     public init(_ description: String) { self.description = description }
 }
 

@@ -4,17 +4,40 @@ import CabinSession
 
 /// A snapshot of playback for a status line.
 public struct PlayerStatus: Sendable, Equatable {
-    public enum State: String, Sendable { case starting, playing, paused, reconnecting, finished, stopped, failed }
+    /// Where playback stands; the raw value is the case's name.
+    public enum State: String, Sendable {
+        /// Made or started, the device not yet playing.
+        case starting
+        /// The session is heard (a transport fade included).
+        case playing
+        /// A pause's fade has ended; the session clock stands.
+        case paused
+        /// The device was lost; the player retries it (`LivePlayer.Options.reconnectTimeout`),
+        /// and `deviceProblem` says why.
+        case reconnecting
+        /// The session played to its end.
+        case finished
+        /// Ended by `stop()` or `stopNow()`.
+        case stopped
+        /// Ended because the device was lost and not back within the reconnect timeout
+        /// (`deviceProblem` says why).
+        case failed
+    }
+    /// Where playback stands.
     public var state: State
     /// Seconds into the session that the listener hears now.
     public var position: Double
+    /// The session's length, in seconds.
     public var duration: Double
+    /// Seconds left until the session ends (`duration − position`, never negative).
     public var remaining: Double { max(0, duration - position) }
     /// The name of the last mark passed (`rest`: what hooks see).
     public var mark: String?
     /// The segment the session is in as people see it: the last mark's title (`rest stop`),
     /// or its name when it has none.
     public var segment: String?
+    /// Underruns the device has had since playback started (each recovered, the lost time
+    /// skipped: `lostSeconds`).
     public var xruns: Int
     /// Seconds skipped to stay on time after underruns.
     public var lostSeconds: Double
@@ -41,6 +64,8 @@ extension LivePlayer {
         return min(target + elapsed, session.durationFrames)
     }
 
+    /// A snapshot of playback now: state, position (a pending seek's target at once),
+    /// mark, underruns, latency, the radio's streams. Any thread (under the control lock).
     public var status: PlayerStatus { control.withLock { statusLocked } }
 
     private var statusLocked: PlayerStatus {

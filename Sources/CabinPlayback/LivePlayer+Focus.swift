@@ -59,6 +59,8 @@ extension LivePlayer {
 ///
 /// Thread: a value type; any thread.
 public struct TriggeredHaptic: Sendable, Equatable {
+    /// The session frame (at the session's rate, from the timeline's start) it was sent at.
     public var frame: FrameTime
+    /// The pattern's name, as the session's focus settings give it (`speed-bump`).
     public var pattern: String
 }

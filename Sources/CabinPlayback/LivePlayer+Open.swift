@@ -76,7 +76,10 @@ extension LivePlayer {
     /// to show, `description` with advice for a person at a terminal), or the session
     /// (what the `load` closure threw). Its description is the inner error's.
     public enum OpenError<LoadError: Error>: Error, CustomStringConvertible {
+        /// The device could not be opened, or would not play at the rate the session was
+        /// loaded at.
         case device(AudioDeviceError)
+        /// What the `load` closure threw.
         case load(LoadError)
 
         public var description: String {

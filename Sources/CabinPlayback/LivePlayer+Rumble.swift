@@ -139,6 +139,8 @@ public final class SessionRumble: @unchecked Sendable {
     /// The listener's position as the rumble's clock.
     public struct AudioClock: RumbleClock, Sendable {
         let player: LivePlayer
+        /// The clock of `player`'s position: `now()` is the time into the session the listener
+        /// hears (it stands while paused and jumps with a seek).
         public init(player: LivePlayer) { self.player = player }
         public func now() -> Duration { .microseconds(Int64(player.position * 1_000_000)) }
         public func sleep(for duration: Duration) {

@@ -46,11 +46,18 @@ public final class LivePlayer: @unchecked Sendable {
     package let control = RecursiveLock()
     /// Whether `start` has been called (a second call is an error).
     private var hasStarted = false
+    /// How a player opens its device and plays: the device, the format asked of it, the
+    /// render thread's scheduling, the transport's fades, the haptics device.
     public struct Options: Sendable {
+        /// The sound device, as `OutputRegistry.standard` reads it: `default`, an ALSA name
+        /// (`hw:1`, `alsa:NAME`), `pipewire[:TARGET]`, or `none` (the silent clock). Given as it
+        /// is to `backend` when that is set.
         public var device: String
+        /// The format, period and buffer sizes asked of the device.
         public var configuration: OutputConfiguration
         /// Ask for SCHED_FIFO (playing on without it if refused, with a `started` note).
         public var realtime = true
+        /// The SCHED_FIFO priority asked for when `realtime` is true (1…99; 70 by default).
         public var realtimePriority: Int32 = 70
         /// Fade used by pause, resume, seek and quit.
         public var transportFade = 0.2
@@ -87,10 +94,13 @@ public final class LivePlayer: @unchecked Sendable {
 
         /// See `whenNoSoundDevice`.
         public enum NoSoundDevice: Sendable, Equatable {
+            /// Play on the system clock with no sound (`playSilently(because:)`).
             case playSilently
+            /// Fail with the device's error.
             case fail
         }
 
+        /// Options for `device` with `configuration`; every other option at its default.
         public init(device: String = "default", configuration: OutputConfiguration = OutputConfiguration()) {
             self.device = device
             self.configuration = configuration
@@ -151,7 +161,10 @@ public final class LivePlayer: @unchecked Sendable {
         }
     }
 
+    /// The session this player plays (a seek swaps its runner, never the session).
     public let session: CompiledSession
+    /// The options the player was made with; from `LivePlayer.open`, as it settled them (the
+    /// output pinned, `silentReason` set when it fell back to the silent clock).
     public let options: Options
     let shared: PlayerShared
     let wakeup: EventFD
@@ -325,8 +338,13 @@ public final class LivePlayer: @unchecked Sendable {
 
     /// Fades out and pauses the session clock ("pull over"); `resume` fades back in.
     public func pause() { request(.pause) }
+    /// Fades back in from a pause (or a pause still fading out), the session clock going on
+    /// from where it stood; nothing when not pausing.
     public func resume() { request(.resume) }
+    /// Resumes when `isPaused`, else pauses (a space bar's action).
     public func togglePause() { control.withLock { request(isPaused ? .resume : .pause) } }
+    /// Whether the session is paused: true once a pause's fade has ended, false again when a
+    /// resume is taken by the render thread.
     public var isPaused: Bool { shared.state.load(ordering: .acquiring) == PlayerShared.State.paused.rawValue }
 
     /// Fades out (over `transportFade`) and ends playback with reason `stopped`. Asking

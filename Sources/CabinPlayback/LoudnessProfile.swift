@@ -7,9 +7,10 @@ import CabinSession
 ///
 /// Thread: control thread (it renders; never the render thread).
 public enum LoudnessProfile {
-    /// The step for a session `duration` seconds long: 1 s, or longer so that a long
-    /// session has at most `maximumPoints` points (a whole number of seconds).
+    /// The most points `step(for:)` gives a profile.
     public static let maximumPoints = 600
+    /// The step for a session `duration` seconds long, in seconds: 1 s, or longer so that a
+    /// long session has at most `maximumPoints` points (a whole number of seconds).
     public static func step(for duration: Double) -> Double {
         max(1, (duration / Double(maximumPoints)).rounded(.up))
     }

@@ -12,9 +12,12 @@ import FoundationEssentials
 ///
 /// Thread: control thread only (file I/O).
 public struct OfflineRenderer {
+    /// Frames mixed per block (512 by default); the output is the same at any block size.
     public var blockFrames = 512
     /// Timeline range to write, in seconds (`nil`: from the start / to the end).
     public var from: Double?
+    /// Where the written range ends, in seconds of the timeline (`nil`: the session's end;
+    /// a later time is clamped to it).
     public var to: Double?
     /// Polled between blocks; returning true abandons the render (the temp file is removed).
     public var isCancelled: @Sendable () -> Bool = { false }
@@ -35,12 +38,16 @@ public struct OfflineRenderer {
 
     /// Where and how to write a session's haptic track.
     public struct HapticTrackOutput {
+        /// The session's haptic track, rendered alongside the mix.
         public var track: SessionHapticTrack
+        /// The file to write (`-` for standard output, as `OutputFile` reads it).
         public var path: String
+        /// The file's container and sample encoding; written mono at the session's rate.
         public var format: SoundFileFormat
         /// The output already opened for `path` (checked before any work); `nil`: opened
         /// when the render starts.
         public var output: OutputFile?
+        /// Writes `track` to `path` in `format`, through `output` when it is already open.
         public init(track: SessionHapticTrack, path: String, format: SoundFileFormat, output: OutputFile? = nil) {
             self.track = track
             self.path = path
@@ -49,20 +56,33 @@ public struct OfflineRenderer {
         }
     }
 
+    /// A renderer mixing `blockFrames` frames per block, over the whole session, not paced.
     public init(blockFrames: Int = 512) { self.blockFrames = blockFrames }
 
     /// What was written.
     public struct Summary: Sendable {
+        /// Frames written (per channel).
         public var frames: Int64
+        /// The written range's length, in seconds of audio.
         public var seconds: Double
+        /// Wall-clock seconds the render took.
         public var wallSeconds: Double
+        /// How many times faster than real time the render ran: `seconds / wallSeconds`
+        /// (infinity when no wall time was measured).
         public var speed: Double { wallSeconds > 0 ? seconds / wallSeconds : .infinity }
     }
 
+    /// Why a render wrote nothing; the output file is never left half-written.
     public enum RenderError: Error, Sendable, CustomStringConvertible {
+        /// `isCancelled` returned true between two blocks.
         case cancelled
+        /// Encoding or writing the sound file (or the haptic track's) failed.
         case file(SoundFileError)
+        /// The output could not be opened or committed (its folder, permissions, the
+        /// temporary file it is written through).
         case output(OutputError)
+        /// The requested range holds no frames (`from` at or past `to` or the session's end,
+        /// or negative), or another error, described.
         case range(String)
         public var description: String {
             switch self {

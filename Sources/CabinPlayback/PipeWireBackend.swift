@@ -9,6 +9,7 @@ extension PipeWireOutput: PullOutput {}
 ///
 /// Thread: any thread.
 public final class PipeWireBackend: AudioOutputBackend {
+    /// The scheme of its device names: `pipewire` (the default sink) or `pipewire:NODE`.
     public static let scheme = "pipewire"
     /// The name that means PipeWire's default sink (no `target.object`).
     public static let defaultSink = "default"
@@ -18,6 +19,8 @@ public final class PipeWireBackend: AudioOutputBackend {
     /// `$XDG_RUNTIME_DIR`).
     public let remote: String?
 
+    /// A backend talking to the daemon at `remote` (nil: libpipewire's own choice, see
+    /// `remote`); nothing is connected until `devices()` or `open`.
     public init(remote: String? = nil) {
         self.remote = remote
     }

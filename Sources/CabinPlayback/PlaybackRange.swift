@@ -7,9 +7,12 @@
 ///
 /// Thread: control thread.
 public struct PlaybackRange: Sendable {
+    /// Where the range starts on the session's timeline, in seconds (never negative): where a
+    /// loop returns to. Playing from it is the caller's (`LivePlayer.Options.startTime`).
     public let start: Double
     /// The end on the session's timeline; `nil`: the session's own end.
     public let end: Double?
+    /// Whether reaching the end seeks back to `start` (true) or stops the session (false).
     public let loops: Bool
     /// How many times it has gone round.
     public private(set) var laps = 0
@@ -20,6 +23,8 @@ public struct PlaybackRange: Sendable {
     /// How early the seek back is asked for: the control loop wakes at least every 100 ms.
     public static let lead = 0.25
 
+    /// A range from `start` to `end`, in seconds; a negative `start` counts as 0 and an `end`
+    /// before `start` as `start`.
     public init(start: Double = 0, end: Double? = nil, loops: Bool = false) {
         let start = max(0, start)
         self.start = start

@@ -13,8 +13,11 @@ public enum PlayerEvent: Sendable, Equatable {
     case deviceError(String)
     /// The device is back; playback resumed at `time`.
     case deviceRestored(time: Double)
+    /// A pause was taken (`LivePlayer.pause()`), at `time` seconds into the session.
     case paused(time: Double)
+    /// Playback resumed from a pause, at `time` seconds into the session.
     case resumed(time: Double)
+    /// A seek happened; `time` is where it went, in seconds into the session.
     case seeked(time: Double)
     /// A live event was triggered (`LivePlayer.trigger`).
     case triggered(name: String, time: Double)
@@ -27,24 +30,41 @@ public enum PlayerEvent: Sendable, Equatable {
     /// A live stream's news: buffering, playing, a new title, a reconnection, an error.
     case radio(RadioEvent)
 
-    public enum EndReason: String, Sendable, Equatable { case finished, stopped, failed }
+    /// Why a session ended; the raw value is the case's name (`--json`'s `reason`).
+    public enum EndReason: String, Sendable, Equatable {
+        /// It played to its end.
+        case finished
+        /// It was stopped (`LivePlayer.stop()`, `stopNow()`).
+        case stopped
+        /// The device was lost and did not come back within the reconnect timeout.
+        case failed
+    }
 }
 
 /// The negotiated stream, as the player opened it.
 public struct PlaybackInfo: Sendable, Equatable {
+    /// The device as the options name it (`LivePlayer.Options.device`; `none` on the silent
+    /// clock).
     public var device: String
+    /// The rate the device plays at, in Hz (the session was loaded at it).
     public var sampleRate: Int
+    /// Frames per period: what the render thread mixes per wake-up.
     public var periodFrames: Int
+    /// The device's buffer, in frames (several periods).
     public var bufferFrames: Int
+    /// The sample format the device takes.
     public var format: SampleFormat
     /// "SCHED_FIFO 70" or "normal (reason)".
     public var scheduling: String
+    /// Whether the render thread runs SCHED_FIFO (`scheduling` says at which priority, or
+    /// why not).
     public var isRealtime: Bool
     /// Why nothing is heard, when the session plays on the system clock with no sound
     /// (`device` is `"none"`): "no sound device (no sound card, no sound server)" when
     /// `LivePlayer.open` fell back to it (`Options.whenNoSoundDevice`), or the device asked for.
     public var silentReason: String?
 
+    /// The stream as described; `silentReason` nil when sound is heard.
     public init(device: String, sampleRate: Int, periodFrames: Int, bufferFrames: Int, format: SampleFormat,
                 scheduling: String, isRealtime: Bool, silentReason: String? = nil) {
         (self.device, self.sampleRate, self.periodFrames, self.bufferFrames) = (device, sampleRate, periodFrames, bufferFrames)

@@ -17,7 +17,9 @@ public struct PlayerEvents: AsyncSequence, Sendable {
 
     public func makeAsyncIterator() -> Iterator { Iterator(player: player, interval: interval) }
 
+    /// Reads the player's events in order (see the type); one iterator per sequence.
     public struct Iterator: AsyncIteratorProtocol {
+        /// A player event.
         public typealias Element = PlayerEvent
         public typealias Failure = Never
         let player: LivePlayer

@@ -35,6 +35,7 @@ public final class PreviewPlayer: Sendable {
     private let queue = DispatchQueue(label: "cabin.preview-player")
     private let events = Mutex<[Event]>([])
 
+    /// A player with nothing playing; its queue starts a thread only when `play` is called.
     public init() {}
 
     /// Stops what plays and plays `preview` (again and again while `loop`), reported as `id`.

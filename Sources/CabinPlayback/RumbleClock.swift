@@ -17,6 +17,7 @@ public protocol RumbleClock {
 public struct SystemRumbleClock: RumbleClock {
     private let origin = ContinuousClock.now
 
+    /// A clock whose `now()` counts from this moment.
     public init() {}
 
     public func now() -> Duration { ContinuousClock.now - origin }

@@ -24,6 +24,7 @@ public enum RumbleDoctor {
     public struct Report: Sendable {
         /// The evdev nodes looked at (all of them when no device was named).
         public var scanned: Int
+        /// The rumble devices found (`EV_FF` with `FF_RUMBLE`); empty: none.
         public var devices: [RumbleDeviceInfo]
         /// Nodes that could not be opened (usually permission), with the error.
         public var unreadable: [(path: String, error: SystemError)]
@@ -33,13 +34,15 @@ public enum RumbleDoctor {
         public var named: Bool
         /// Per motor, what happened: `nil` = pulsed, otherwise the failing step.
         public var pulses: [(motor: String, failure: SystemError?)]
+        /// The node pulsed (nil: no pulse asked for, or not exactly one device found).
         public var pulsedPath: String?
         /// The report, one fact per line.
         public var lines: [String]
     }
 
-    /// Pulse settings: 200 ms on, 300 ms until the next step.
+    /// How long each motor's pulse plays, in ms.
     public static let pulseMilliseconds: UInt16 = 200
+    /// How long after a pulse starts its effect is removed and the next motor pulses, in ms.
     public static let pauseMilliseconds = 300
 
     /// Examines `path` (or every node when `nil`) on `system`; pulses the named device (or

@@ -25,6 +25,7 @@ import CabinOutput
 ///
 /// Thread: control thread only; `play` blocks for the pattern's length.
 public final class RumblePlayer {
+    /// The device it plays on, as read when it was opened: node, name, effect slots, gain.
     public let info: RumbleDeviceInfo
     private let device: any ForceFeedbackDevice
     private var slots: [Int16?] = []
@@ -32,7 +33,9 @@ public final class RumblePlayer {
 
     /// How a play ended.
     public enum Outcome: Sendable, Equatable {
+        /// The plan played to its end.
         case finished
+        /// `isCancelled` returned true first; the effects were removed (the motors stop).
         case cancelled
     }
 

@@ -12,6 +12,7 @@ public struct HapticPatternLibrary: Sendable {
     /// The folder holding the patterns.
     public let root: URL
 
+    /// The library whose patterns are the `.ahap` files in `root`.
     public init(root: URL) { self.root = root }
 
     /// Where the library is: `$CABIN_PATTERNS`, else the nearest `Patterns/haptics` above

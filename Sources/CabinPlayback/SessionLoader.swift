@@ -11,7 +11,10 @@ import FoundationEssentials
 public enum SessionLoader {
     /// A session ready to run, and what was said on the way.
     public struct Loaded: Sendable {
+        /// The document as read (the preset's or the file's, the reader's quirks accepted).
         public var document: SessionDocument
+        /// The document compiled at the sample rate and block size asked for, its sounds and
+        /// haptics loaded: what `SessionRunner` and `LivePlayer` play.
         public var compiled: CompiledSession
         /// The sounds as loaded (to compile the document again, e.g. at another block size).
         public var sounds: ResolvedSounds
@@ -28,12 +31,15 @@ public enum SessionLoader {
 
     /// Why a session cannot run: the document's errors (one line each) or an unreadable file.
     public struct Failure: Error, Sendable, CustomStringConvertible {
+        /// What went wrong, one line each (a document's problems located:
+        /// `file:line:column: error: path: message`); `description` joins them.
         public var lines: [String]
         /// The document's problems as the reader found them (rule, path, severity, message),
         /// for an app to show its own way; empty when the failure is not the document's.
         public var diagnostics: [Diagnostic] = []
         public var description: String { lines.joined(separator: "\n") }
 
+        /// A failure reading `lines`, with the document's `diagnostics` when it is the document's.
         public init(lines: [String], diagnostics: [Diagnostic] = []) {
             self.lines = lines
             self.diagnostics = diagnostics

@@ -16,6 +16,7 @@ public final class SilentClockBackend: AudioOutputBackend {
     /// The device name that asks for it (`-D none`).
     public static let device = "none"
 
+    /// The silent clock; it keeps no state (each `open` makes a new clock).
     public init() {}
 
     public func devices() -> [OutputDevice] {

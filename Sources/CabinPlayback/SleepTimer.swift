@@ -11,13 +11,18 @@ import CabinIO
 ///
 /// Thread: control thread.
 public struct SleepTimer: Sendable {
+    /// Wall-clock seconds from the start after which the session ends (never negative).
     public let stopAfter: Double
+    /// Seconds of fade before the stop, within 0…`stopAfter` (0: no fade).
     public let fadeOut: Double
     /// Whether the timer has ended the session.
     public private(set) var hasFired = false
     /// The level the fade reaches just before the stop.
     public static let fadeFloor = Decibels(-60)
 
+    /// A timer ending the session `stopAfter` seconds after the start, fading over the last
+    /// `fadeOut` seconds; a negative value counts as 0 and a fade longer than the timer is
+    /// cut to it.
     public init(stopAfter: Double, fadeOut: Double) {
         self.stopAfter = max(0, stopAfter)
         self.fadeOut = min(max(0, fadeOut), self.stopAfter)
@@ -50,13 +55,18 @@ public struct SleepTimer: Sendable {
 ///
 /// Thread: control thread.
 public final class MarkHooks {
+    /// The shell command (`/bin/sh -c`) run at each mark.
     public let command: String
+    /// The session's title, given to the command as `CABIN_SESSION`.
     public let session: String
+    /// Whether the commands' standard output goes to standard error (keeping standard output
+    /// for `--json` events) rather than standard output.
     public let outputToStandardError: Bool
     private var running: [ChildProcess] = []
     /// Why commands could not start since the last call (one line each).
     private var problems: [String] = []
 
+    /// Hooks running `command` for the session titled `session`.
     public init(command: String, session: String, outputToStandardError: Bool) {
         self.command = command
         self.session = session

@@ -9,6 +9,7 @@ import FoundationEssentials
 public struct SoundLibrary: Sendable {
     /// The folder holding `manifest.json`.
     public let root: URL
+    /// The library's `manifest.json` as read: its entries, by name, and their files.
     public let manifest: SoundManifest
 
     /// Reads `root/manifest.json`. Throws one line per problem, joined.
@@ -50,6 +51,8 @@ public struct SoundLibrary: Sendable {
 
 /// The sound library's manifest is missing or broken.
 public struct SoundLibraryError: Error, Sendable, CustomStringConvertible {
+    /// What is wrong, one line per problem (the manifest's errors, located), joined by
+    /// newlines; also the `description`.
     public var message: String
     public var description: String { message }
 }

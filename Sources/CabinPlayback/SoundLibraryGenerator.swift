@@ -18,7 +18,11 @@ import Synchronization
 /// let reports = try generator.generate(only: ["engine/v8"]) { print($0.line) }
 /// ```
 public struct SoundLibraryGenerator {
+    /// The library's folder: the sounds are written under it by name (`engine/v8.opus`), and
+    /// its `manifest.json`.
     public var folder: URL
+    /// The integrated loudness every sound is trimmed to, in LUFS (−23 by default); a
+    /// recipe's `level` is added to it.
     public var referenceLoudness = -23.0
     /// Highest true peak an asset may have after encoding; louder assets are turned down
     /// and encoded again.
@@ -32,19 +36,28 @@ public struct SoundLibraryGenerator {
     /// Opus bitrates for mono and stereo assets (bits per second).
     public var opusBitrate = (mono: 64000, stereo: 96000)
 
+    /// A generator writing into `folder`, every other setting at its default.
     public init(folder: URL) { self.folder = folder }
 
     /// What one asset came to.
     public struct Report: Sendable {
+        /// The asset's manifest entry: file, loop points, loudness, true peak, trim.
         public var entry: SoundManifest.Entry
+        /// The format it was stored in (Opus at the mono or stereo bitrate, or 16-bit FLAC).
         public var format: SoundFileFormat
+        /// The file's size, in bytes.
         public var bytes: Int
+        /// Wall-clock seconds the recipe took to render.
         public var renderSeconds: Double
+        /// Wall-clock seconds encoding, decoding and measuring took (every attempt).
         public var encodeSeconds: Double
+        /// How the loop's seam measures in the decoded file (nil: not a loop).
         public var seam: LoopSeam?
         /// Why a recipe that prefers Opus was stored as FLAC.
         public var note: String?
 
+        /// The report as one line for a terminal: name, format, size, length, loudness, peak,
+        /// timings, seam and note.
         public var line: String {
             let loud = entry.loudness.map { String(cFormat: "%6.1f LUFS", $0) } ?? "  -inf LUFS"
             let peak = entry.truePeak.map { String(cFormat: "%5.1f dBTP", $0) } ?? ""

@@ -17,6 +17,7 @@ public final class Studio: Sendable {
     public struct Options: Sendable {
         /// Lenient or strict, and how AHAP curve times are read (as `haptics show`).
         public var read: HapticReadOptions
+        /// The user's haptics strength the patterns are compiled at (`strong`: as designed).
         public var strength: HapticStrength
         /// The sound: mono (the haptics as audio with the pattern's own sound added), as
         /// `haptics render` makes it.
@@ -28,6 +29,7 @@ public final class Studio: Sendable {
         /// A session whose lanes the page shows above the patterns, or nil.
         public var session: StudioSession?
 
+        /// Options as `haptics show` reads and renders by default, unless given.
         public init(read: HapticReadOptions = HapticReadOptions(), strength: HapticStrength = .strong,
                     audio: HapticAudioOptions = HapticAudioOptions(), quiet: Bool = false, devices: StudioDevices = .none,
                     session: StudioSession? = nil) {
@@ -42,6 +44,7 @@ public final class Studio: Sendable {
 
     /// What a reload did, for the command's lines.
     public struct Report: Sendable {
+        /// The pattern's state after the reload (read, compiled, or why not).
         public var pattern: StudioPattern
         /// When it was published to the pages (`CLOCK_MONOTONIC` seconds, as `FileWatcher`'s).
         public var publishedAt: Double
@@ -49,14 +52,19 @@ public final class Studio: Sendable {
         public var savedAt: Double?
     }
 
+    /// The pattern files shown, in the page's order; an index into it names a pattern.
     public let files: [String]
+    /// How the patterns are read and heard, and the page's devices and session.
     public let options: Options
+    /// The secret in the page's address (`/TOKEN/`); a request without it is refused.
     public let token: StudioToken
+    /// What the server sends: each pattern's JSON and WAV, and the pages' event streams.
     public let feed: StudioFeed
     private let patterns: Mutex<[StudioPattern]>
     /// The devices playing now (one pattern at a time on each).
     private let playing = Mutex<Set<String>>([])
 
+    /// A studio for `files` (none read yet: `loadAll()`), behind `token`.
     public init(files: [String], options: Options = Options(), token: StudioToken = .random()) {
         self.files = files
         self.options = options

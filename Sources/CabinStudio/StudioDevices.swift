@@ -12,8 +12,12 @@ import CabinPlayback
 ///
 /// Thread: a value type; any thread (`find` on the control thread: it lists devices).
 public struct StudioDevices: Sendable {
+    /// One of the page's two device buttons; the raw value is the case's name.
     public enum Kind: String, Sendable, CaseIterable {
-        case rumble, dualsense
+        /// The rumble pad (evdev force feedback).
+        case rumble
+        /// The DualSense (its USB audio's haptics channels).
+        case dualsense
 
         /// What the button says.
         public var label: String { self == .rumble ? "play on rumble pad" : "play on DualSense" }
@@ -26,17 +30,21 @@ public struct StudioDevices: Sendable {
         /// The device as the page names it, or why there is none.
         public var detail: String
 
+        /// A button's target: `device` (nil: none) and `detail`, what the page says of it.
         public init(device: String?, detail: String) {
             self.device = device
             self.detail = detail
         }
     }
 
+    /// The rumble pad's button: an evdev node (`/dev/input/event5`), or why there is none.
     public var rumble: Target
+    /// The DualSense button: an ALSA device (`hw:CARD=Controller`), or why there is none.
     public var dualsense: Target
     /// How intensity and sharpness drive the rumble pad's two motors.
     public var mapping: RumbleMapping
 
+    /// The two buttons' targets and the rumble mapping (`find` looks the devices up).
     public init(rumble: Target, dualsense: Target, mapping: RumbleMapping = .equalPowerSplit) {
         self.rumble = rumble
         self.dualsense = dualsense
@@ -47,6 +55,7 @@ public struct StudioDevices: Sendable {
     public static let none = StudioDevices(rumble: Target(device: nil, detail: "no rumble pad"),
                                            dualsense: Target(device: nil, detail: "no DualSense"))
 
+    /// The target of the button `kind`.
     public subscript(kind: Kind) -> Target { kind == .rumble ? rumble : dualsense }
 
     /// The devices this machine has: the rumble pad `rumble` (an evdev node) if given, else

@@ -20,6 +20,7 @@ public final class StudioFeed: Sendable {
 
     private let state: Mutex<State>
 
+    /// A feed for `count` patterns, each `null` with no sound until published.
     public init(count: Int) {
         state = Mutex(State(entries: Array(repeating: Entry(), count: count)))
     }
@@ -45,6 +46,7 @@ public final class StudioFeed: Sendable {
         state.withLock { $0.entries.indices.contains(index) ? $0.entries[index].wav : nil }
     }
 
+    /// How many patterns the feed holds (the `count` it was made with).
     public var count: Int { state.withLock { $0.entries.count } }
 
     /// A new page's events: every pattern as it is now, then each new version as it is

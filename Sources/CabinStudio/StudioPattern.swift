@@ -33,7 +33,11 @@ public struct StudioPattern: Sendable {
         public var generation: Int
         /// When it was read (`14:03:27`).
         public var readAt: String
+        /// Its caption: length, events and curves (`0.27 s, 3 haptic events (1 transient), 2
+        /// curves`), as `HapticPatternFile.summary` words it.
         public var summary: String
+        /// The pattern compiled at the studio's strength: what the timeline draws and the
+        /// devices play.
         public var compiled: CompiledHaptics
         /// Its sound (the haptics as audio with the pattern's own sound mixed in), or nil.
         public var audio: AudioBuffer?
@@ -42,11 +46,13 @@ public struct StudioPattern: Sendable {
         public var dualsense: AudioBuffer?
     }
 
+    /// Its place in the studio's files (`Studio.files`), and in the page.
     public var index: Int
     /// The path as given on the command line.
     public var name: String
     /// Counts the reads of this file (1 for the first).
     public var generation: Int = 0
+    /// What the last read gave (`missing` before the first).
     public var status: Status = .missing
     /// The last read's diagnostics, in document order (the reader's and the waveforms').
     public var diagnostics: [Diagnostic] = []
@@ -54,8 +60,10 @@ public struct StudioPattern: Sendable {
     public var failure: String?
     /// The file's text as last read (invalid UTF-8 replaced), for the page's source view.
     public var source: String?
+    /// The last version that compiled (nil: none has yet).
     public var good: Good?
 
+    /// Pattern `index` of the studio, its file `name`, not read yet.
     public init(index: Int, name: String) {
         self.index = index
         self.name = name

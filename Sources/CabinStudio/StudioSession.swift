@@ -15,14 +15,17 @@ public struct StudioSession: Sendable {
     public var title: String
     /// `session plot`'s picture of it.
     public var svg: String
-    /// The picture's width and where its timeline is (`SessionPlot.timeline`): time t is at
-    /// x = `timeline.x` + t / `timeline.duration` × `timeline.width`.
+    /// The picture's width, in its pixels.
     public var width: Double
+    /// Where the picture's timeline is (`SessionPlot.timeline`): time t seconds is at
+    /// x = `timeline.x` + t / `timeline.duration` × `timeline.width`, in the picture's pixels.
     public var timeline: (x: Double, width: Double, duration: Double)
     /// The session playing on this machine, with the control socket's transport and volumes
     /// (`StudioPlayer`); nil: the lanes only.
     public var player: StudioPlayer?
 
+    /// A session's lanes: `title`, `svg` and its geometry (`width`, `timeline`), and the
+    /// `player` when it plays here.
     public init(title: String, svg: String, width: Double, timeline: (x: Double, width: Double, duration: Double),
                 player: StudioPlayer? = nil) {
         self.title = title
@@ -54,10 +57,12 @@ public struct StudioSession: Sendable {
 ///
 /// Thread: any thread (the player's control lock).
 public final class StudioPlayer: Sendable {
+    /// The player of the session playing here; its transport and volumes are the page's.
     public let player: LivePlayer
     /// The session's name in `status`.
     public let title: String
 
+    /// The page's control of `player`, named `title` in its status.
     public init(player: LivePlayer, title: String) {
         self.player = player
         self.title = title

@@ -5,6 +5,7 @@
 ///
 /// Thread: a value type; any thread.
 public struct StudioToken: Sendable, Hashable, CustomStringConvertible {
+    /// The token as 32 lowercase hex digits (a given one: as given).
     public let text: String
 
     /// A new random token.

@@ -21,6 +21,8 @@ public final class VirtualClock: @unchecked Sendable {
     /// Set by `stall`: the wait in progress ends no earlier than this.
     private var wakeNoEarlierThan: Int64 = 0
 
+    /// A clock at tick 0 with `rate` ticks per second (the output's sample rate, in Hz; more
+    /// than 0).
     public init(rate: Int) {
         precondition(rate > 0)
         self.rate = rate
@@ -78,6 +80,8 @@ public final class VirtualClock: @unchecked Sendable {
 ///
 /// Thread: as `VirtualClock`.
 public final class FakeAudioBackend: AudioOutputBackend, @unchecked Sendable {
+    /// The clock every device it opens plays on and the player sleeps on; schedule a test's
+    /// actions on it (`clock.at(1.5) { … }`).
     public let clock: VirtualClock
     /// Every push output opened, in order.
     public private(set) var outputs: [FakeAudioOutput] = []
@@ -91,6 +95,8 @@ public final class FakeAudioBackend: AudioOutputBackend, @unchecked Sendable {
     /// Opens refused so far.
     public private(set) var refusedOpens = 0
 
+    /// A backend whose clock ticks at `rate` Hz, opening pull devices when `pulls`, else push
+    /// devices.
     public init(rate: Int, pulls: Bool = false) {
         clock = VirtualClock(rate: rate)
         self.pulls = pulls
@@ -143,7 +149,9 @@ public final class FakeAudioBackend: AudioOutputBackend, @unchecked Sendable {
 ///
 /// Thread: the test's thread reads it; the player's threads drive the device itself.
 public protocol FakeDevice: AnyObject {
+    /// The device name it was opened with, as the player gave it.
     var device: String { get }
+    /// The format it plays: exactly what was asked (a fake grants every configuration).
     var negotiated: OutputFormat { get }
     /// What was heard, interleaved, from `startedAt` on.
     var heard: [Float] { get }
