@@ -73,14 +73,12 @@ let hookedAllocations = Atomic<Int>(0)
 
 /// The thread of this process with `name` (/proc/self/task/TID/comm).
 func threadNamed(_ name: String) -> Int32? {
-    guard let dir = opendir("/proc/self/task") else { return nil }
-    defer { closedir(dir) }
-    while let entry = readdir(dir) {
-        let tid = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+    for tid in directoryEntries("/proc/self/task") ?? [] {
         guard let id = Int32(tid), let file = fopen("/proc/self/task/\(tid)/comm", "r") else { continue }
         var buffer = [CChar](repeating: 0, count: 64)
-        let line = fgets(&buffer, 64, file).map { _ in String(cString: buffer) } ?? ""
+        let read = fgets(&buffer, 64, file) != nil
         fclose(file)
+        let line = read ? String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) : ""
         if line == name || line == name + "\n" { return id }
     }
     return nil

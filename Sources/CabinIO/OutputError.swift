@@ -100,15 +100,12 @@ package enum OutputTemporaries {
     }
 
     /// Removes `.FILE.PID.cabin-tmp` in `folder` whose process no longer runs. The
-    /// corresponding C functions are `opendir`, `readdir`, `kill` (signal 0) and `unlink`.
+    /// corresponding C functions are `opendir`, `readdir` (`directoryEntries`), `kill` (signal 0)
+    /// and `unlink`.
     static func sweep(folder: String, file: String) {
-        guard let dir = opendir(folder.isEmpty ? "." : folder) else { return }
-        defer { closedir(dir) }
+        guard let names = directoryEntries(folder.isEmpty ? "." : folder) else { return }
         let prefix = ".\(file).", suffix = ".cabin-tmp"
-        while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            }
+        for name in names {
             guard name.hasPrefix(prefix), name.hasSuffix(suffix),
                   name.count > prefix.count + suffix.count else { continue }
             let digits = name.dropFirst(prefix.count).dropLast(suffix.count)

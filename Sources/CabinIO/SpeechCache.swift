@@ -140,16 +140,14 @@ public struct SpeechCache: Sendable {
 
     /// Removes the oldest entries beyond `maximumEntries`.
     private func prune() {
-        guard let dir = opendir(directory) else { return }
+        guard let names = directoryEntries(directory) else { return }
         var entries: [(time: Int, path: String)] = []
-        while let item = readdir(dir) {
-            let name = withUnsafeBytes(of: item.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        for name in names {
             guard name.hasSuffix(".speech") else { continue }
             let path = directory + "/" + name
             var info = stat()
             if stat(path, &info) == 0 { entries.append((info.st_mtim.tv_sec, path)) }
         }
-        closedir(dir)
         guard entries.count > Self.maximumEntries else { return }
         for entry in entries.sorted(by: { $0.time < $1.time }).prefix(entries.count - Self.maximumEntries) {
             unlink(entry.path)
