@@ -37,6 +37,7 @@ public struct CabinSettings: Sendable {
     /// `--radio NAME`.
     public var stations: [String: Setting<String>] = [:]
 
+    /// The built-in defaults, every setting's origin `builtIn`.
     public init() {}
 
     /// The defaults with each layer on top, in order.
@@ -111,24 +112,42 @@ public struct CabinSettings: Sendable {
 
 /// `play.latency`: a device latency, or `auto` to let Cabin choose by what the session needs.
 public enum LatencySetting: String, Sendable, CaseIterable {
-    case auto, low, relaxed
+    /// Low when something must follow the sound closely (haptics on a device, a range to
+    /// end or loop on time), relaxed otherwise.
+    case auto
+    /// `OutputLatency.low`: 256 × 3 frames at 48 kHz.
+    case low
+    /// `OutputLatency.relaxed`: 3,072 × 2 frames at 48 kHz.
+    case relaxed
 }
 
 /// One source's settings (the file's, the environment's or the options'): only what it
 /// sets, each with its origin.
 public struct ConfigLayer: Sendable {
+    /// `play.device`: the sound device's name (nil: not set here; likewise below).
     public var device: Setting<String>?
+    /// `play.period`: frames per period, a power of two from 16 to 8192.
     public var period: Setting<Int>?
+    /// `play.periods`: periods per buffer, 2…8.
     public var periods: Setting<Int>?
+    /// `play.latency`.
     public var latency: Setting<LatencySetting>?
+    /// `play.preset`: a preset's name.
     public var preset: Setting<String>?
+    /// `play.rumble`: a rumble device's path, or `off`.
     public var rumble: Setting<String>?
+    /// `haptics.strength`.
     public var hapticStrength: Setting<HapticStrength>?
+    /// `volume.remember`.
     public var rememberVolumes: Setting<Bool>?
+    /// `volume.BUS`: the listener's volumes by bus (`master` for the master); empty: none set.
     public var volumes: [String: Setting<Decibels>] = [:]
+    /// `presets.NAME.OPTION`: option values by preset, then option, as text.
     public var presetOptions: [String: [String: Setting<String>]] = [:]
+    /// `stations.NAME`: station URLs by name.
     public var stations: [String: Setting<String>] = [:]
 
+    /// A layer that sets nothing.
     public init() {}
 
     /// The keys a config file may have, by table, for messages and suggestions.

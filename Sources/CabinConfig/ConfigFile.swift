@@ -26,8 +26,11 @@ import TOMLKit
 ///
 /// Thread: pure; any thread except the render thread.
 public struct ConfigFile: Sendable {
+    /// The file's path, as named in problems and origins.
     public var path: String
+    /// The settings it gives, those with bad values left out.
     public var layer = ConfigLayer()
+    /// Every problem found (by `parse`, sorted by line and column).
     public var problems: [ConfigProblem] = []
 
     /// A file with nothing in it (none, or one that could not be read: see `problems`).
@@ -36,6 +39,7 @@ public struct ConfigFile: Sendable {
         self.problems = problems
     }
 
+    /// Whether any problem is an error (a warning alone does not count).
     public var hasErrors: Bool { problems.contains { $0.severity == .error } }
 
     /// Reads `text` (the file at `path`, named in problems and origins).
@@ -95,6 +99,7 @@ public struct ConfigFile: Sendable {
 public struct KeyLocator: Sendable {
     private var positions: [String: (line: Int, column: Int)] = [:]
 
+    /// The positions of every key set in `text`, found once.
     public init(_ text: String) {
         var table: [String] = []
         for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {

@@ -36,9 +36,12 @@ public enum ConfigOrigin: Sendable, Equatable {
 
 /// A value and where it came from.
 public struct Setting<Value: Sendable>: Sendable {
+    /// The value in effect.
     public var value: Value
+    /// Where it was set.
     public var origin: ConfigOrigin
 
+    /// `value`, set at `origin`.
     public init(_ value: Value, _ origin: ConfigOrigin) {
         self.value = value
         self.origin = origin
@@ -51,20 +54,32 @@ extension Setting: Equatable where Value: Equatable {}
 /// power of two from 16 to 8192, not 100`. Errors stop the command; warnings (an unknown
 /// key) are printed and the rest of the file applies.
 public struct ConfigProblem: Sendable, Equatable, CustomStringConvertible {
-    public enum Severity: String, Sendable { case error, warning }
+    /// How bad it is.
+    public enum Severity: String, Sendable {
+        /// The value is refused: the command stops.
+        case error
+        /// Ignored (an unknown key): said, and the rest applies.
+        case warning
+    }
+    /// How bad it is.
     public var severity: Severity
     /// The file, `environment CABIN_X` or `option --x`.
     public var source: String
+    /// The 1-based line in the file (nil: not in a file, or not found).
     public var line: Int?
+    /// The 1-based column on that line (nil: not known).
     public var column: Int?
     /// The key (`play.period`), or nil for the file as a whole (a TOML syntax error).
     public var key: String?
+    /// What is wrong, one line (`must be a power of two …`).
     public var message: String
 
+    /// A problem of `severity` with `key` in `source`, at `line` and `column` when known.
     public init(_ severity: Severity, source: String, line: Int? = nil, column: Int? = nil, key: String?, message: String) {
         (self.severity, self.source, self.line, self.column, self.key, self.message) = (severity, source, line, column, key, message)
     }
 
+    /// `SOURCE[:LINE[:COL]]: SEVERITY: [KEY: ]MESSAGE`, one line.
     public var description: String {
         var place = source
         if let line { place += ":\(line)" + (column.map { ":\($0)" } ?? "") }

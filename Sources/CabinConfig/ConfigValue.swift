@@ -1,9 +1,13 @@
 /// A value as a source gives it, before it is checked: the config file's TOML types, or the
 /// text of an environment variable or an option.
 public enum ConfigValue: Sendable, Equatable {
+    /// A TOML string, or the text of a variable or an option.
     case string(String)
+    /// A TOML integer.
     case integer(Int)
+    /// A TOML float.
     case number(Double)
+    /// A TOML boolean.
     case boolean(Bool)
     /// A TOML type no setting takes (a date, an array, a table where a value goes).
     case other(String)

@@ -24,6 +24,7 @@ import FoundationEssentials
 public struct PlayState: Sendable, Equatable, Codable {
     /// The format's version.
     public var cabinState = 1
+    /// The last session played (nil: none remembered).
     public var session: Session?
     /// The listener's volumes by bus (`master` for the master) in dB; nil is silence.
     public var volumes: [String: Double?] = [:]
@@ -42,6 +43,8 @@ public struct PlayState: Sendable, Equatable, Codable {
         }
     }
 
+    /// Decodes the file's fields; a volume that is not a number or null is left out and
+    /// named in `dropped`. Throws `DecodingError` when the rest is not a state file's shape.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         cabinState = try c.decode(Int.self, forKey: .cabinState)
@@ -58,21 +61,29 @@ public struct PlayState: Sendable, Equatable, Codable {
     /// How often a playing session saves its position.
     public static let saveInterval = 10.0
 
+    /// The session remembered: what it was and where it stopped.
     public struct Session: Sendable, Equatable, Codable {
         /// The document's absolute path, or nil for a preset.
         public var file: String?
+        /// The preset's name, or nil for a document (one of `file` and `preset` is set).
         public var preset: String?
+        /// The preset's options as given (name without dashes → value); nil: none.
         public var options: [String: String]?
         /// `--loudness` and `--seed`, as given.
         public var loudness: String?
+        /// The seed given with `--seed` (nil: none given).
         public var seed: UInt64?
+        /// The session's title, for people.
         public var title: String
         /// Where it stopped on its timeline, in seconds.
         public var position: Double
+        /// Its length, in seconds.
         public var duration: Double
         /// It played to its end (nothing to resume).
         public var ended: Bool
 
+        /// A session of `file` or `preset` (with its `options`, `loudness` and `seed` as
+        /// given) stopped at `position` of `duration` seconds.
         public init(file: String? = nil, preset: String? = nil, options: [String: String]? = nil, loudness: String? = nil,
                     seed: UInt64? = nil, title: String, position: Double, duration: Double, ended: Bool) {
             (self.file, self.preset, self.options, self.loudness, self.seed) = (file, preset, options, loudness, seed)
@@ -80,6 +91,8 @@ public struct PlayState: Sendable, Equatable, Codable {
         }
     }
 
+    /// A state of `session` and the listener's `volumes` by bus (a non-finite level, the
+    /// silence, is kept as null).
     public init(session: Session? = nil, volumes: [String: Decibels] = [:]) {
         self.session = session
         self.volumes = volumes.mapValues { $0.value.isFinite ? $0.value : nil }
@@ -127,7 +140,9 @@ public struct PlayState: Sendable, Equatable, Codable {
 
 /// Why a state file was not used, as one line.
 public struct PlayStateError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The reason, one line.
     public var description: String
+    /// A reason of `description`.
     public init(_ description: String) { self.description = description }
 
     static func describe(_ error: any Error) -> String {

@@ -8,14 +8,18 @@
 public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
     /// How bad it is: errors make a document unusable, warnings say what was accepted.
     public enum Severity: String, Sendable, Hashable, Comparable {
+        /// Accepted, but worth saying (a quirk, an unknown key ignored).
         case warning
+        /// The document cannot be used as it is.
         case error
 
+        /// Whether `lhs` is less bad: a warning is less than an error.
         public static func < (lhs: Severity, rhs: Severity) -> Bool {
             lhs == .warning && rhs == .error
         }
     }
 
+    /// How bad it is.
     public var severity: Severity
     /// The display name of the document (as given by the caller; no I/O happens here).
     public var file: String
@@ -31,6 +35,8 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
     /// (`json.trailing-comma`, `ahap.unknown-key`, …).
     public var rule: String
 
+    /// A diagnostic of `severity` at `location` (`path` in the document's structure) in
+    /// `file`: `message` for people, `value` the excerpt it is about, `rule` the rule broken.
     public init(
         _ severity: Severity, file: String, location: SourceLocation, path: JSONPath,
         value: String? = nil, message: String, rule: String
@@ -48,6 +54,7 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
     public var line: Int { location.line }
     /// 1-based column of `location`.
     public var column: Int { location.column }
+    /// Whether it is an error (not a warning).
     public var isError: Bool { severity == .error }
 
     /// `FILE:LINE:COL: SEVERITY: PATH: MESSAGE` on one line.

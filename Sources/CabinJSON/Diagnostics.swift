@@ -45,9 +45,13 @@ public struct Diagnostics: Sendable, Hashable, CustomStringConvertible, Sequence
 
     /// Whether any error was recorded.
     public var hasErrors: Bool { all.contains(where: \.isError) }
+    /// The errors, in the order they were found.
     public var errors: [Diagnostic] { all.filter(\.isError) }
+    /// The warnings, in the order they were found.
     public var warnings: [Diagnostic] { all.filter { !$0.isError } }
+    /// Whether nothing was recorded, error or warning.
     public var isEmpty: Bool { all.isEmpty }
+    /// How many diagnostics were recorded, errors and warnings.
     public var count: Int { all.count }
 
     /// Every warning turned into an error (what strict mode does with accepted quirks).
@@ -62,6 +66,7 @@ public struct Diagnostics: Sendable, Hashable, CustomStringConvertible, Sequence
         }.map(\.element)
     }
 
+    /// Iterates over `all`, in the order found.
     public func makeIterator() -> IndexingIterator<[Diagnostic]> {
         all.makeIterator()
     }

@@ -25,7 +25,18 @@
 public struct JSONDocument: Sendable {
     /// What kind of value a node is.
     public enum Kind: UInt8, Sendable {
-        case null, bool, number, string, array, object
+        /// `null`.
+        case null
+        /// `true` or `false`.
+        case bool
+        /// A number.
+        case number
+        /// A string (keys are strings too).
+        case string
+        /// An array.
+        case array
+        /// An object.
+        case object
 
         /// The kind named with its article, for messages: `a number`, `an object`, `null`
         /// (the one wording `JSONDocument` and `JSONValue` share).
@@ -217,12 +228,14 @@ public struct JSONDocument: Sendable {
         /// 1 for elements; 2 for members (a key, then its value's subtree).
         let step: Int
 
+        /// Walks the children, stepping over each one's subtree.
         public struct Iterator: IteratorProtocol {
             let document: JSONDocument
             var current: Int
             let end: Int
             let step: Int
 
+            /// The next child's node (for members, the key's), or nil after the last.
             @inline(__always) public mutating func next() -> Int? {
                 guard current < end else { return nil }
                 let node = current
@@ -231,6 +244,7 @@ public struct JSONDocument: Sendable {
             }
         }
 
+        /// An iterator from the first child.
         public func makeIterator() -> Iterator {
             Iterator(document: document, current: start, end: end, step: step)
         }

@@ -15,6 +15,7 @@ public struct JSONKeySet: Sendable {
     /// Each name's start in `utf8`; the last entry is the end of the buffer.
     private let starts: [Int]
 
+    /// A set of `names` (duplicates count once).
     public init(_ names: [String]) {
         self.names = Set(names)
         var utf8: [UInt8] = []

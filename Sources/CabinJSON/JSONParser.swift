@@ -74,10 +74,14 @@ public enum JSONParser {
 public struct JSONParseOptions: Sendable, Hashable {
     /// Strict RFC 8259 JSON, or lenient (quirks accepted with warnings).
     public enum Mode: Sendable, Hashable {
+        /// RFC 8259 only: every quirk is an error.
         case strict
+        /// Trailing commas, a byte-order mark and leading whitespace accepted, each with a
+        /// warning.
         case lenient
     }
 
+    /// Strict or lenient.
     public var mode: Mode
     /// The deepest nesting of arrays and objects accepted (the root container is depth 1).
     public var maxDepth: Int
@@ -89,6 +93,9 @@ public struct JSONParseOptions: Sendable, Hashable {
     /// The limit in the reader's words, ending the error line ("more than N values: …").
     public var valueLimitReason: String?
 
+    /// Options of `mode` with the given limits (by default 512 levels, 64 MiB, any number of
+    /// values); with `valueLimitReason` nil the value-limit error ends "the limit for this
+    /// document".
     public init(mode: Mode, maxDepth: Int = 512, maxDocumentBytes: Int = 64 * 1024 * 1024,
                 maxValues: Int = .max, valueLimitReason: String? = nil) {
         self.mode = mode
@@ -103,5 +110,6 @@ public struct JSONParseOptions: Sendable, Hashable {
     /// Trailing commas, a BOM and leading whitespace accepted with warnings; default limits.
     public static let lenient = JSONParseOptions(mode: .lenient)
 
+    /// Whether the mode is `lenient`.
     public var isLenient: Bool { mode == .lenient }
 }

@@ -148,6 +148,9 @@ extension JSONObject {
 ///
 /// Thread: pure; any thread.
 public enum KeySuggestion {
+    /// The name of `known` closest to `name` (case ignored) within `maxDistance` edits
+    /// (Levenshtein: insertions, deletions, substitutions); of equally close ones, the
+    /// first in sorted order; nil when none is that close.
     public static func closest<S: Sequence<String>>(to name: String, in known: S, maxDistance: Int = 2) -> String? {
         let lower = Array(name.lowercased())
         var best: (String, Int)?

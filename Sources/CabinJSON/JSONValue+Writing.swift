@@ -13,9 +13,13 @@ extension JSONValue {
         JSONValue(.object(JSONObject(members.map { JSONObject.Member(key: $0.0, keyLocation: .start, value: $0.1) })))
     }
 
+    /// An array of `items`, in order.
     public static func array(_ items: [JSONValue]) -> JSONValue { JSONValue(.array(items)) }
+    /// A string (escaped when written).
     public static func string(_ s: String) -> JSONValue { JSONValue(.string(s)) }
+    /// `true` or `false`.
     public static func bool(_ b: Bool) -> JSONValue { JSONValue(.bool(b)) }
+    /// `null`.
     public static var null: JSONValue { JSONValue(.null) }
 
     /// A number; must be finite (JSON has no NaN or infinity: non-finite values write `null`).

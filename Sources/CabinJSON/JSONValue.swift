@@ -7,11 +7,17 @@
 public struct JSONValue: Sendable, Hashable {
     /// What kind of value this is, with its payload.
     public enum Kind: Sendable, Hashable {
+        /// `null`.
         case null
+        /// `true` or `false`.
         case bool(Bool)
+        /// A number, with its text as written.
         case number(JSONNumber)
+        /// A string, decoded (escapes resolved).
         case string(String)
+        /// An array's elements, in order.
         case array([JSONValue])
+        /// An object's members, in document order.
         case object(JSONObject)
     }
 
@@ -103,10 +109,12 @@ public struct JSONNumber: Sendable, Hashable {
         !text.utf8.contains(where: { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E") })
     }
 
+    /// Whether the values and the texts are equal (`1` and `1.0` are not).
     public static func == (a: JSONNumber, b: JSONNumber) -> Bool {
         a.value == b.value && a.text == b.text
     }
 
+    /// Hashes the value and the text, as `==` compares them.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(value)
         hasher.combine(text)
@@ -119,11 +127,14 @@ public struct JSONNumber: Sendable, Hashable {
 public struct JSONObject: Sendable, Hashable {
     /// One `"key": value` pair.
     public struct Member: Sendable, Hashable {
+        /// The key, decoded.
         public var key: String
         /// Where the key's opening quote is.
         public var keyLocation: SourceLocation
+        /// The member's value, with its own location.
         public var value: JSONValue
 
+        /// The member `key`: `value`, its key at `keyLocation`.
         public init(key: String, keyLocation: SourceLocation, value: JSONValue) {
             self.key = key
             self.keyLocation = keyLocation
@@ -134,6 +145,7 @@ public struct JSONObject: Sendable, Hashable {
     /// The members in document order, duplicates included.
     public var members: [Member]
 
+    /// An object of `members`, in their order (none: `{}`).
     public init(_ members: [Member] = []) {
         self.members = members
     }

@@ -25,6 +25,7 @@ public struct SourceLocation: Sendable, Hashable, Comparable, CustomStringConver
     /// `LINE:COL`.
     public var description: String { "\(line):\(column)" }
 
+    /// Whether `lhs` comes first in the document (by byte offset).
     public static func < (lhs: SourceLocation, rhs: SourceLocation) -> Bool {
         lhs.offset < rhs.offset
     }

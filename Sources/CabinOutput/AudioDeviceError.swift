@@ -45,6 +45,8 @@ public enum AudioDeviceFailure: DeviceFailure {
     /// `ECONNREFUSED` on Linux (this module touches no C; the edge reports errno as is).
     static let connectionRefused: Int32 = 111
 
+    /// The one line an ``AudioDeviceError`` prints: what failed, on which device, in the
+    /// backend's words, then the advice (for no sound server, what to start instead).
     public static func describe(_ e: AudioDeviceError) -> String {
         if e.isNoSoundServer {
             return "\(noSoundServer(e)); start PulseAudio or PipeWire, choose another device, or play with no sound device (\"none\")"

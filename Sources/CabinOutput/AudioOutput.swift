@@ -39,6 +39,7 @@ public protocol AudioOutput: AnyObject {
 }
 
 extension AudioOutput {
+    /// True: a device plays sound unless it says otherwise.
     public var playsSound: Bool { true }
 }
 
@@ -73,7 +74,9 @@ public protocol PullOutput: AnyObject {
 
 /// An opened device: Cabin pushes into it, or it pulls from Cabin.
 public enum OpenedOutput {
+    /// A device Cabin writes periods into (ALSA, the silent clock), served by the push driver.
     case push(any AudioOutput)
+    /// A device that calls Cabin from its own thread (PipeWire), served by the pull driver.
     case pull(any PullOutput)
 
     /// The name it was opened with.
@@ -121,5 +124,6 @@ public protocol AudioOutputBackend: AnyObject, Sendable {
 }
 
 extension AudioOutputBackend {
+    /// None: a backend that cannot list its devices lists nothing.
     public func devices() -> [OutputDevice] { [] }
 }

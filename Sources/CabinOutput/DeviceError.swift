@@ -7,6 +7,7 @@ public struct DeviceError<Failure: DeviceFailure>: Error, Sendable, Equatable, C
     /// The family's kinds (``AudioDeviceFailure``, `ForceFeedbackFailure`).
     public typealias Kind = Failure
 
+    /// What kind of failure it is: what an app switches on.
     public var kind: Kind
     /// The device as given: an ALSA name (`default`, `hw:0,0`) or a device node
     /// (`/dev/input/event5`).
@@ -18,6 +19,8 @@ public struct DeviceError<Failure: DeviceFailure>: Error, Sendable, Equatable, C
     /// The cause in words (`snd_strerror` plus ALSA's own message, or `strerror`).
     public var detail: String
 
+    /// A failure of `kind` on `device`: `operation` failed with errno `code` (0: none),
+    /// `detail` its cause in words.
     public init(_ kind: Kind, device: String, operation: String, code: Int32, detail: String) {
         self.kind = kind
         self.device = device
@@ -29,6 +32,7 @@ public struct DeviceError<Failure: DeviceFailure>: Error, Sendable, Equatable, C
     /// What a user can do about it.
     public var advice: String { kind.advice }
 
+    /// The one line it prints, what the family's `describe` makes: what failed and what to try.
     public var description: String { Kind.describe(self) }
 }
 

@@ -1,7 +1,12 @@
 /// Sample formats a device may take, in order of preference. The names are the ones ALSA and
 /// PipeWire both use for them (`FLOAT_LE`, `S32_LE`, `S16_LE`), and the `started` event's.
 public enum SampleFormat: String, Sendable, CaseIterable, Codable {
-    case float32 = "FLOAT_LE", s32 = "S32_LE", s16 = "S16_LE"
+    /// 32-bit IEEE float, little-endian, −1…1.
+    case float32 = "FLOAT_LE"
+    /// 32-bit signed integer, little-endian.
+    case s32 = "S32_LE"
+    /// 16-bit signed integer, little-endian.
+    case s16 = "S16_LE"
 
     /// Bytes per sample of one channel.
     public var bytesPerSample: Int { self == .s16 ? 2 : 4 }
@@ -52,7 +57,9 @@ public enum OutputLatency: String, Sendable, CaseIterable {
 ///
 /// Thread: a value type; any thread.
 public struct OutputConfiguration: Sendable, Equatable {
+    /// Frames per second asked for, Hz.
     public var sampleRate: Int = 48000
+    /// Channels asked for (2: stereo), interleaved.
     public var channelCount: Int = 2
     /// Frames per period: a push device's unit of wake-up, a pull device's callback size
     /// (PipeWire's quantum). Powers of two suit PipeWire and JACK.
@@ -67,6 +74,8 @@ public struct OutputConfiguration: Sendable, Equatable {
     /// nil when they were given as numbers.
     public var latency: OutputLatency?
 
+    /// What to ask for: rate (Hz), channels, frames per period and periods per buffer; every
+    /// format, best first, for music, no named latency.
     public init(sampleRate: Int = 48000, channelCount: Int = 2, periodFrames: Int = 256, periodCount: Int = 3) {
         self.sampleRate = sampleRate
         self.channelCount = channelCount
@@ -87,12 +96,18 @@ public struct OutputConfiguration: Sendable, Equatable {
 ///
 /// Thread: a value type; any thread.
 public struct OutputFormat: Sendable, Equatable {
+    /// Frames per second it plays, Hz.
     public var sampleRate: Int
+    /// Channels per frame, interleaved.
     public var channelCount: Int
+    /// Frames per period: a push device's wake-up unit, a pull device's largest callback.
     public var periodFrames: Int
+    /// Frames the device's buffer holds (periods × period frames for ALSA).
     public var bufferFrames: Int
+    /// The sample format the device takes (Cabin converts to it).
     public var format: SampleFormat
 
+    /// What a device agreed to: rate (Hz), channels, period and buffer (frames), format.
     public init(sampleRate: Int, channelCount: Int, periodFrames: Int, bufferFrames: Int, format: SampleFormat) {
         self.sampleRate = sampleRate
         self.channelCount = channelCount
@@ -121,6 +136,7 @@ public struct OutputDevice: Sendable, Equatable, Codable {
     /// The backend's scheme (`alsa`, `none`, …; see `OutputRegistry`).
     public var scheme: String
 
+    /// A device that `name` opens, described in the backend's words, of backend `scheme`.
     public init(name: String, description: String, scheme: String) {
         self.name = name
         self.description = description

@@ -48,6 +48,8 @@ public struct OutputRegistry: Sendable {
     /// The scheme a name with no known scheme belongs to.
     public let bareScheme: String
 
+    /// A registry of `entries` in listing order, where a name with no known scheme goes to
+    /// `bareScheme` (one of the entries' schemes: a precondition).
     public init(entries: [Entry], bareScheme: String) {
         precondition(entries.contains { $0.scheme == bareScheme }, "the bare scheme must be registered")
         self.entries = entries

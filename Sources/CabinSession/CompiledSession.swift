@@ -6,8 +6,12 @@ import CabinHaptics
 ///
 /// Thread: a value; build and read on the control thread.
 public struct CompiledSession: Sendable {
+    /// The document's title, for people (nil: it has none).
     public var title: String?
+    /// Frames per second every frame here counts in (the rate it was compiled for, Hz).
     public var sampleRate: Double
+    /// What the mixer is built from: buses, layers, parameters, assets, streams, ducking and
+    /// the master gain.
     public var config: MixerConfig
     /// Every command, sorted by frame (stable: document order at equal frames).
     public var commands: [MixerCommand]
@@ -42,9 +46,12 @@ public struct CompiledSession: Sendable {
         public static let generatedBufferSeconds = 2.0
         /// Live streams one session may play (each holds `bufferSeconds` of audio and a thread).
         public static let maximumCount = 8
-        /// The station's URL, or the playlist's path as the document gives it.
+        /// The station's URL, the playlist's path as the document gives it, or `gen:NAME`
+        /// for generated music.
         public var url: String
+        /// The stream's ID in `config`, what the layers and cues that play it name.
         public var id: StreamID
+        /// The ring its producer writes into and the mixer reads from.
         public var stream: AudioStream
         /// For a playlist (`SoundReference.playlist`): how it plays; nil for an internet station.
         public var playlist: PlaylistOptions?
@@ -52,8 +59,12 @@ public struct CompiledSession: Sendable {
         /// nil otherwise.
         public var generator: Generator?
 
+        /// A music generator and the seed it composes with.
         public struct Generator: Sendable, Equatable {
+            /// The generator's name (`lofi` of `gen:lofi`).
             public var name: String
+            /// Its seed: the layer's position mixed with the session's seed, so one document
+            /// and seed compose the same music.
             public var seed: UInt64
         }
 
@@ -67,19 +78,23 @@ public struct CompiledSession: Sendable {
     /// How a loudness target is met: the session's estimated loudness before the master
     /// gain (`SessionLoudness.estimate`) and the master gain that brings it to the target.
     public struct LoudnessPlan: Sendable, Equatable {
+        /// The loudness aimed at, LUFS (the options' target, else the document's `loudness`).
         public var target: Double
         /// LUFS before the master gain; nil when the session plays nothing.
         public var estimate: Double?
+        /// The master gain that brings `estimate` to `target`, dB (what `config` has).
         public var masterGain: Double
     }
 
     /// A named point on the timeline: where a segment starts.
     public struct Mark: Sendable, Equatable {
+        /// Where the segment starts, in frames from the session's start.
         public var frame: FrameTime
         /// The name hooks and scripts see (`rest`).
         public var name: String
         /// The segment's title for people (`rest stop`), if the document gives one.
         public var title: String?
+        /// A mark named `name` at `frame`, with an optional title for people.
         public init(frame: FrameTime, name: String, title: String? = nil) {
             self.frame = frame
             self.name = name
@@ -92,7 +107,10 @@ public struct CompiledSession: Sendable {
 
     /// A `haptic` cue verb: a pattern (library name or path) due at `frame`.
     public struct HapticCue: Sendable, Equatable {
+        /// The cue's frame from the session's start.
         public var frame: FrameTime
+        /// The pattern as the cue names it: a key of ``CompiledSession/hapticPatterns``
+        /// when it loaded.
         public var pattern: String
     }
 

@@ -25,17 +25,27 @@ public enum FocusEvent: String, Sendable, Hashable, CaseIterable {
 ///
 /// Thread: a value type; any thread.
 public struct FocusSettings: Sendable, Equatable {
+    /// The parameter that falls on `leave-focus`, one of the document's `parameters` (nil:
+    /// none falls).
     public var parameter: String?
+    /// The value it falls to, in the parameter's unit (nil: its `min`).
     public var away: Double?
+    /// Seconds the fall takes.
     public var fall: Double = 8
+    /// Seconds `return-focus` takes to bring the parameter back.
     public var rise: Double = 6
+    /// The haptic pattern played on `leave-focus`: a library name or a path.
     public var haptic: String = "speed-bump"
+    /// A sound played once on `leave-focus` (nil: none).
     public var sound: SoundReference?
+    /// The bus the sound plays on.
     public var bus: String = "ui"
+    /// The sound's gain, dB added to the bus gain.
     public var gain: Double = 0
     /// Which keys were written (so the document writes back what it read).
     public var writtenKeys: Set<String> = []
 
+    /// Settings with the given values; every default is the table's.
     public init(parameter: String? = nil, away: Double? = nil, fall: Double = 8, rise: Double = 6,
                 haptic: String = "speed-bump", sound: SoundReference? = nil, bus: String = "ui", gain: Double = 0) {
         self.parameter = parameter
@@ -48,8 +58,11 @@ public struct FocusSettings: Sendable, Equatable {
         self.gain = gain
     }
 
+    /// The keys a `"focus"` object may have; the reader refuses any other as an error.
     public static let keys = ["parameter", "away", "fall", "rise", "haptic", "sound", "bus", "gain"]
 
+    /// Whether the two settings are the same values; which keys were written
+    /// (`writtenKeys`) is not compared.
     public static func == (a: FocusSettings, b: FocusSettings) -> Bool {
         a.parameter == b.parameter && a.away == b.away && a.fall == b.fall && a.rise == b.rise && a.haptic == b.haptic
             && a.sound == b.sound && a.bus == b.bus && a.gain == b.gain

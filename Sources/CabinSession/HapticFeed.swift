@@ -26,10 +26,13 @@ public final class HapticFeed: @unchecked Sendable {
     /// One published state: the session frame a block ended at and the carried parameters
     /// there (`values[i]` is parameter ``HapticFeed/parameters``[i]).
     public struct State: Sendable, Equatable {
+        /// The session frame the block ended at.
         public var frame: FrameTime
+        /// The carried parameters' values there, in the order of ``HapticFeed/parameters``.
         public var values: [Double]
     }
 
+    /// The ring's producer side, which the render thread holds and publishes through.
     public let view: View
     /// The session parameters each state carries, by index, in slot order.
     public let parameters: [Int]

@@ -11,13 +11,18 @@
 ///
 /// Thread: a value type; any thread.
 public struct HapticLayer: Sendable, Equatable {
+    /// The layer's name: its key in the document's `layers`, what cues start and stop.
     public var name: String
     /// The pattern: a library name or a file relative to the document (`HapticReference`).
     public var pattern: String
+    /// Whether the pattern repeats from its start when it ends (the layer's `loop`).
     public var isLooping: Bool
+    /// The parameter map giving the factor 0…1 on intensity (nil: × 1).
     public var intensity: LayerMap?
+    /// The parameter map giving the offset −1…1 on sharpness (nil: + 0).
     public var sharpness: LayerMap?
 
+    /// A layer named `name` playing `pattern`, with optional parameter maps.
     public init(name: String, pattern: String, isLooping: Bool = false, intensity: LayerMap? = nil,
                 sharpness: LayerMap? = nil) {
         self.name = name

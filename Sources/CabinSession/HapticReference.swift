@@ -8,9 +8,12 @@
 ///
 /// Thread: a value type; pure; any thread.
 public enum HapticReference: Sendable, Hashable, CustomStringConvertible {
+    /// A pattern of the library by name (`engine-start`, `ui/tick`), without extension.
     case library(String)
+    /// A pattern file, its path relative to the document's folder (a leading `./` removed).
     case file(String)
 
+    /// The extensions (lowercase, without the dot) that make a name a file path.
     public static let fileExtensions = ["ahap", "haptic"]
 
     /// Parses `text`, or says what is wrong with it (message and rule).
@@ -39,6 +42,7 @@ public enum HapticReference: Sendable, Hashable, CustomStringConvertible {
         return .success(.library(text))
     }
 
+    /// The name or path as a document writes it (without a `./` it was given with).
     public var description: String {
         switch self {
         case .library(let name): name

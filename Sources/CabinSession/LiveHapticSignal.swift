@@ -28,6 +28,7 @@ public struct LiveHapticSignal {
 
     /// A transient whose maps apply when it is felt.
     public struct Pending: Sendable {
+        /// When it is felt, in seconds from the session's start.
         public var time: Double
         var segment: Int
         var intensity: Double

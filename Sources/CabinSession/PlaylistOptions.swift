@@ -11,12 +11,18 @@ public struct PlaylistOptions: Sendable, Equatable {
     /// Which gain tag sets each track's level: the track's own, or its album's (so the
     /// album's quiet songs stay quiet); a track without the tag falls back to the other tag,
     /// then to its loudness measured with libebur128.
-    public enum GainMode: String, Sendable, CaseIterable { case track, album }
+    public enum GainMode: String, Sendable, CaseIterable {
+        /// The track's own gain tag (`REPLAYGAIN_TRACK_GAIN`, `R128_TRACK_GAIN`).
+        case track
+        /// The album's gain tag (`REPLAYGAIN_ALBUM_GAIN`, `R128_ALBUM_GAIN`).
+        case album
+    }
 
     /// Play in a seeded random order: every track once before any repeats.
     public var shuffle = false
     /// Seconds the end of a track overlaps the next (equal-power); 0 plays them gaplessly.
     public var crossfadeSeconds = 0.0
+    /// Which gain tag sets each track's level (the document's `replayGain`).
     public var gainMode = GainMode.track
     /// Start again after the last track (the layer's `loop`; set by the compiler).
     public var repeats = false
@@ -26,6 +32,8 @@ public struct PlaylistOptions: Sendable, Equatable {
     /// The longest crossfade between tracks, in seconds.
     public static let maximumCrossfadeSeconds = 30.0
 
+    /// Options as the document's `playlist` object gives them; `repeats` and `seed` are the
+    /// compiler's.
     public init(shuffle: Bool = false, crossfadeSeconds: Double = 0, gainMode: GainMode = .track) {
         self.shuffle = shuffle
         self.crossfadeSeconds = crossfadeSeconds

@@ -19,6 +19,8 @@ public struct ResolvedHaptics: Sendable {
     /// One located line per pattern whose sound could not be loaded (a waveform missing).
     public var audioFailures: [String: String] = [:]
 
+    /// The compiled `patterns` and the `failures`, both keyed by the cue's `haptic` text;
+    /// `audio` and `audioFailures` start empty.
     public init(patterns: [String: CompiledHaptics] = [:], failures: [String: String] = [:]) {
         self.patterns = patterns
         self.failures = failures
@@ -65,12 +67,17 @@ public struct SessionCompileOptions: Sendable, Equatable {
     /// the config file or `CABIN_HAPTIC_STRENGTH`).
     public var hapticStrength: HapticStrength?
 
+    /// Where the loudness target comes from.
     public enum LoudnessChoice: Sendable, Equatable {
+        /// The document's `"loudness"`; none when it has none.
         case document
+        /// This target, in LUFS, whatever the document says.
         case target(Double)
+        /// No target: no master gain is computed, the gains play as written.
         case off
     }
 
+    /// Options with the given values; `hapticStrength` starts nil (the document's).
     public init(hapticsBusGain: Double? = nil, hapticAudio: HapticAudioOptions = .init(),
                 loudness: LoudnessChoice = .document, masterGain: Double? = nil, seed: UInt64? = nil) {
         self.seed = seed

@@ -10,10 +10,13 @@ public struct LoadedSound: Sendable, Equatable {
     public var trim: Double
     /// The sound's integrated loudness in LUFS as measured, before `trim` (nil: unknown).
     public var loudness: Double?
-    /// Loop region in frames of `samples`, if the library gives one.
+    /// Loop region in frames of `samples`, if the library gives one: its first frame.
     public var loopStart: Int?
+    /// One past the loop region's last frame (nil: no loop region).
     public var loopEnd: Int?
 
+    /// A sound of `samples` with its trim (dB), loop region (frames) and measured loudness
+    /// (LUFS).
     public init(samples: SampleStorage, trim: Double = 0, loopStart: Int? = nil, loopEnd: Int? = nil,
                 loudness: Double? = nil) {
         self.samples = samples
@@ -34,6 +37,8 @@ public struct LoadedSound: Sendable, Equatable {
     /// Frames in the sound.
     public var frameCount: Int { samples.frameCount }
 
+    /// Whether both hold the same storage (the same object, not equal samples) with the
+    /// same trim, loudness and loop region.
     public static func == (a: LoadedSound, b: LoadedSound) -> Bool {
         a.samples === b.samples && a.trim == b.trim && a.loudness == b.loudness && a.loopStart == b.loopStart && a.loopEnd == b.loopEnd
     }
@@ -54,11 +59,14 @@ public struct ResolvedSounds: Sendable {
     /// The loudness library sounds are trimmed to (the manifest's `referenceLoudness`).
     public var referenceLoudness = -23.0
 
+    /// The loaded `sounds` and the `failures`, both keyed by the reference's text
+    /// (`SoundReference.description`) or a spoken cue's `Cue.Speech.soundKey`.
     public init(sounds: [String: LoadedSound] = [:], failures: [String: String] = [:]) {
         self.sounds = sounds
         self.failures = failures
     }
 
+    /// The loaded sound for `reference` (nil: not loaded, or a source that needs no file).
     public subscript(reference: SoundReference) -> LoadedSound? { sounds[reference.description] }
 }
 

@@ -20,8 +20,13 @@ import CabinHaptics
 ///
 /// Thread: pure; control thread (allocates).
 public enum SessionCompiler {
+    /// Seconds of the fade that ends every session at its `duration` (20 ms).
     public static let endFadeDuration = 0.02
 
+    /// Compiles `document` at `sampleRate` (Hz) for a mixer rendering blocks of at most
+    /// `maxBlockFrames`. A sound or pattern that did not load (`ResolvedSounds.failures`,
+    /// `ResolvedHaptics.failures`) silences what uses it, with a line in the result's
+    /// `warnings`; nothing throws.
     public static func compile(_ document: SessionDocument, sounds: ResolvedSounds,
                                haptics: ResolvedHaptics = ResolvedHaptics(), sampleRate: Double,
                                maxBlockFrames: Int = 512, options: SessionCompileOptions = .init()) -> CompiledSession {

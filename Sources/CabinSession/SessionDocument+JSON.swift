@@ -8,6 +8,7 @@ extension SessionDocument {
     /// back gives the same document.
     public func json() -> String { jsonValue().serialized(pretty: true) }
 
+    /// The document as a JSON value: what `json()` serializes.
     public func jsonValue() -> JSONValue {
         var members: [(String, JSONValue)] = [("cabin", .number(version))]
         if let title { members.append(("title", .string(title))) }

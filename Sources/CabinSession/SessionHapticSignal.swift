@@ -51,8 +51,11 @@ public struct SessionHapticSignal: Sendable {
 
     /// A transient on the session's timeline.
     public struct Transient: Sendable, Equatable {
+        /// Seconds from the session's start.
         public var time: Double
+        /// Its intensity 0…1, after the layer's `intensity` map (clipped to 1).
         public var intensity: Double
+        /// Its sharpness 0…1, after the layer's `sharpness` offset (clamped).
         public var sharpness: Double
     }
 

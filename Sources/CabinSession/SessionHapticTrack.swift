@@ -35,7 +35,9 @@ public struct SessionHapticTrack: Sendable {
         let audioIndex: Int
     }
 
+    /// The track's rate, Hz: the session's.
     public let sampleRate: Double
+    /// The track's length in frames: the session's.
     public let durationFrames: FrameTime
     /// Placed patterns, sorted by frame (cues whose pattern did not load are left out).
     public let clips: [Clip]

@@ -46,6 +46,7 @@ public enum SessionLoudness {
         public var loudness: Double?
         /// Length in seconds (one-shots; loops play for as long as their layer).
         public var duration: Double
+        /// A sound of `loudness` LUFS (nil: unknown) lasting `duration` seconds.
         public init(loudness: Double?, duration: Double) {
             self.loudness = loudness
             self.duration = duration

@@ -13,6 +13,7 @@ import CabinJSON
 ///
 /// Thread: pure; any thread except the render thread.
 public struct SessionPlot: Sendable {
+    /// The session drawn.
     public var document: SessionDocument
     /// Seconds of each one-shot and spoken sound by its reference (`ResolvedSounds.sounds`'
     /// keys: library names, file paths, `Cue.Speech.soundKey`); a cue without one is drawn
@@ -23,6 +24,8 @@ public struct SessionPlot: Sendable {
     /// Pixels across.
     public var width: Int
 
+    /// A plot of `document`, `width` pixels across (not checked here: `widthRange` is what a
+    /// caller should accept), with the sound lengths and render loudness it knows.
     public init(document: SessionDocument, soundLengths: [String: Double] = [:],
                 loudness: [(time: Double, lufs: Double?)] = [], width: Int = 1200) {
         self.document = document
@@ -43,10 +46,15 @@ public struct SessionPlot: Sendable {
     /// A layer's level over time, dB relative to its gain (`levelFloor` while off), as
     /// linear segments between points; crossfades as spans with the sound they go to.
     public struct LayerTrack: Sendable {
+        /// The layer's name.
         public var layer: String
+        /// The bus it plays on.
         public var bus: String
+        /// The level's knots, (seconds, dB relative to the layer's gain), in time order.
         public var points: [(time: Double, level: Double)]
+        /// Its crossfades: start (seconds), length (seconds) and the sound it goes to.
         public var crossfades: [(time: Double, over: Double, to: String)]
+        /// Its `fade` cues: start (seconds), length (seconds) and the level it goes to (dB).
         public var fades: [(time: Double, over: Double, to: Double)]
     }
 
@@ -78,9 +86,13 @@ public struct SessionPlot: Sendable {
     /// `intensity` map at the parameter's value (the timeline's), sampled along the timeline
     /// and at every change; crossfades as spans with the pattern they go to.
     public struct HapticLayerTrack: Sendable {
+        /// The haptic layer's name.
         public var layer: String
+        /// The pattern it starts with.
         public var pattern: String
+        /// The intensity's samples, (seconds, 0…1), in time order.
         public var points: [(time: Double, intensity: Double)]
+        /// Its crossfades: start (seconds), length (seconds) and the pattern it goes to.
         public var crossfades: [(time: Double, over: Double, to: String)]
     }
 
@@ -117,8 +129,13 @@ public struct SessionPlot: Sendable {
 
     /// A value that cues move over time (a parameter, or a bus effect such as a low-pass).
     public struct ValueTrack: Sendable {
+        /// The parameter's name, or the bus and effect (`ambient lowpass`, with the
+        /// parameter's name when it is not the effect's main one).
         public var name: String
+        /// The values the lane spans: the parameter's `min`…`max`, or the effect's values
+        /// with a margin.
         public var range: ClosedRange<Double>
+        /// The value's knots, (seconds, value in its own unit), linear between them.
         public var points: [(time: Double, value: Double)]
     }
 
@@ -167,13 +184,19 @@ public struct SessionPlot: Sendable {
 
     /// A one-shot or spoken cue: when, on which bus, how long it sounds (nil: unknown), and what.
     public struct SoundCue: Sendable {
+        /// The cue's time, seconds.
         public var time: Double
+        /// The bus it plays on.
         public var bus: String
+        /// Seconds it sounds (from `soundLengths`; nil: unknown, drawn as a tick).
         public var length: Double?
+        /// What it plays: the sound's reference, or the spoken text in quotes.
         public var label: String
+        /// Whether it is a `say` cue (else a `play`).
         public var isSpeech: Bool
     }
 
+    /// Every `play` and `say` cue, in the document's cue order.
     public var soundCues: [SoundCue] {
         document.cues.flatMap { cue -> [SoundCue] in
             var cues: [SoundCue] = []

@@ -21,7 +21,9 @@ public enum SessionReader {
 
     /// The outcome: the document if valid, and every diagnostic (errors and warnings).
     public struct Result: Sendable {
+        /// The document; nil when there was any error.
         public var document: SessionDocument?
+        /// Every error and warning found, for the file as named.
         public var diagnostics: Diagnostics
     }
 

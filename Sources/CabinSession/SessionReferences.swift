@@ -25,6 +25,7 @@ public struct SessionReferences: Sendable {
     /// document error.
     public var stations: [String: String]
 
+    /// The checks for sounds and haptic patterns, and the stations by name (none unless given).
     public init(sound: @escaping @Sendable (SoundReference) -> String?,
                 haptic: @escaping @Sendable (HapticReference) -> String?,
                 stations: [String: String] = [:]) {

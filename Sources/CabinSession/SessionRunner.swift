@@ -16,6 +16,7 @@ import Synchronization
 /// Thread: `init` on the control thread; `render` on one render thread; `marksReached`,
 /// `handle` and `position` from any thread.
 public final class SessionRunner: @unchecked Sendable {
+    /// The session it plays.
     public let session: CompiledSession
     /// Live control of the mixer (parameters, counters) from the control thread.
     public let handle: MixerHandle
@@ -29,6 +30,8 @@ public final class SessionRunner: @unchecked Sendable {
     private let markCounter = Atomic<Int>(0)
     private var nextMark = 0
 
+    /// A runner at the start of `session`: builds its mixer (allocates) and pre-rolls the
+    /// limiter's look-ahead. Control thread.
     public init(_ session: CompiledSession) {
         self.session = session
         let (mixer, handle) = session.config.make()

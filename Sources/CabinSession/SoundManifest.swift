@@ -18,11 +18,13 @@ public struct SoundManifest: Sendable, Equatable {
     /// Entries in the file's order.
     public var sounds: [Entry]
 
+    /// A manifest of `sounds` trimmed to `referenceLoudness` LUFS.
     public init(referenceLoudness: Double = -23, sounds: [Entry] = []) {
         self.referenceLoudness = referenceLoudness
         self.sounds = sounds
     }
 
+    /// One sound of the library.
     public struct Entry: Sendable, Equatable {
         /// Library name, e.g. `engine/v6`.
         public var name: String
@@ -30,11 +32,14 @@ public struct SoundManifest: Sendable, Equatable {
         public var file: String
         /// `engine`, `ambient`, `ui`, `radio`, `voice` …
         public var category: String
-        /// Loop region in frames of the file (at its own rate), if the sound loops.
+        /// Loop region in frames of the file (at its own rate), if the sound loops: its
+        /// first frame.
         public var loopStart: Int?
+        /// One past the loop region's last frame (nil: the sound does not loop).
         public var loopEnd: Int?
-        /// Integrated loudness (LUFS) and true peak (dBTP) as measured.
+        /// Integrated loudness (LUFS) as measured (nil: not measured).
         public var loudness: Double?
+        /// True peak (dBTP) as measured (nil: not measured).
         public var truePeak: Double?
         /// Gain in dB that brings the sound to `referenceLoudness` (for a UI one-shot, no
         /// further than its true peak at −12 dBTP: a click is trimmed by its peak).
@@ -44,6 +49,7 @@ public struct SoundManifest: Sendable, Equatable {
         /// One line for `cabin sounds list`.
         public var description: String?
 
+        /// An entry for library name `name` in `file`; the other values as the properties say.
         public init(name: String, file: String, category: String, loopStart: Int? = nil, loopEnd: Int? = nil,
                     loudness: Double? = nil, truePeak: Double? = nil, trim: Double = 0, duration: Double? = nil,
                     description: String? = nil) {
@@ -60,6 +66,7 @@ public struct SoundManifest: Sendable, Equatable {
         }
     }
 
+    /// The entry for library name `name` (`engine/v6`), or nil.
     public func entry(named name: String) -> Entry? { sounds.first { $0.name == name } }
 
     /// Reads a manifest, reporting every problem with its location.

@@ -17,8 +17,11 @@ import CabinJSON
 ///   ending in `/` (`music/`, `/home/me/Music/`); relative to the document or absolute;
 /// - anything else is a library name (`engine/v6`), resolved through `Sounds/manifest.json`.
 public enum SoundReferenceParser {
+    /// Why a text names no sound (or pattern): what a reader reports as a diagnostic.
     public struct Problem: Error, Sendable, Equatable {
+        /// What is wrong, for people, quoting the text.
         public var message: String
+        /// The rule broken, a diagnostic's `rule` (`session.sound-path`, …).
         public var rule: String
     }
 

@@ -9,24 +9,33 @@ import CabinAudio
 public enum SessionPresets {
     /// A preset: its name, one line about it, its options with defaults, and the generator.
     public struct Preset: Sendable {
+        /// What names it (`drive`), for `make(_:options:)` and `cabin session --preset`.
         public var name: String
+        /// One line about it, for help and listings.
         public var summary: String
+        /// The options it takes, in the order help lists them.
         public var options: [Option]
         let make: @Sendable (PresetOptions) throws(PresetError) -> SessionDocument
     }
 
+    /// One option of a preset, as text (the CLI gives it as `--NAME VALUE`).
     public struct Option: Sendable {
+        /// Its name, without dashes (`minutes`).
         public var name: String
+        /// The value it takes when not given, as text.
         public var defaultValue: String
+        /// One line of help: what it is and what it accepts.
         public var help: String
     }
 
+    /// Every preset, in the order listings show them.
     public static let all: [Preset] = [DrivePreset.preset, PomodoroPreset.preset, AmbientPreset.preset,
                                        BreathingPreset.preset, BreathingPreset.questPreset, UIDemoPreset.preset]
 
     /// The preset `cabin play` plays with no arguments: a 25-minute drive.
     public static let defaultName = "drive"
 
+    /// The preset called `name`, or nil.
     public static func named(_ name: String) -> Preset? { all.first { $0.name == name } }
 
     /// Builds preset `name` from `options` (option name without dashes → value).
@@ -51,7 +60,9 @@ public enum SessionPresets {
 public struct PresetError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A run of words, or the name of one of the preset's options.
     public enum Part: Sendable, Equatable {
+        /// Words, written as they are.
         case text(String)
+        /// An option's name without dashes (`minutes`), written as each reader spells it.
         case option(String)
     }
 
@@ -76,6 +87,7 @@ public struct PresetError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The message with options by their names, as `SessionPresets.make` takes them.
     public var description: String { spelled { $0 } }
 
+    /// An error of `message`, written as a string with its options marked.
     public init(_ message: Message) { parts = message.parts }
 
     /// A message written as a string, options marked: `"\(option: "minutes") must be …"`,
@@ -83,15 +95,24 @@ public struct PresetError: Error, Sendable, Equatable, CustomStringConvertible {
     public struct Message: ExpressibleByStringInterpolation, Sendable {
         var parts: [Part]
 
+        /// A message of words only, naming no option.
         public init(stringLiteral value: String) { parts = [.text(value)] }
+        /// The message an interpolated string literal builds.
         public init(stringInterpolation: Interpolation) { parts = stringInterpolation.parts }
 
+        /// What an interpolated literal is built with: `\(value)` is words,
+        /// `\(option: name)` one option, `\(options: names)` several, comma-separated.
         public struct Interpolation: StringInterpolationProtocol, Sendable {
             var parts: [Part] = []
+            /// An empty message (the sizes are not used).
             public init(literalCapacity: Int, interpolationCount: Int) {}
+            /// Appends words.
             public mutating func appendLiteral(_ literal: String) { text(literal) }
+            /// Appends `value`'s description as words.
             public mutating func appendInterpolation(_ value: some CustomStringConvertible) { text(value.description) }
+            /// Appends the option called `name` (without dashes).
             public mutating func appendInterpolation(option name: String) { parts.append(.option(name)) }
+            /// Appends the options `names`, separated by `, `.
             public mutating func appendInterpolation(options names: [String]) {
                 for (i, name) in names.enumerated() {
                     if i > 0 { text(", ") }
