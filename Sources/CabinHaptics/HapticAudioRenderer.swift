@@ -171,7 +171,7 @@ public enum HapticAudioRenderer {
         private let layout: HapticAudioOptions.Layout
 
         /// A stream of `compiled` rendered with `options`, at its first frame; finds the
-        /// gain from the bound without rendering. Allocates (one block).
+        /// gain from the bound without rendering. Allocates.
         public init(_ compiled: CompiledHaptics, options: HapticAudioOptions = .init()) {
             stream = Stream(compiled, options: options)
             frameCount = stream.frameCount
@@ -230,8 +230,7 @@ public enum HapticAudioRenderer {
         private var active: [Int] = []
         private let burstLength: Int
 
-        /// A stream of `compiled` rendered with `options`, at frame 0. Allocates (the
-        /// transients' order).
+        /// A stream of `compiled` rendered with `options`, at frame 0. Allocates.
         public init(_ compiled: CompiledHaptics, options: HapticAudioOptions) {
             self.options = options
             frameCount = HapticAudioRenderer.frameCount(compiled, options: options)

@@ -20,8 +20,7 @@ public struct HapticPattern: Sendable, Hashable {
     /// ``AHAPWriter``. Nothing else reads it.
     public var metadata: [String: String]
 
-    /// A pattern of the given parts, kept in the order given (the readers sort theirs;
-    /// `version` nil: none written).
+    /// A pattern of the given parts, kept in the order given (the readers sort theirs).
     public init(
         version: Double? = 1, events: [HapticEvent] = [], dynamicParameters: [HapticDynamicParameter] = [],
         parameterCurves: [HapticParameterCurve] = [], metadata: [String: String] = [:]
