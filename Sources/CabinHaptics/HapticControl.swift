@@ -2,7 +2,8 @@
 ///
 /// Thread: a value type; any thread.
 public struct HapticControlPoint: Sendable, Hashable {
-    /// Seconds: relative to its curve's start in a ``HapticParameterCurve``.
+    /// Seconds: relative to the curve's `time` in a ``HapticParameterCurve``, to the event's
+    /// in an event's own envelope (``HapticEvent/intensityEnvelope``).
     public var time: Double
     /// The parameter's value there, in the parameter's own scale (see ``HapticDynamicParameterID``).
     public var value: Double

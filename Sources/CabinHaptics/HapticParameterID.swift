@@ -18,8 +18,8 @@ public enum HapticEventParameterID: String, Sendable, Hashable, CaseIterable {
     /// `ReleaseTime`: the fall after the event's end, 0…1 (default 0), in seconds as
     /// ``HapticEnvelopeShape`` maps it.
     case releaseTime = "ReleaseTime"
-    /// `Sustained`: 1 (the default) holds full strength from the attack to the event's end;
-    /// 0 decays after the attack.
+    /// `Sustained`, 0…1 (default 1): 0.5 or more holds full strength from the attack to the
+    /// event's end; less decays after the attack.
     case sustained = "Sustained"
     /// `AudioVolume`: a sound event's level, 0…1 (default 1).
     case audioVolume = "AudioVolume"

@@ -72,8 +72,8 @@ public struct LoopSeam: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    /// The five measures on one line, to 5 decimals: `seam step …, body max …, body 99.9% …;
-    /// seam bend …, body 99.9% …`.
+    /// The five measures on one line, rounded to 5 decimals: `seam step …, body max …,
+    /// body 99.9% …; seam bend …, body 99.9% …`.
     public var description: String {
         "seam step \(Self.format(seamStep)), body max \(Self.format(bodyMaxStep)), body 99.9% \(Self.format(bodyTypicalStep)); "
             + "seam bend \(Self.format(seamBend)), body 99.9% \(Self.format(bodyTypicalBend))"

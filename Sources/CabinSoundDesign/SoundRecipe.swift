@@ -2,11 +2,11 @@ import CabinAudio
 
 /// The families of the built-in library (the manifest's `category`).
 public enum SoundCategory: String, Sendable, CaseIterable {
-    /// Engine loops (`engine/…`): mono, seamless, repitched by focus speed.
+    /// Engine loops (`engine/…`): mono and seamless.
     case engine
     /// Ambient beds (`ambient/…`): stereo, seamless loops.
     case ambient
-    /// UI one-shots (`ui/…`): chimes and clicks, mono.
+    /// UI one-shots (`ui/…`): chimes and mechanical sounds, mono.
     case ui
     /// Radio beds (`radio/…`): stereo, seamless loops.
     case radio

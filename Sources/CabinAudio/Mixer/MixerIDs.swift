@@ -12,8 +12,8 @@
 public struct MixerID<Kind: MixerIDKind>: Hashable, Sendable, BitwiseCopyable, CustomStringConvertible {
     /// Position of the thing in its table.
     public var index: Int32
-    /// The ID of position `index` in its table (not checked here: the config that issues
-    /// IDs keeps them in range).
+    /// The ID of position `index` in its table (not checked here: a command naming an ID
+    /// out of range is ignored and counted in `MixerCounters.invalidCommands`).
     public init(index: Int32) { self.index = index }
     /// The kind's name and the index: `bus#2`.
     public var description: String { "\(Kind.name)#\(index)" }
