@@ -55,5 +55,6 @@ extension AudioBuffer: CustomStringConvertible, CustomDebugStringConvertible {
     public var description: String {
         "AudioBuffer(\(channelCount) ch, \(Int(sampleRate)) Hz, \(frameCount) frames)"
     }
+    /// The same summary as ``description``.
     public var debugDescription: String { description }
 }

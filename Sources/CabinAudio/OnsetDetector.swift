@@ -28,6 +28,7 @@ public enum OnsetDetector {
         /// The least time between two onsets (30 ms).
         public var minimumGap: Double
 
+        /// Settings with `threshold` (0…1) and `minimumGap` (seconds).
         public init(threshold: Double = 0.07, minimumGap: Double = 0.03) {
             self.threshold = threshold
             self.minimumGap = minimumGap
@@ -36,15 +37,20 @@ public enum OnsetDetector {
 
     /// An onset: its time in seconds and its normalised flux peak (0…1, the strongest 1).
     public struct Onset: Sendable, Hashable {
+        /// Seconds from the sound's start, placed to the sample.
         public var time: Double
+        /// The normalised flux peak, 0…1 (the sound's strongest onset 1).
         public var strength: Double
     }
 
     /// The frames the detector looks at: every `hop` s, a frame centred there with its
     /// flux (normalised 0…1) and spectral centroid in Hz (0 in silence).
     public struct Frames: Sendable, Hashable {
+        /// Seconds between frame centres (2 ms rounded to whole samples); frame `i` is centred at `i × hop`.
         public var hop: Double
+        /// Each frame's spectral flux, normalised 0…1.
         public var flux: [Double]
+        /// Each frame's spectral centroid in Hz (0 in silence).
         public var centroid: [Double]
         /// Each frame's power (mean square of its windowed samples).
         public var power: [Double]

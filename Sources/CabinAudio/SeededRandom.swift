@@ -5,6 +5,7 @@
 public struct SeededRandom: Sendable, RandomNumberGenerator {
     private var state: UInt64
 
+    /// A source whose values are fixed by `seed` (any value; each seed its own sequence).
     public init(seed: UInt64) { state = seed &+ 0x9E37_79B9_7F4A_7C15 }
 
     /// The next 64 random bits.

@@ -33,7 +33,22 @@ import CabinJSON
 public struct AndroidComposition: Sendable, Hashable {
     /// Android's primitive constants (`VibrationEffect.Composition.PRIMITIVE_*`).
     public enum Primitive: Int, Sendable, Hashable, CaseIterable {
-        case click = 1, thud = 2, spin = 3, quickRise = 4, slowRise = 5, quickFall = 6, tick = 7, lowTick = 8
+        /// `PRIMITIVE_CLICK` (1): a sharp, strong transient (sharpness and intensity ≥ 0.5).
+        case click = 1
+        /// `PRIMITIVE_THUD` (2, API 31): a dull, strong transient (sharpness < 0.5, intensity ≥ 0.5).
+        case thud = 2
+        /// `PRIMITIVE_SPIN` (3, API 31): a spinning feel; Cabin's conversion never emits it.
+        case spin = 3
+        /// `PRIMITIVE_QUICK_RISE` (4): a rise in intensity of at most ``AndroidComposition/quickRiseMilliseconds``.
+        case quickRise = 4
+        /// `PRIMITIVE_SLOW_RISE` (5): a longer rise in intensity.
+        case slowRise = 5
+        /// `PRIMITIVE_QUICK_FALL` (6): a fall in intensity, of any length.
+        case quickFall = 6
+        /// `PRIMITIVE_TICK` (7): a sharp, light transient (sharpness ≥ 0.5, intensity < 0.5).
+        case tick = 7
+        /// `PRIMITIVE_LOW_TICK` (8, API 31): a dull, light transient (sharpness and intensity < 0.5).
+        case lowTick = 8
 
         /// The constant's name, e.g. `PRIMITIVE_CLICK`.
         public var constantName: String {
@@ -55,8 +70,9 @@ public struct AndroidComposition: Sendable, Hashable {
 
     /// One `addPrimitive(primitive, scale, delayMs)`, with the time Cabin allotted it.
     public struct Element: Sendable, Hashable {
+        /// The primitive `addPrimitive` plays.
         public var primitive: Primitive
-        /// 0…1.
+        /// The primitive's strength, 0…1 (a transient's intensity, a ramp's highest level).
         public var scale: Double
         /// The pause before it, after the previous element's allotment (ms).
         public var delayMilliseconds: Int
@@ -66,6 +82,8 @@ public struct AndroidComposition: Sendable, Hashable {
         public var startMilliseconds: Int
     }
 
+    /// The `addPrimitive` calls, in play order; empty when the pattern has no transient and
+    /// no ramp.
     public var elements: [Element]
     /// The compiled pattern's end, rounded to whole ms.
     public var lengthMilliseconds: Int
@@ -76,8 +94,14 @@ public struct AndroidComposition: Sendable, Hashable {
     /// Primitives dropped because the ones before them filled their time.
     public var droppedPrimitives: Int
 
+    /// The length allotted to a transient's primitive, in milliseconds (20, the compiler's
+    /// transient length).
     public static let transientMilliseconds = 20
+    /// The longest rise, in milliseconds, that becomes `PRIMITIVE_QUICK_RISE` (200); a longer
+    /// one becomes `PRIMITIVE_SLOW_RISE`.
     public static let quickRiseMilliseconds = 200
+    /// The smallest change in intensity (0…1 scale) a rising or falling run needs to become a
+    /// primitive (0.1); a smaller run counts as held.
     public static let minimumRamp = 0.1
 
     /// The primitives a device must support (`Vibrator.arePrimitivesSupported`), in

@@ -19,6 +19,8 @@ public struct AndroidWaveform: Sendable, Hashable {
     /// Segment amplitudes, 0…255.
     public var amplitudes: [Int]
 
+    /// A waveform of the given segments; `timings` and `amplitudes` pair up index by index
+    /// and should have the same count.
     public init(timings: [Int], amplitudes: [Int]) {
         self.timings = timings
         self.amplitudes = amplitudes

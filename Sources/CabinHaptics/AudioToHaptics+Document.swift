@@ -20,6 +20,8 @@ public struct AudioToHapticsOptions: Sendable, Hashable {
     /// tap still on an onset.
     public var minimumGap: Double
 
+    /// Options with the given values (each property's range and meaning above); none is
+    /// checked here: ``problems`` lists those out of range.
     public init(gainDecibels: Double = 0, resolution: Double = 50, headroomDecibels: Double = 0, emphasisThreshold: Double = 0.07,
                 minimumGap: Double = 0.03) {
         self.gainDecibels = gainDecibels

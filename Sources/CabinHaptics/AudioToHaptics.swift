@@ -28,11 +28,15 @@ import Glibc
 public struct AudioToHaptics: Sendable {
     /// A point of the continuous track.
     public struct Point: Sendable, Hashable {
+        /// Seconds from the sound's start.
         public var time: Double
+        /// Intensity there, 0…1.
         public var intensity: Double
+        /// Sharpness there, 0…1 (the spectral centroid, 100 Hz → 0, 8 kHz → 1).
         public var sharpness: Double
     }
 
+    /// The options the analysis used.
     public var options: AudioToHapticsOptions
     /// The sound's length in seconds.
     public var duration: Double

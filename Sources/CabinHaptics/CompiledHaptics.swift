@@ -5,10 +5,14 @@
 ///
 /// Thread: a value type; any thread.
 public struct HapticPoint: Sendable, Hashable {
+    /// Seconds from the pattern's start.
     public var time: Double
+    /// Intensity, 0…1.
     public var intensity: Double
+    /// Sharpness, 0…1 (0 dull, 1 crisp).
     public var sharpness: Double
 
+    /// A point at `time` seconds with `intensity` and `sharpness` (each 0…1).
     public init(time: Double, intensity: Double, sharpness: Double) {
         self.time = time
         self.intensity = intensity
@@ -31,7 +35,10 @@ public typealias HapticTransientEvent = HapticPoint
 ///
 /// Thread: a value type; any thread.
 public struct CompiledHaptics: Sendable {
+    /// The continuous track's breakpoints, sorted by time; empty when the pattern has no
+    /// continuous event.
     public var breakpoints: [HapticBreakpoint]
+    /// The transients after controls, sorted by time; empty when the pattern has none.
     public var transients: [HapticTransientEvent]
     /// The latest haptic event end (continuous end, or transient time), in seconds.
     public var duration: Double
@@ -116,10 +123,14 @@ public struct CompiledHaptics: Sendable {
 public struct SampledHaptics: Sendable, Hashable {
     /// A transient on a frame of the sampled stream.
     public struct Transient: Sendable, Hashable {
+        /// The frame it starts on, from the stream's start (at ``SampledHaptics/sampleRate``).
         public var frame: Int
+        /// Its intensity, 0…1.
         public var intensity: Float
+        /// Its sharpness, 0…1.
         public var sharpness: Float
 
+        /// A transient on `frame` with `intensity` and `sharpness` (each 0…1).
         public init(frame: Int, intensity: Float, sharpness: Float) {
             self.frame = frame
             self.intensity = intensity
@@ -135,6 +146,7 @@ public struct SampledHaptics: Sendable, Hashable {
         self.transients = transients
     }
 
+    /// Frames a second of the streams.
     public var sampleRate: Double
     /// Continuous-track intensity per frame, 0…1.
     public var intensity: [Float]
@@ -143,5 +155,6 @@ public struct SampledHaptics: Sendable, Hashable {
     /// Transients, sorted by frame.
     public var transients: [Transient]
 
+    /// The streams' length in frames (the count of ``intensity``).
     public var frameCount: Int { intensity.count }
 }

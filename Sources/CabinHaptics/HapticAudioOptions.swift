@@ -12,6 +12,7 @@ public struct HapticAudioOptions: Sendable, Hashable {
         /// as DualSense voice-coil haptics are driven over USB audio.
         case dualSense
 
+        /// Channels a frame of this layout has: 1 for mono, 4 for DualSense.
         public var channelCount: Int { self == .mono ? 1 : 4 }
 
         /// Writes one mono sample as a frame of this layout (DualSense: channels 3 and 4,
@@ -29,10 +30,12 @@ public struct HapticAudioOptions: Sendable, Hashable {
         }
     }
 
+    /// Frames a second of the rendered audio (default 48 000).
     public var sampleRate: Double
     /// Sharpness 0 maps to the lower bound, 1 to the upper, logarithmically in between
     /// (default 60…300 Hz).
     public var frequencyRange: ClosedRange<Double>
+    /// The channels the renderer writes (default mono).
     public var layout: Layout
     /// Length of a transient's decaying burst in seconds (default 20 ms; 10–30 ms sensible).
     public var transientDuration: Double
@@ -43,6 +46,7 @@ public struct HapticAudioOptions: Sendable, Hashable {
     /// The highest peak allowed, in dBFS (default −1).
     public var peakCeilingDecibels: Double
 
+    /// Options with the given values (each property says its unit and default).
     public init(
         sampleRate: Double = 48_000, frequencyRange: ClosedRange<Double> = 60...300, layout: Layout = .mono,
         transientDuration: Double = 0.02, smoothingTime: Double = 0.006, peakCeilingDecibels: Double = -1
@@ -69,7 +73,9 @@ public struct HapticAudioOptions: Sendable, Hashable {
 ///
 /// Thread: a value type; any thread.
 public struct HapticAudio: Sendable, Hashable {
+    /// Frames a second.
     public var sampleRate: Double
+    /// Channels a frame has (the layout's: 1 or 4).
     public var channelCount: Int
     /// Interleaved samples, `frameCount × channelCount`.
     public var samples: [Float]
@@ -78,6 +84,7 @@ public struct HapticAudio: Sendable, Hashable {
     /// The gain the final normalisation applied (1 when the mix was already under the ceiling).
     public var normalizationGain: Double
 
+    /// Frames in ``samples`` (0 when ``channelCount`` is 0).
     public var frameCount: Int { channelCount == 0 ? 0 : samples.count / channelCount }
 
     /// The samples of one channel (0-based).

@@ -160,7 +160,9 @@ public enum HapticAudioRenderer {
     /// render's peak (so identical to `synthesize` whenever the bound needs no gain).
     /// Memory: one block.
     public struct Streamed {
+        /// Frames the whole render has (``HapticAudioRenderer/frameCount(_:options:)``).
         public let frameCount: Int
+        /// Channels a frame has, the options' layout's (1 or 4).
         public let channelCount: Int
         /// The normalisation gain, from the bound.
         public let gain: Double
@@ -168,6 +170,8 @@ public enum HapticAudioRenderer {
         private var mono: [Float]
         private let layout: HapticAudioOptions.Layout
 
+        /// A stream of `compiled` rendered with `options`, at its first frame; finds the
+        /// gain from the bound without rendering. Allocates.
         public init(_ compiled: CompiledHaptics, options: HapticAudioOptions = .init()) {
             stream = Stream(compiled, options: options)
             frameCount = stream.frameCount
@@ -177,6 +181,7 @@ public enum HapticAudioRenderer {
             mono = [Float](repeating: 0, count: 4096)
         }
 
+        /// Whether every frame has been written (``render(into:)`` then returns 0).
         public var isFinished: Bool { stream.isFinished }
 
         /// Writes the next frames, interleaved, over the start of `output` (at most
@@ -203,8 +208,12 @@ public enum HapticAudioRenderer {
     /// burst added in the pattern's order). Stretches with neither (silence) cost nothing
     /// but the zeros.
     public struct Stream {
+        /// The block length, in frames, of the peak pass (``HapticAudioRenderer/peak(_:options:)``):
+        /// its memory whatever the pattern's length.
         public static let blockFrames = 65_536
+        /// Frames the whole render has (``HapticAudioRenderer/frameCount(_:options:)``).
         public let frameCount: Int
+        /// The next frame ``process(into:)`` writes, from 0.
         public private(set) var position = 0
         private let options: HapticAudioOptions
         private let hasContinuous: Bool
@@ -221,6 +230,7 @@ public enum HapticAudioRenderer {
         private var active: [Int] = []
         private let burstLength: Int
 
+        /// A stream of `compiled` rendered with `options`, at frame 0. Allocates.
         public init(_ compiled: CompiledHaptics, options: HapticAudioOptions) {
             self.options = options
             frameCount = HapticAudioRenderer.frameCount(compiled, options: options)
@@ -234,6 +244,7 @@ public enum HapticAudioRenderer {
             burstLength = max(1, Int((options.transientDuration * options.sampleRate).rounded()))
         }
 
+        /// Whether every frame has been written (``position`` has reached ``frameCount``).
         public var isFinished: Bool { position >= frameCount }
 
         /// Overwrites the start of `output` with the next frames; returns how many (0 at the end).

@@ -103,6 +103,7 @@ public struct HapticCompileOptions: Sendable, Hashable {
     /// The user's haptic strength (default `.strong`, the pattern as designed).
     public var strength: HapticStrength
 
+    /// Options with the given values; `transientDuration` is in seconds.
     public init(envelope: HapticEnvelopeShape = .default, transientDuration: Double = 0.02,
                 strength: HapticStrength = .strong) {
         self.envelope = envelope
@@ -126,7 +127,14 @@ func clamp01(_ x: Double) -> Double { min(max(x, 0), 1) }
 ///
 /// Thread: a value type; any thread.
 public enum HapticStrength: String, Sendable, Hashable, CaseIterable {
-    case off, light, medium, strong
+    /// Intensity × 0: nothing is felt.
+    case off
+    /// Intensity × 0.4 (about −8 dB).
+    case light
+    /// Intensity × 0.7 (about −3 dB).
+    case medium
+    /// Intensity × 1: the pattern as designed (the default).
+    case strong
 
     /// The factor on intensity (see the table).
     public var intensityScale: Double {

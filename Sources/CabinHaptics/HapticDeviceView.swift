@@ -22,8 +22,11 @@
 public struct HapticDeviceView: Sendable, Hashable {
     /// A kind of device.
     public enum Device: Sendable, Hashable {
+        /// A gamepad's two rumble motors, driven through the given mapping.
         case rumble(RumbleMapping)
+        /// An Android phone playing ``AndroidWaveform``.
         case android
+        /// An Android phone playing ``AndroidComposition``.
         case androidComposition
 
         /// `rumble`, `rumble:intensity-only`, `android`, `android-composition`; nil otherwise.
@@ -68,19 +71,28 @@ public struct HapticDeviceView: Sendable, Hashable {
     /// One thing the device drives: a level per millisecond (0…1) and where it sounds in a
     /// render's frequency range (0 the low end, 1 the high end), per millisecond.
     public struct Track: Sendable, Hashable {
+        /// What it is: `strong` or `weak` (rumble), `amplitude` (android), `primitive`
+        /// (android-composition).
         public var name: String
+        /// The level per millisecond, 0…1.
         public var level: [Float]
+        /// Where it sounds per millisecond, 0 (the frequency range's low end) … 1 (high end).
         public var pitch: [Float]
     }
 
     /// A moment marked under the tracks: a millisecond and its symbol.
     public struct Mark: Sendable, Hashable {
+        /// Milliseconds from the pattern's start.
         public var millisecond: Int
+        /// The symbol drawn there: `•` for a rumble transient pulse, a primitive's letter.
         public var symbol: Character
     }
 
+    /// The device the view is of.
     public var device: Device
+    /// What the device drives, one track each (see the type for each device's).
     public var tracks: [Track]
+    /// The moments marked under the tracks, in time order; none for android.
     public var marks: [Mark]
     /// The view's length in milliseconds (every track has this many values).
     public var milliseconds: Int

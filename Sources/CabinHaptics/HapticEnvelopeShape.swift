@@ -25,11 +25,13 @@ public struct HapticEnvelopeShape: Sendable, Hashable {
     /// Seconds for a time parameter of 1.
     public var longest: Double
 
+    /// A shape whose time parameters span `shortest` (at 0) to `longest` (at 1) seconds.
     public init(shortest: Double = 0.002, longest: Double = 2.0) {
         self.shortest = shortest
         self.longest = longest
     }
 
+    /// Cabin's shape: 2 ms at 0, 2 s at 1.
     public static let `default` = HapticEnvelopeShape()
 
     /// Seconds for a time parameter `v` (clamped to 0…1).

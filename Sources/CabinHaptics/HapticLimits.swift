@@ -18,6 +18,7 @@ public struct HapticLimits: Sendable, Hashable {
     /// Most control points per curve Apple's engine plays (16); more is a warning.
     public var appleMaxControlPoints: Int
 
+    /// Limits with the given values (each property says its unit and default).
     public init(
         maxEvents: Int = 100_000, maxControls: Int = 100_000, maxTime: Double = 3600,
         maxContinuousDuration: Double = 30, appleMaxControlPoints: Int = 16
@@ -29,6 +30,7 @@ public struct HapticLimits: Sendable, Hashable {
         self.appleMaxControlPoints = appleMaxControlPoints
     }
 
+    /// The default limits, as each property states them.
     public static let `default` = HapticLimits()
 }
 
@@ -43,11 +45,14 @@ public struct HapticReadOptions: Sendable, Hashable {
     /// Lenient or strict, as the JSON parser's.
     public typealias Mode = JSONParseOptions.Mode
 
+    /// Lenient (warnings) or strict (every warning an error); default lenient.
     public var mode: Mode
+    /// The hard limits; default ``HapticLimits/default``.
     public var limits: HapticLimits
     /// How AHAP `ParameterCurve` control-point times are read (default `.auto`).
     public var curveTimes: CurveTimes
 
+    /// Options with the given mode, limits and reading of curve times.
     public init(mode: Mode = .lenient, limits: HapticLimits = .default, curveTimes: CurveTimes = .auto) {
         self.mode = mode
         self.limits = limits
@@ -70,6 +75,8 @@ public struct HapticReadOptions: Sendable, Hashable {
         case absolute
     }
 
+    /// Lenient, with the default limits and curve times.
     public static let lenient = HapticReadOptions(mode: .lenient)
+    /// Strict, with the default limits and curve times.
     public static let strict = HapticReadOptions(mode: .strict)
 }

@@ -5,15 +5,29 @@
 ///
 /// Thread: a value type; any thread.
 public enum HapticEventParameterID: String, Sendable, Hashable, CaseIterable {
+    /// `HapticIntensity`: a haptic event's strength, 0…1 (default 1).
     case hapticIntensity = "HapticIntensity"
+    /// `HapticSharpness`: a haptic event's feel, 0 dull … 1 crisp (default 0.5).
     case hapticSharpness = "HapticSharpness"
+    /// `AttackTime`: the envelope's rise, 0…1 (default 0), in seconds as
+    /// ``HapticEnvelopeShape`` maps it.
     case attackTime = "AttackTime"
+    /// `DecayTime`: the fall after the attack of an event that is not sustained, 0…1
+    /// (default 0), in seconds as ``HapticEnvelopeShape`` maps it.
     case decayTime = "DecayTime"
+    /// `ReleaseTime`: the fall after the event's end, 0…1 (default 0), in seconds as
+    /// ``HapticEnvelopeShape`` maps it.
     case releaseTime = "ReleaseTime"
+    /// `Sustained`, 0…1 (default 1): 0.5 or more holds full strength from the attack to the
+    /// event's end; less decays after the attack.
     case sustained = "Sustained"
+    /// `AudioVolume`: a sound event's level, 0…1 (default 1).
     case audioVolume = "AudioVolume"
+    /// `AudioPitch`: a sound event's pitch, −1…1 (default 0): −1 an octave down, 1 an octave up.
     case audioPitch = "AudioPitch"
+    /// `AudioPan`: a sound event's balance, −1 left … 1 right (default 0, centred).
     case audioPan = "AudioPan"
+    /// `AudioBrightness`: a sound event's tone, 0…1 (default 0.5; see ``HapticPatternAudio``).
     case audioBrightness = "AudioBrightness"
 
     /// The accepted range; values outside are clamped (with a warning).
@@ -53,17 +67,29 @@ public enum HapticEventParameterID: String, Sendable, Hashable, CaseIterable {
 ///
 /// Thread: a value type; any thread.
 public enum HapticDynamicParameterID: String, Sendable, Hashable, CaseIterable {
+    /// `HapticIntensityControl`: multiplies every haptic intensity, 0…1 (default 1).
     case hapticIntensityControl = "HapticIntensityControl"
+    /// `HapticSharpnessControl`: added to every haptic sharpness, −1…1 (default 0).
     case hapticSharpnessControl = "HapticSharpnessControl"
+    /// `HapticAttackTimeControl`: added to a haptic event's `AttackTime` at its start, −1…1 (default 0).
     case hapticAttackTimeControl = "HapticAttackTimeControl"
+    /// `HapticDecayTimeControl`: added to a haptic event's `DecayTime` at its start, −1…1 (default 0).
     case hapticDecayTimeControl = "HapticDecayTimeControl"
+    /// `HapticReleaseTimeControl`: added to a haptic event's `ReleaseTime` at its start, −1…1 (default 0).
     case hapticReleaseTimeControl = "HapticReleaseTimeControl"
+    /// `AudioVolumeControl`: multiplies every sound event's `AudioVolume`, 0…1 (default 1).
     case audioVolumeControl = "AudioVolumeControl"
+    /// `AudioPanControl`: added to every sound event's `AudioPan`, −1…1 (default 0).
     case audioPanControl = "AudioPanControl"
+    /// `AudioPitchControl`: added to every sound event's `AudioPitch`, −1…1 (default 0).
     case audioPitchControl = "AudioPitchControl"
+    /// `AudioBrightnessControl`: added to every sound event's `AudioBrightness`, −1…1 (default 0).
     case audioBrightnessControl = "AudioBrightnessControl"
+    /// `AudioAttackTimeControl`: added to a sound event's `AttackTime` at its start, −1…1 (default 0).
     case audioAttackTimeControl = "AudioAttackTimeControl"
+    /// `AudioDecayTimeControl`: added to a sound event's `DecayTime` at its start, −1…1 (default 0).
     case audioDecayTimeControl = "AudioDecayTimeControl"
+    /// `AudioReleaseTimeControl`: added to a sound event's `ReleaseTime` at its start, −1…1 (default 0).
     case audioReleaseTimeControl = "AudioReleaseTimeControl"
 
     /// The accepted range; values outside are clamped (with a warning).

@@ -8,8 +8,11 @@
 public struct HapticPattern: Sendable, Hashable {
     /// `Version` as read (AHAP), or `major` (`.haptic`); `nil` when the file had none.
     public var version: Double?
+    /// The events (haptic and audio), sorted by time as read.
     public var events: [HapticEvent]
+    /// The `Parameter` steps, sorted by time as read.
     public var dynamicParameters: [HapticDynamicParameter]
+    /// The `ParameterCurve`s, sorted by time as read.
     public var parameterCurves: [HapticParameterCurve]
     /// AHAP's `Metadata` (`Project`, `Created`, `Description`, …: the string members as
     /// read), or a `.haptic` file's `metadata` as Lofelt's converter names it (`project` →
@@ -17,6 +20,7 @@ public struct HapticPattern: Sendable, Hashable {
     /// ``AHAPWriter``. Nothing else reads it.
     public var metadata: [String: String]
 
+    /// A pattern of the given parts, kept in the order given (the readers sort theirs).
     public init(
         version: Double? = 1, events: [HapticEvent] = [], dynamicParameters: [HapticDynamicParameter] = [],
         parameterCurves: [HapticParameterCurve] = [], metadata: [String: String] = [:]

@@ -5,12 +5,16 @@ import Glibc
 ///
 /// Thread: a value type; any thread.
 public struct HapticWaveform: Sendable, Hashable {
+    /// Interleaved samples, `frameCount × channelCount`.
     public var samples: [Float]
+    /// Channels a frame has: 1 or 2.
     public var channelCount: Int
+    /// A waveform of interleaved `samples` with `channelCount` channels (1 or 2).
     public init(samples: [Float], channelCount: Int) {
         self.samples = samples
         self.channelCount = channelCount
     }
+    /// Frames in ``samples`` (0 when ``channelCount`` is 0).
     public var frameCount: Int { channelCount == 0 ? 0 : samples.count / channelCount }
 }
 

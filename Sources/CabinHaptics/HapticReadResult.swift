@@ -7,5 +7,6 @@ import CabinJSON
 public struct HapticReadResult: Sendable {
     /// The pattern, or `nil` when any error was recorded (in strict mode: any warning).
     public var pattern: HapticPattern?
+    /// Every error and warning the reader recorded, in the order found; empty for a clean file.
     public var diagnostics: Diagnostics
 }

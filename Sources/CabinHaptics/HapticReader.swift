@@ -8,7 +8,9 @@ import CabinJSON
 public enum HapticReader {
     /// The formats Cabin reads.
     public enum Format: String, Sendable, Hashable {
+        /// Apple's AHAP (`.ahap`), read by ``AHAPReader``.
         case ahap
+        /// Meta/Lofelt's `.haptic`, read by ``LofeltHapticReader``.
         case haptic
     }
 

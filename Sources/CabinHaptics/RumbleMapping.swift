@@ -5,16 +5,22 @@ import Glibc
 ///
 /// Thread: a value type; any thread.
 public struct RumbleMagnitudes: Sendable, Hashable, CustomStringConvertible {
+    /// The large, low-frequency motor's magnitude, 0…0xFFFF.
     public var strong: UInt16
+    /// The small, high-frequency motor's magnitude, 0…0xFFFF.
     public var weak: UInt16
 
+    /// Magnitudes of `strong` and `weak`, each 0…0xFFFF.
     public init(strong: UInt16, weak: UInt16) {
         self.strong = strong
         self.weak = weak
     }
 
+    /// Both motors off.
     public static let zero = RumbleMagnitudes(strong: 0, weak: 0)
+    /// Whether both motors are off.
     public var isZero: Bool { strong == 0 && weak == 0 }
+    /// `strong S, weak W`, in decimal.
     public var description: String { "strong \(strong), weak \(weak)" }
 }
 

@@ -33,8 +33,11 @@ public struct RumblePlan: Sendable, Hashable {
 
     /// An action at a time, in milliseconds from the pattern's start.
     public struct Step: Sendable, Hashable {
+        /// Milliseconds from the pattern's start.
         public var time: Int
+        /// What to do then.
         public var action: Action
+        /// `action` at `time` milliseconds.
         public init(time: Int, action: Action) {
             self.time = time
             self.action = action
@@ -53,6 +56,7 @@ public struct RumblePlan: Sendable, Hashable {
 ///
 /// Thread: a value type; any thread.
 public struct RumblePlanOptions: Sendable, Hashable {
+    /// How intensity and sharpness become the two motors' magnitudes (default equal-power split).
     public var mapping: RumbleMapping
     /// Length of a continuous-track step (default 50 ms).
     public var stepMilliseconds: Int
@@ -65,6 +69,9 @@ public struct RumblePlanOptions: Sendable, Hashable {
     /// Effect slots for transients besides the continuous one (default 3; 0 merges them).
     public var transientVoices: Int
 
+    /// Options with the given values, in milliseconds, brought into range: steps and
+    /// transients at least 1 ms, a refresh from one step to 30 000 ms, a slack 0…30 000 ms,
+    /// transient voices at least 0.
     public init(mapping: RumbleMapping = .equalPowerSplit, stepMilliseconds: Int = 50,
                 minimumTransientMilliseconds: Int = 30, refreshMilliseconds: Int = 1000,
                 slackMilliseconds: Int = 100, transientVoices: Int = 3) {

@@ -17,12 +17,14 @@
 ///
 /// Thread: a value type; pure; any thread except the render thread (allocates).
 public struct RumbleStepper: Sendable {
+    /// The step, pulse and voice options it plays by.
     public let options: RumblePlanOptions
     /// What voice 0 plays (zero: stopped).
     public private(set) var current = RumbleMagnitudes.zero
     private var uploadedAt: Int?
     private var freeAt: [Int]
 
+    /// A stepper with every voice free and voice 0 stopped.
     public init(options: RumblePlanOptions = .init()) {
         self.options = options
         freeAt = [Int](repeating: Int.min, count: options.transientVoices)

@@ -3,6 +3,7 @@ import CabinAudio
 /// Ambient loops (stereo, 21.8–32 s so the repeat is not obvious, seamless by construction:
 /// every layer is periodic in the loop and events wrap around its end).
 public enum AmbientRecipes {
+    /// The ambient recipes (`ambient/…`), in library order.
     public static let all: [SoundRecipe] = [
         highway("light", seconds: 30, seed: 0xA101, "Light highway traffic from inside the car: a car now and then",
                 road: 0.5, brightness: 380, perMinute: 8, truckShare: 0, gain: 0.7, wind: 0.05, windHigh: 700).at(level: -4),

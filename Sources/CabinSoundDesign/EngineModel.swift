@@ -15,8 +15,9 @@ public struct EngineSpec: Sendable {
     public var timingJitter = 0.01
     /// Probability that a firing is weak (a sputter).
     public var misfireChance = 0.0
-    /// Exhaust pulse rise and decay (seconds).
+    /// Exhaust pulse rise (seconds).
     public var pulseAttack = 0.0008
+    /// Exhaust pulse decay (seconds).
     public var pulseDecay = 0.004
     /// Exhaust and body resonances (frequency Hz, Q, gain).
     public var resonances: [(Double, Double, Double)] = []
@@ -24,8 +25,9 @@ public struct EngineSpec: Sendable {
     public var directGain = 0.4
     /// Final tone: nothing bright above this.
     public var lowpass = 2500.0
-    /// Valve-train and combustion noise bursts on each firing (gain, centre frequency).
+    /// Gain of the valve-train and combustion noise burst on each firing.
     public var mechanical = 0.05
+    /// Centre frequency of those noise bursts, in Hz.
     public var mechanicalFrequency = 2000.0
     /// Diesel knock: short bright bursts on each firing.
     public var knock = 0.0
@@ -36,6 +38,8 @@ public struct EngineSpec: Sendable {
     /// Nothing below this (sub-harmonics a speaker cannot play only eat headroom).
     public var highpass = 38.0
 
+    /// A spec with `firingAngles` (crank degrees, 0..<720, one per cylinder) and every
+    /// other setting at its default.
     public init(firingAngles: [Double]) { self.firingAngles = firingAngles }
 
     /// Evenly spaced firing for `cylinders` cylinders.

@@ -5,6 +5,7 @@ import Glibc
 /// and, where a repitched cruise loop would sound wrong at rest (lumpy idles, diesel
 /// clatter, a sputtering vintage motor), a separate idle loop. Mono, seamless, FLAC.
 public enum EngineRecipes {
+    /// The engine recipes (`engine/…`), in library order.
     public static let all: [SoundRecipe] = [
         engine("engine/v8", v8, rpm: 2000, seed: 0xE801, "V8 rumble at cruise: uneven cylinders, deep exhaust"),
         engine("engine/v8-idle", v8Idle, rpm: 720, seed: 0xE802, "V8 lumpy idle"),

@@ -20,6 +20,7 @@ import Glibc
 /// Thread: a value; a producer thread (CabinPlayback's `GeneratedStation`), never the
 /// render thread (it allocates).
 public struct LofiGenerator {
+    /// Frames a second of what it produces.
     public let sampleRate: Double
     /// Frames produced so far.
     public private(set) var produced = 0
@@ -53,6 +54,7 @@ public struct LofiGenerator {
     /// Each call's sum of the notes, kept between calls.
     private var scratchLeft: [Double] = [], scratchRight: [Double] = []
 
+    /// A generator at `sampleRate` whose music is fixed by `seed`, at its first frame.
     public init(sampleRate: Double, seed: UInt64) {
         self.sampleRate = sampleRate
         composer = LofiComposer(sampleRate: sampleRate, seed: seed)

@@ -33,13 +33,22 @@ import Glibc
 public struct LofiNote: Sendable {
     /// What the note plays.
     public enum Sound: Sendable {
+        /// A two-operator FM electric piano at `hertz`: `velocity` scales its level and, with
+        /// `brightness`, the modulation index (see the type's formula); decays with a 1.1 s time constant.
         case piano(hertz: Double, velocity: Double, brightness: Double)
+        /// A sine bass at `hertz` plus `tone` times its octave, decaying with time constant
+        /// `decay` seconds.
         case bass(hertz: Double, tone: Double, decay: Double)
+        /// A mallet melody note at `hertz` with a slow vibrato, its level `velocity`; decays
+        /// with a 0.9 s time constant.
         case lead(hertz: Double, velocity: Double)
     }
 
+    /// What the note plays.
     public let sound: Sound
+    /// The note's length in frames, its 150 ms release included.
     public let length: Int
+    /// Frames a second.
     public let sampleRate: Double
     /// The next frame of the note's own time.
     public private(set) var frame = 0
@@ -57,6 +66,8 @@ public struct LofiNote: Sendable {
     /// The phasors and decays at `frame`.
     private var state = State<Double>(c: 1, s: 0, lc: 1, ls: 0, rc: 1, rs: 0, a: 1, b: 1)
 
+    /// A note of `sound`, `length` frames long at `sampleRate` frames a second, at its
+    /// first frame.
     public init(_ sound: Sound, length: Int, sampleRate sr: Double) {
         self.sound = sound
         self.length = length

@@ -22,8 +22,11 @@ public struct LoopSeam: Sendable, Equatable, CustomStringConvertible {
     /// 99.9th percentiles, i.e. nothing at the seam stands out from ordinary motion.
     public var isInconspicuous: Bool { seamStep <= bodyTypicalStep && seamBend <= bodyTypicalBend }
 
+    /// Whether the seam is clean: the wrap's step is no larger than the body's largest step.
     public var isSeamless: Bool { seamStep <= bodyMaxStep }
 
+    /// Measures the loop `loopStart ..< loopEnd` of `buffer` (nil `loopEnd`: the buffer's
+    /// end); the loop must be at least 2 frames and inside the buffer (a precondition).
     public static func measure(_ buffer: AudioBuffer, loopStart: Int = 0, loopEnd: Int? = nil) -> LoopSeam {
         let end = loopEnd ?? buffer.frameCount
         let ch = buffer.channelCount
@@ -69,6 +72,8 @@ public struct LoopSeam: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// The five measures on one line, rounded to 5 decimals: `seam step …, body max …,
+    /// body 99.9% …; seam bend …, body 99.9% …`.
     public var description: String {
         "seam step \(Self.format(seamStep)), body max \(Self.format(bodyMaxStep)), body 99.9% \(Self.format(bodyTypicalStep)); "
             + "seam bend \(Self.format(seamBend)), body 99.9% \(Self.format(bodyTypicalBend))"

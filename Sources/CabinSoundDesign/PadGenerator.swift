@@ -17,6 +17,7 @@ import Glibc
 /// Thread: a value; a producer thread (CabinPlayback's `GeneratedStation`), never the
 /// render thread (it allocates).
 public struct PadGenerator {
+    /// Frames a second of what it produces.
     public let sampleRate: Double
     /// Frames produced so far.
     public private(set) var produced = 0
@@ -37,6 +38,7 @@ public struct PadGenerator {
     private var bufferStart = 0
     private var highLeft: Biquad, highRight: Biquad
 
+    /// A generator at `sampleRate` whose pad is fixed by `seed`, at its first frame.
     public init(sampleRate: Double, seed: UInt64) {
         self.sampleRate = sampleRate
         random = SeededRandom(seed: seed ^ 0x9AD0)

@@ -68,6 +68,7 @@ public enum Periodic {
 
 /// Noise sources (arrays of Double, −1…1 for white).
 public enum Noise {
+    /// `frames` samples of white noise, each uniform in −1…1, drawn from `random`.
     public static func white(_ frames: Int, random: inout SeededRandom) -> [Double] {
         (0..<frames).map { _ in random.bipolar() }
     }
@@ -118,7 +119,9 @@ extension Array where Element == Double {
         return out
     }
 
+    /// Every element times `gain` (linear).
     public func scaled(_ gain: Double) -> [Double] { map { $0 * gain } }
 
+    /// The largest |element| (0 for an empty array).
     public var peakMagnitude: Double { reduce(0) { Swift.max($0, abs($1)) } }
 }

@@ -4,6 +4,7 @@ import Glibc
 /// Radio beds beyond the `synth:` noises: a lo-fi loop, a nature bed and a slow pad.
 /// Stereo, seamless (every note and event placed circularly), Ogg Opus.
 public enum RadioRecipes {
+    /// The radio recipes (`radio/…`), in library order.
     public static let all: [SoundRecipe] = [
         bed("radio/lofi", seed: 0xB101, "Lo-fi: electric piano ii–V–I–vi, soft drums, vinyl crackle (80 BPM, 8 bars)") { sr, r in
             LofiLoop.make(sampleRate: sr, random: &r)

@@ -37,19 +37,24 @@ public enum RainTexture {
         /// The drops' share of the power: none below `dropsFrom` Hz, rising (a raised cosine on
         /// the ERB scale) to `dropShare` at `dropsFull` Hz and above.
         public var dropShare = 0.3
+        /// The frequency in Hz below which the drops carry no power (default 2500).
         public var dropsFrom = 2500.0
+        /// The frequency in Hz from which the drops carry `dropShare` (default 8000).
         public var dropsFull = 8000.0
         /// The spread of the drops' amplitudes (the standard deviation of their log).
         public var amplitudeSpread = 1.0
         /// The rate's wander: the standard deviation of its log, and how fast (Hz).
         public var rateWander = 0.7
+        /// How fast the rate wanders, in Hz (default 3).
         public var rateWanderHz = 3.0
         /// The whole's slow swell (the recording's short-term level swings 1.53 dB, the drops'
         /// own wander adds almost nothing), and how fast (Hz).
         public var swellDB = 1.5
+        /// How fast the level swells, in Hz (default 0.08).
         public var swellHz = 0.08
         /// Where the peaks are rounded: this many times the RMS (before the swell).
         public var ceiling = 4.0
+        /// The recording's figures (each property's default).
         public init() {}
 
         /// The texture these figures make.

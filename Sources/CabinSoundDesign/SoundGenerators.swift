@@ -17,6 +17,9 @@ public protocol SoundGenerator {
 extension LofiGenerator: SoundGenerator {}
 extension PadGenerator: SoundGenerator {}
 
+/// The generators a session's `gen:NAME` can name: their list, and each made by its name.
+///
+/// Thread: immutable values; any thread (the generators it makes: see ``SoundGenerator``).
 public enum SoundGenerators {
     /// Every generator: its name (after `gen:`) and what it plays.
     public static let all: [(name: String, summary: String)] = [

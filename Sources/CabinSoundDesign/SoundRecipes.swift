@@ -20,6 +20,7 @@ public enum SoundRecipes {
     /// Every recipe, in library order.
     public static var all: [SoundRecipe] { families.flatMap { $0 } }
 
+    /// The recipe called `name` (`engine/v8`), or nil when there is none.
     public static func named(_ name: String) -> SoundRecipe? { all.first { $0.name == name } }
 
     /// The sample rate of every library asset (Ogg Opus is 48 kHz only).

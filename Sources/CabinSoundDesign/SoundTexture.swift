@@ -35,7 +35,18 @@ public struct SoundTexture: Sendable {
     /// from none at `from` Hz to `share` at `full`, and falling again from `until` to none at
     /// `to` (the fall left out: to the top).
     public struct Bands: Sendable {
-        public var from, full, until, to, share: Double
+        /// Hz where the share starts rising from none.
+        public var from: Double
+        /// Hz where the share reaches `share`.
+        public var full: Double
+        /// Hz where the share starts falling again (infinity: it never falls).
+        public var until: Double
+        /// Hz where the share has fallen to none (infinity: it never falls).
+        public var to: Double
+        /// The layer's share of the colour's power between `full` and `until`, 0…1.
+        public var share: Double
+        /// Bands rising from `from` to `full` Hz and, when `until` and `to` are given, falling
+        /// from `until` to `to` Hz.
         public init(from: Double, full: Double, until: Double = .infinity, to: Double = .infinity, share: Double) {
             self.from = from
             self.full = full
@@ -59,7 +70,15 @@ public struct SoundTexture: Sendable {
     /// `peakDB` in the colour's units (dB of the white noise's amplitude a bin), and the
     /// second harmonic `harmonicDB` under it (twice as wide).
     public struct Tone: Sendable {
-        public var carrier, width, peakDB, harmonicDB: Double
+        /// The centre frequency in Hz.
+        public var carrier: Double
+        /// The standard deviation of the band around `carrier`, in Hz.
+        public var width: Double
+        /// The peak level, in the colour's units (dB of the white noise's amplitude a bin).
+        public var peakDB: Double
+        /// The second harmonic's level relative to the peak, in dB.
+        public var harmonicDB: Double
+        /// A tone at `carrier` Hz, `width` Hz wide, at `peakDB` with its harmonic `harmonicDB` under it.
         public init(carrier: Double, width: Double, peakDB: Double, harmonicDB: Double) {
             self.carrier = carrier
             self.width = width
@@ -98,13 +117,18 @@ public struct SoundTexture: Sendable {
     /// One layer: where it lies in frequency (a share of the colour, or a tone of its own)
     /// and how it moves.
     public struct Layer: Sendable {
+        /// The share of the colour it takes; nil for a layer with a tone of its own.
         public var bands: Bands?
+        /// The narrow band it brings; nil for a layer that takes a share of the colour.
         public var tone: Tone?
+        /// How its noise moves in time.
         public var shape: Shape
+        /// A layer taking `bands` of the colour, moving as `shape`.
         public init(_ bands: Bands, _ shape: Shape) {
             self.bands = bands
             self.shape = shape
         }
+        /// A layer of its own `tone`, moving as `shape`.
         public init(_ tone: Tone, _ shape: Shape) {
             self.tone = tone
             self.shape = shape
@@ -114,16 +138,20 @@ public struct SoundTexture: Sendable {
     /// The colour (dB per unit bandwidth at each centre, interpolated on the ERB scale in
     /// between, silent below 30 Hz and above 11 kHz).
     public var colour: [Double]
+    /// The layers shaping the noise in time; empty: plain coloured noise.
     public var layers: [Layer]
     /// The whole's slow swell: how far its 3 s level swings (the standard deviation in dB of
     /// the swell's mean over 3 s windows, every 1 s, across the loop), and how fast (Hz). A
     /// loop holds only a few of its cycles, so its depth is set from the windows of the swell
     /// itself, not from its standard deviation.
     public var swellDB: Double
+    /// How fast the level swells, in Hz.
     public var swellHz: Double
     /// Where the peaks are rounded: this many times the RMS (before the swell).
     public var ceiling = 4.0
 
+    /// A texture of the given parts (see each property); `colour` must have one value per
+    /// band of ``centres`` (30; a precondition).
     public init(colour: [Double], layers: [Layer], swellDB: Double, swellHz: Double, ceiling: Double = 4) {
         precondition(colour.count == SoundTexture.centres.count, "a colour for each cochlear band")
         self.colour = colour

@@ -6,22 +6,28 @@ import Glibc
 ///
 /// Thread: a value; any thread except the render thread.
 public struct StereoBed {
+    /// The left channel's samples, one per frame.
     public var left: [Double]
+    /// The right channel's samples, one per frame (as many as `left`).
     public var right: [Double]
+    /// Frames a second.
     public let sampleRate: Double
 
+    /// A silent bed `frames` frames long at `sampleRate`.
     public init(frames: Int, sampleRate: Double) {
         left = [Double](repeating: 0, count: frames)
         right = left
         self.sampleRate = sampleRate
     }
 
+    /// The loop's length in frames.
     public var frames: Int { left.count }
 
-    /// Adds a mono event at `start` (frames), panned −1 (left) … 1 (right), equal power.
     /// The loop's length in seconds.
     public var duration: Double { Double(frames) / sampleRate }
 
+    /// Adds a mono event at `start` (frames), panned −1 (left) … 1 (right), equal power,
+    /// times `gain` (linear), wrapping at the loop's end.
     public mutating func add(_ event: [Double], at start: Int, pan: Double = 0, gain: Double = 1) {
         let angle = (min(1, max(-1, pan)) + 1) * Double.pi / 4
         Periodic.add(event, into: &left, at: start, gain: gain * cos(angle))
@@ -54,5 +60,6 @@ public struct StereoBed {
         right = right.filtered(kind, frequency, q: q, sampleRate: sampleRate, periodic: true)
     }
 
+    /// The two channels, left then right.
     public var channels: [[Double]] { [left, right] }
 }

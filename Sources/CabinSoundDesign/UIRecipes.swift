@@ -5,6 +5,7 @@ import Glibc
 /// (inharmonic partials with decays); mechanical sounds are damped resonances with a
 /// brief noise transient.
 public enum UIRecipes {
+    /// The UI recipes (`ui/…`), in library order.
     public static let all: [SoundRecipe] = [
         shot("ui/ignition", seconds: 3.2, seed: 0x1101, "Starter crank, the engine catches, revs and settles (V8)") { sr, r in
             ignition(EngineRecipes.v8, idle: 900, firstFiring: false, sampleRate: sr, random: &r)

@@ -22,6 +22,8 @@ public enum VoiceRecipes {
         ("voice/session-complete", "Session complete", "Session complete."),
     ]
 
+    /// A recipe per prompt, in ``prompts`` order; each throws ``SoundDesignError`` without a
+    /// speech source.
     public static let all: [SoundRecipe] = prompts.enumerated().map { index, prompt in
         SoundRecipe(prompt.name, .voice, loop: false, storage: .opus, seed: 0x7000 + UInt64(index),
                     description: "Voice: \"\(prompt.text)\"") { context in

@@ -14,11 +14,27 @@ public struct Biquad: Sendable {
     @usableFromInline var b0 = 1.0, b1 = 0.0, b2 = 0.0, a1 = 0.0, a2 = 0.0
     @usableFromInline var z1 = 0.0, z2 = 0.0
 
-    public enum Kind: Sendable { case lowpass, highpass, bandpass, peak(gainDB: Double), lowShelf(gainDB: Double), highShelf(gainDB: Double) }
+    /// The cookbook responses; `frequency` is the cutoff, centre or shelf corner frequency.
+    public enum Kind: Sendable {
+        /// Passes below the cutoff (−3 dB there at `q` 0.7071).
+        case lowpass
+        /// Passes above the cutoff.
+        case highpass
+        /// Passes a band around the centre, 0 dB at its peak; `q` sets its width.
+        case bandpass
+        /// A bell at the centre, `gainDB` (dB; negative cuts); `q` sets its width.
+        case peak(gainDB: Double)
+        /// Moves everything below the corner by `gainDB` (dB).
+        case lowShelf(gainDB: Double)
+        /// Moves everything above the corner by `gainDB` (dB).
+        case highShelf(gainDB: Double)
+    }
 
     /// A filter that passes its input unchanged (set a response before using it).
     public init() {}
 
+    /// A filter of `kind` at `frequency` Hz (clamped to 5 Hz … 0.45 × `sampleRate`) with
+    /// quality `q`, for samples at `sampleRate`; its state starts at rest.
     public init(_ kind: Kind, frequency: Double, q: Double = 0.7071, sampleRate: Double) {
         setCoefficients(kind, frequency: frequency, q: q, sampleRate: sampleRate)
     }
@@ -86,6 +102,7 @@ public struct Biquad: Sendable {
         (b0, b1, b2, a1, a2) = (-c, d, 1, d, -c)
     }
 
+    /// Filters one sample and returns the output. Render thread: safe.
     @inlinable @inline(__always) public mutating func process(_ x: Double) -> Double {
         let y = b0 * x + z1
         z1 = b1 * x - a1 * y + z2

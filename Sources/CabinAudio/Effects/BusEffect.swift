@@ -67,6 +67,7 @@ public protocol BusEffectDescription: Sendable, Equatable {
 }
 
 extension BusEffectDescription {
+    /// Linear: `from + (to − from) × progress`.
     public func interpolate(parameter index: Int, from: Double, to: Double, progress: Double) -> Double {
         from + (to - from) * progress
     }

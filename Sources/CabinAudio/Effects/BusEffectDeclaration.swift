@@ -22,6 +22,8 @@ public struct BusEffectDeclaration: Sendable {
     /// The effect's description with these parameter values (one per parameter, in range).
     public var make: @Sendable ([Double]) -> any BusEffectDescription
 
+    /// A declaration with the given parts (see each property); `main` must be an index of
+    /// `parameters` (a precondition).
     public init(key: String, meaning: String, parameters: [EffectParameter], main: Int = 0,
                 make: @escaping @Sendable ([Double]) -> any BusEffectDescription) {
         precondition(parameters.indices.contains(main), "\(key): no parameter #\(main)")
@@ -65,14 +67,19 @@ public struct EffectParameter: Sendable, Equatable {
         case seconds = "s"
     }
 
+    /// The name documents and cues use (`threshold`, `cutoff`).
     public var name: String
+    /// The unit the value is in.
     public var unit: Unit
     /// The values a document may give (and the effect clamps to).
     public var range: ClosedRange<Double>
+    /// The value when a document does not give one (inside `range`).
     public var defaultValue: Double
     /// What it does, for people.
     public var meaning: String
 
+    /// A parameter called `name` (see each property); `defaultValue` must lie in `range`
+    /// (a precondition).
     public init(_ name: String, unit: Unit, range: ClosedRange<Double>, default defaultValue: Double, meaning: String) {
         precondition(range.contains(defaultValue), "\(name): default \(defaultValue) outside its range")
         self.name = name

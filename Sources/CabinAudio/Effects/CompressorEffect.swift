@@ -22,8 +22,18 @@
 ///
 /// Thread: see `BusEffect` — made on the control thread, then render thread only.
 public final class CompressorEffect: BusEffect {
-    public static let thresholdParameter = 0, ratioParameter = 1, attackParameter = 2, releaseParameter = 3,
-                      kneeParameter = 4, makeupParameter = 5
+    /// The parameter index of the threshold (dBFS), the main parameter.
+    public static let thresholdParameter = 0
+    /// The parameter index of the ratio (dB in over the threshold per dB out).
+    public static let ratioParameter = 1
+    /// The parameter index of the attack (seconds for 63 % of a reduction).
+    public static let attackParameter = 2
+    /// The parameter index of the release (seconds to give 63 % of a reduction back).
+    public static let releaseParameter = 3
+    /// The parameter index of the knee's width (dB).
+    public static let kneeParameter = 4
+    /// The parameter index of the make-up gain (dB).
+    public static let makeupParameter = 5
 
     /// What documents call it: `compressor`, threshold its main parameter.
     public static let declaration = BusEffectDeclaration(
@@ -59,6 +69,8 @@ public final class CompressorEffect: BusEffect {
             }
         }
 
+        /// Settings by name, in the parameters' units (dBFS, ratio, seconds, seconds, dB,
+        /// dB), each clamped to its range as ``init(parameters:)`` does.
         public init(threshold: Double = -18, ratio: Double = 3, attack: Double = 0.005, release: Double = 0.12,
                     knee: Double = 6, makeup: Double = 0) {
             self.init(parameters: [threshold, ratio, attack, release, knee, makeup])

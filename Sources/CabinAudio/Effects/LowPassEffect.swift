@@ -42,7 +42,10 @@ public final class LowPassEffect: BusEffect {
     ///
     /// Thread: a plain value; control thread.
     public struct Description: BusEffectDescription {
+        /// The cutoff in Hz (clamped to 20 Hz … 20 kHz when the effect is made; 20 kHz or
+        /// above: open).
         public var cutoff: Double
+        /// A low-pass at `cutoff` Hz.
         public init(cutoff: Double) { self.cutoff = cutoff }
 
         public var parameters: [Double] {

@@ -16,6 +16,8 @@ public struct BusConfig: Sendable, Equatable {
     /// The voice budget of a bus that does not name one.
     public static let defaultPolyphony = 4
 
+    /// A bus called `name` at `gain`, with room for `polyphony` voices (at least 1: a
+    /// precondition) and `effects` in processing order.
     public init(name: String, gain: Decibels, polyphony: Int = BusConfig.defaultPolyphony, effects: [any BusEffectDescription] = []) {
         precondition(polyphony > 0, "a bus needs room for at least one voice")
         self.name = name
@@ -24,6 +26,8 @@ public struct BusConfig: Sendable, Equatable {
         self.effects = effects
     }
 
+    /// Whether the two have the same name, gain, polyphony and effects (each effect equal
+    /// to the one at its position, through `BusEffectDescription.isEqual(to:)`).
     public static func == (a: BusConfig, b: BusConfig) -> Bool {
         a.name == b.name && a.gain == b.gain && a.polyphony == b.polyphony && a.effects.count == b.effects.count
             && zip(a.effects, b.effects).allSatisfy { $0.isEqual(to: $1) }
@@ -45,14 +49,21 @@ public struct BusConfig: Sendable, Equatable {
 ///
 /// Thread: a plain value; build it on the control thread, before `MixerConfig.make()`.
 public struct DuckingRule: Sendable, Equatable {
+    /// The bus whose voices trigger the rule.
     public var when: BusID
+    /// The buses lowered while `when` sounds.
     public var duck: [BusID]
+    /// The gain they move to, in dB (normally negative; floored at −120 dB).
     public var depth: Decibels
+    /// Seconds to reach `depth` once a voice sounds on `when` (default 0.04).
     public var attackDuration: Double
+    /// Seconds to return once `when` falls silent (default 0.6).
     public var releaseDuration: Double
     /// The band lowered, in Hz (nil: the whole bus). Clamped to 10 Hz … 0.45 × the rate.
     public var band: ClosedRange<Double>?
 
+    /// A rule lowering `duck` by `depth` while `when` sounds, over the given seconds, in
+    /// `band` (Hz) or, when nil, across the whole bus.
     public init(when: BusID, duck: [BusID], depth: Decibels,
                 attackDuration: Double = 0.04, releaseDuration: Double = 0.6, band: ClosedRange<Double>? = nil) {
         self.when = when

@@ -13,13 +13,16 @@
 public struct MixerCommand: Sendable, BitwiseCopyable {
     /// The frame at which the command acts.
     public var time: FrameTime
+    /// What the command does.
     public var action: Action
 
+    /// `action`, due at frame `time` of the mixer's clock.
     public init(at time: FrameTime, _ action: Action) {
         self.time = time
         self.action = action
     }
 
+    /// The things a command can do; durations in frames.
     public enum Action: Sendable, BitwiseCopyable {
         /// Starts a layer with its configured source (restarts it if it is playing),
         /// fading in from silence.

@@ -57,6 +57,8 @@ public struct MixerConfig: Sendable {
         BusConfig(name: "voice", gain: 0),
     ]
 
+    /// A config at `sampleRate` (frames a second, > 0) rendering at most `maxBlockFrames`
+    /// (> 0) a pass, with `buses` and nothing else declared; both sizes are preconditions.
     public init(sampleRate: Double = 48_000, maxBlockFrames: Int = 512,
                 buses: [BusConfig] = MixerConfig.defaultBuses) {
         precondition(sampleRate > 0 && maxBlockFrames > 0)

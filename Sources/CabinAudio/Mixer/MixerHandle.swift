@@ -120,6 +120,7 @@ public enum MixerError: Error, Sendable, Equatable, CustomStringConvertible {
     /// started), or commands are sent faster than blocks are rendered.
     case commandRingFull(capacity: Int)
 
+    /// The error for people: what is full and the likely cause.
     public var description: String {
         switch self {
         case .commandRingFull(let capacity):

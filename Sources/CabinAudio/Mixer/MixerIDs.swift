@@ -12,7 +12,10 @@
 public struct MixerID<Kind: MixerIDKind>: Hashable, Sendable, BitwiseCopyable, CustomStringConvertible {
     /// Position of the thing in its table.
     public var index: Int32
+    /// The ID of position `index` in its table (not checked here: a command naming an ID
+    /// out of range is ignored and counted in `MixerCounters.invalidCommands`).
     public init(index: Int32) { self.index = index }
+    /// The kind's name and the index: `bus#2`.
     public var description: String { "\(Kind.name)#\(index)" }
 }
 
@@ -20,16 +23,23 @@ public struct MixerID<Kind: MixerIDKind>: Hashable, Sendable, BitwiseCopyable, C
 ///
 /// Thread: a name only; any thread.
 public protocol MixerIDKind {
+    /// The kind's name in an ID's description (`bus`, `layer` …).
     static var name: String { get }
 }
 
 /// The kinds of `MixerID`.
 public enum MixerIDKinds {
+    /// A bus's, in `MixerConfig.buses` (`BusID`).
     public enum Bus: MixerIDKind { public static var name: String { "bus" } }
+    /// A layer's, in `MixerConfig.layers` (`LayerID`).
     public enum Layer: MixerIDKind { public static var name: String { "layer" } }
+    /// A parameter's, in `MixerConfig.parameters` (`ParameterID`).
     public enum Parameter: MixerIDKind { public static var name: String { "parameter" } }
+    /// An asset's, in `MixerConfig.assets` (`AssetID`).
     public enum Asset: MixerIDKind { public static var name: String { "asset" } }
+    /// A stream's, in `MixerConfig.streams` (`StreamID`).
     public enum Stream: MixerIDKind { public static var name: String { "stream" } }
+    /// A scatter's, in `MixerConfig.scatters` (`ScatterID`).
     public enum Scatter: MixerIDKind { public static var name: String { "scatter" } }
 }
 

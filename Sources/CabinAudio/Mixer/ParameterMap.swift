@@ -115,6 +115,7 @@ public struct ParameterMap: Sendable, Equatable {
         p[2] == 0 && x == p[0] ? p[1] : p[-2] + p[2] * (x - p[-3])
     }
 
+    /// Whether the two follow the same parameter through the same points, in order.
     public static func == (a: ParameterMap, b: ParameterMap) -> Bool {
         a.parameter == b.parameter && a.points.count == b.points.count
             && zip(a.points, b.points).allSatisfy { $0.0 == $1.0 && $0.1 == $1.1 }

@@ -19,15 +19,24 @@ public final class SampleStorage: @unchecked Sendable {
     // @unchecked Sendable: the memory is allocated in init and freed in deinit; samples are
     // written once, by one writer, before `ready` publishes them (release/acquire).
 
+    /// How the samples are kept in memory.
     public enum Format: Sendable, Equatable {
-        case int16, float32
+        /// 16-bit integers: half the memory; exact for 16-bit sources.
+        case int16
+        /// 32-bit floats: for 24-bit and float sources.
+        case float32
 
         var bytesPerSample: Int { self == .int16 ? 2 : 4 }
     }
 
+    /// The sound's length in frames, fixed when the storage is made (frames not yet
+    /// appended play as silence).
     public let frameCount: Int
+    /// Channels a frame has.
     public let channelCount: Int
+    /// Frames a second of the samples.
     public let sampleRate: Double
+    /// How the samples are kept.
     public let format: Format
     let raw: UnsafeMutableRawPointer
     /// Frames written and published (release); the render thread loads it (acquire).

@@ -32,14 +32,24 @@ public struct ScatterConfig: Sendable, Equatable {
         case even
     }
 
+    /// The assets an event picks from (not empty).
     public var sounds: [AssetID]
+    /// The range each gap's rate is drawn from, in events a minute (lower bound > 0).
     public var eventsPerMinute: ClosedRange<Double>
+    /// The range each event's gain is drawn from, in dB (default 0…0).
     public var gain: ClosedRange<Double>
+    /// The range each event's pan is drawn from, −1 left … 1 right (default 0…0, centred;
+    /// clamped to −1…1).
     public var pan: ClosedRange<Double>
+    /// The range each event's pitch is drawn from, in semitones (default 0…0).
     public var pitch: ClosedRange<Double>
+    /// How the gaps are drawn (default `.random`).
     public var spacing: Spacing
+    /// The seed of the draws: the same seed gives the same events.
     public var seed: UInt64
 
+    /// A scatter of `sounds` with the given ranges (see each property); `sounds` must not be
+    /// empty and the rate's lower bound must be above 0 (preconditions).
     public init(sounds: [AssetID], eventsPerMinute: ClosedRange<Double>, gain: ClosedRange<Double> = 0...0,
                 pan: ClosedRange<Double> = 0...0, pitch: ClosedRange<Double> = 0...0, spacing: Spacing = .random,
                 seed: UInt64 = 1) {

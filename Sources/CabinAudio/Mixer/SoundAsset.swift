@@ -7,7 +7,9 @@
 ///
 /// Thread: a plain value; register it on the control thread with `MixerConfig.addAsset`.
 public struct SoundAsset: Sendable, Equatable {
+    /// The samples, shared (never copied by registering).
     public let samples: SampleStorage
+    /// The loudness trim applied to the samples when played (0 dB: as recorded).
     public var trim: Decibels
     /// Loop points as played (after any seam crossfade was baked in).
     public var loop: LoopPoints?
@@ -40,6 +42,7 @@ public struct SoundAsset: Sendable, Equatable {
     /// Frames in the sound.
     public var frameCount: Int { samples.frameCount }
 
+    /// Whether the two play the same storage (the same object) with the same trim and loop.
     public static func == (a: SoundAsset, b: SoundAsset) -> Bool {
         a.samples === b.samples && a.trim == b.trim && a.loop == b.loop
     }

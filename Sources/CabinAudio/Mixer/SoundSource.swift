@@ -38,6 +38,7 @@ public struct LoopPoints: Sendable, Equatable, Hashable {
     /// One past the last frame of the loop body.
     public var end: Int
 
+    /// The loop `start ..< end`, in frames (0 ≤ `start` < `end`: a precondition).
     public init(start: Int, end: Int) {
         precondition(start >= 0 && end > start, "a loop needs start >= 0 and end > start")
         self.start = start

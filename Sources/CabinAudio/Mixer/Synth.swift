@@ -86,6 +86,7 @@ public struct SynthKindInfo: Sendable, Equatable {
 ///
 /// Thread: a plain value; any thread.
 public struct SynthOption: Sendable, Equatable {
+    /// The option's name in a document's `synth:NAME?option=value` (`frequency`).
     public var name: String
     /// The value when a document does not give one.
     public var defaultValue: Double
@@ -98,6 +99,7 @@ public struct SynthOption: Sendable, Equatable {
     /// rate, folds back as another tone.
     public var maximum: Double
 
+    /// An option called `name` (see each property; `maximum` defaults to 20 kHz).
     public init(_ name: String, defaultValue: Double, unit: String, mustBeBelow: String? = nil,
                 maximum: Double = 20_000) {
         self.name = name
