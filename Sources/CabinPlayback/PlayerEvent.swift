@@ -26,6 +26,9 @@ public enum PlayerEvent: Sendable, Equatable {
     case ended(reason: EndReason, time: Double, xruns: Int)
     /// A live stream's news: buffering, playing, a new title, a reconnection, an error.
     case radio(RadioEvent)
+    /// The latency changed while playing (`LivePlayer.setLatency`): the frames now rendered
+    /// at a time (PipeWire's quantum asked for) and kept queued at most.
+    case latencyChanged(latency: OutputLatency, periodFrames: Int, bufferFrames: Int)
 
     public enum EndReason: String, Sendable, Equatable { case finished, stopped, failed }
 }

@@ -95,6 +95,8 @@ final class PullDriver {
             self.render(into: samples, frameCount: frameCount)
         }
         haptics?.start()
+        shared.periodNow.store(output.negotiated.periodFrames, ordering: .relaxed)
+        shared.bufferNow.store(output.negotiated.bufferFrames, ordering: .relaxed)
     }
 
     /// Sleeps until the callback says the session ended, a stop is asked for, or the device
