@@ -120,7 +120,7 @@ let package = Package(
         /// CabinPlayback does not know them.
         .target(
             name: "CabinRemote",
-            dependencies: ["CabinJSON", "CabinAudio", "CabinSession", "CabinIO", "CabinPlayback"]
+            dependencies: ["CabinJSON", "CabinAudio", "CabinSession", "CabinIO", "CabinOutput", "CabinPlayback"]
         ),
 
         // MARK: the benchmarks

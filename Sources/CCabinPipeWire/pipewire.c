@@ -208,6 +208,12 @@ struct cabin_pw_output {
     cabin_pw_render render;
     void *render_context;
     _Atomic uint64_t xruns;
+    /* Frames (at the stream's rate) of graph cycles that went by without this stream. */
+    _Atomic uint64_t lost_frames;
+    /* Data thread only: the graph's ticks at the last cycle seen and the ticks rendered
+     * since (a cycle's length, in the graph's rate). */
+    uint64_t last_ticks, ticks_since, tick_rate_num, tick_rate_denom;
+    int have_ticks;
     /* Under the thread loop's lock. */
     enum pw_stream_state state;
     int failed;
@@ -252,8 +258,44 @@ static void output_state_changed(void *data, enum pw_stream_state old, enum pw_s
 
 /* On PipeWire's real-time data thread (PW_STREAM_FLAG_RT_PROCESS): one buffer, filled by
  * Cabin's render. No allocation, lock or I/O. */
+/* On the data thread, at the start of a cycle: whether graph cycles went by without this
+ * stream. pw_time.ticks is the graph driver's clock at the cycle now running (stream.h: "can
+ * be used to ... detect discontinuities in the timeline caused by xruns"); the cycle after
+ * one this stream served starts that cycle's length later. When the stream's callback was
+ * late (a stall: the driver's timer went on and started cycles the stream could not serve,
+ * each an xrun of the graph, the sink playing silence), the next cycle's ticks are further
+ * on by the cycles missed: one xrun, and those frames lost. pw_stream_get_time_n reads a
+ * copy under a sequence counter: no lock, allocation or I/O. */
+static void note_graph_xruns(struct cabin_pw_output *o) {
+    struct pw_time t;
+    if (pw_stream_get_time_n(o->stream, &t, sizeof t) < 0 || t.rate.num == 0 || t.rate.denom == 0) return;
+    if (o->have_ticks && t.ticks == o->last_ticks) return;
+    if (o->have_ticks && t.ticks > o->last_ticks && o->ticks_since > 0) {
+        uint64_t expected = o->last_ticks + o->ticks_since;
+        uint64_t gap = t.ticks > expected ? t.ticks - expected : 0;
+        /* Whole cycles are lost; a rate-matching resampler's few frames of drift are not. */
+        if (2 * gap >= o->ticks_since) {
+            uint64_t frames = gap * t.rate.num * o->rate / t.rate.denom;
+            atomic_fetch_add_explicit(&o->lost_frames, frames, memory_order_relaxed);
+            atomic_fetch_add_explicit(&o->xruns, 1, memory_order_relaxed);
+        }
+    }
+    o->have_ticks = 1;
+    o->last_ticks = t.ticks;
+    o->ticks_since = 0;
+    o->tick_rate_num = t.rate.num;
+    o->tick_rate_denom = t.rate.denom;
+}
+
+/* The frames of a cycle just served, in the graph's ticks. */
+static void note_cycle(struct cabin_pw_output *o, uint32_t frames) {
+    if (o->tick_rate_num == 0) return;
+    o->ticks_since += (uint64_t)frames * o->tick_rate_denom / ((uint64_t)o->tick_rate_num * o->rate);
+}
+
 static void output_process(void *data) {
     struct cabin_pw_output *o = data;
+    note_graph_xruns(o);
     struct pw_buffer *b = pw_stream_dequeue_buffer(o->stream);
     if (b == NULL) {
         atomic_fetch_add_explicit(&o->xruns, 1, memory_order_relaxed);
@@ -284,6 +326,7 @@ static void output_process(void *data) {
     d->chunk->size = frames * o->stride;
     b->size = frames;
     pw_stream_queue_buffer(o->stream, b);
+    note_cycle(o, frames);
 }
 
 static const struct pw_stream_events output_stream_events = {
@@ -468,6 +511,10 @@ int cabin_pw_output_wait(cabin_pw_output *o, int extra_fd, int timeout_ms, cabin
 
 uint64_t cabin_pw_output_xruns(cabin_pw_output *o) {
     return atomic_load_explicit(&o->xruns, memory_order_relaxed);
+}
+
+uint64_t cabin_pw_output_lost_frames(cabin_pw_output *o) {
+    return atomic_load_explicit(&o->lost_frames, memory_order_relaxed);
 }
 
 int64_t cabin_pw_output_delay(cabin_pw_output *o) {

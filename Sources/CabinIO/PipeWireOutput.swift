@@ -29,8 +29,14 @@ public final class PipeWireOutput {
     /// The stream's format: the rate, channels and period asked for (PipeWire converts to its
     /// graph's), a buffer of `periodCount` periods (at least 2), float32 or s16 samples.
     public let negotiated: OutputFormat
-    /// Callbacks that found no buffer to fill.
+    /// Xruns: callbacks that found no buffer to fill, and runs of graph cycles that went by
+    /// without this stream (its callback was late, and the sink played silence), seen in the
+    /// graph's clock (`pw_time.ticks`: a cycle starts where the last one this stream served
+    /// ended, unless cycles were missed between).
     public var xrunCount: Int { stream.map { Int(cabin_pw_output_xruns($0)) } ?? 0 }
+    /// The frames of the graph cycles missed (`xrunCount`'s second kind): time the sink
+    /// played without this stream. Any thread.
+    public var lostFrames: Int { stream.map { Int(cabin_pw_output_lost_frames($0)) } ?? 0 }
     private var renderBox: Unmanaged<RenderBox>?
     /// The name of PipeWire's real-time thread that calls the render (`top -H` shows it).
     public static let callbackThreadName = CABIN_PW_DATA_THREAD

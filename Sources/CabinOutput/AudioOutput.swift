@@ -61,6 +61,11 @@ public protocol PullOutput: AnyObject {
     var negotiated: OutputFormat { get }
     /// Underruns (callbacks the device had to skip or fill late) so far.
     var xrunCount: Int { get }
+    /// Frames of the device's timeline that went by with no callback for them (the device
+    /// played silence: a late callback's missed cycles), so far. The pull driver skips the
+    /// session by them, so it stays on the device's clock and ends on time. Read on the
+    /// device's thread, in the render closure.
+    var lostFrames: Int { get }
     /// Starts the device: from now on it calls `render` until `close`.
     func start(render: @escaping PullRender) throws(AudioDeviceError)
     /// Waits until the device fails, `extraDescriptor` is readable, or the timeout; throws
@@ -70,6 +75,11 @@ public protocol PullOutput: AnyObject {
     func delayFrames() -> Int?
     /// Stops the callbacks (when it returns, none is running) and closes. Idempotent.
     func close()
+}
+
+extension PullOutput {
+    /// None: a device that cannot tell calls for every cycle (its clock is its callbacks).
+    public var lostFrames: Int { 0 }
 }
 
 /// An opened device: Cabin pushes into it, or it pulls from Cabin.

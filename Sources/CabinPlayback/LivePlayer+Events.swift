@@ -1,5 +1,6 @@
 import CabinAudio
 import CabinIO
+import CabinOutput
 import CabinSession
 
 /// A snapshot of playback for a status line.
@@ -41,8 +42,11 @@ public struct PlayerStatus: Sendable, Equatable {
     public var xruns: Int
     /// Seconds skipped to stay on time after underruns.
     public var lostSeconds: Double
-    /// Output latency: what is queued in the device (`snd_pcm_delay`) plus one period, in ms.
+    /// Output latency: what is queued in the device (`snd_pcm_delay`) plus one period (the
+    /// block rendered at a time now), in ms.
     public var latencyMilliseconds: Double
+    /// The latency playing (`LivePlayer.latency`): nil when the period was given in frames.
+    public var latency: OutputLatency? = nil
     /// The last device error, while reconnecting.
     public var deviceProblem: String?
     /// The session's live streams: state, station name, title.
@@ -80,13 +84,16 @@ extension LivePlayer {
         case .failed: .failed
         }
         let delay = Double(shared.delayFrames.load(ordering: .relaxed))
+        let periodNow = shared.periodNow.load(ordering: .relaxed)
+        let period = Double(periodNow > 0 ? periodNow : negotiated.periodFrames)
         let shown = shownPositionFrames
         return PlayerStatus(
             state: state, position: Double(shown) / session.sampleRate, duration: session.duration, mark: session.mark(at: shown),
             segment: session.segment(at: shown),
             xruns: shared.xruns.load(ordering: .relaxed),
             lostSeconds: Double(shared.lostFrames.load(ordering: .relaxed)) / session.sampleRate,
-            latencyMilliseconds: (delay + Double(negotiated.periodFrames)) / session.sampleRate * 1000,
+            latencyMilliseconds: (delay + period) / session.sampleRate * 1000,
+            latency: latency,
             deviceProblem: state == .reconnecting || state == .failed ? shared.lastDeviceError.withLock { $0 } : nil,
             radio: radio?.status ?? [])
     }
@@ -114,6 +121,7 @@ struct PlayerMonitor {
     var pauses = 0
     var resumes = 0
     var seeks = 0
+    var latencyChanges = 0
     var ended = false
 }
 
@@ -164,6 +172,12 @@ extension LivePlayer {
         if restores != m.restores {
             m.restores = restores
             events.append(.deviceRestored(time: Double(position) / rate))
+        }
+        let latencyChanges = shared.latencyChanges.load(ordering: .acquiring)
+        if latencyChanges != m.latencyChanges, let latency {
+            m.latencyChanges = latencyChanges
+            events.append(.latencyChanged(latency: latency, periodFrames: shared.periodNow.load(ordering: .relaxed),
+                                          bufferFrames: shared.bufferNow.load(ordering: .relaxed)))
         }
         let pauses = shared.pauses.load(ordering: .acquiring), resumes = shared.resumes.load(ordering: .acquiring)
         if pauses != m.pauses { m.pauses = pauses; events.append(.paused(time: Double(position) / rate)) }

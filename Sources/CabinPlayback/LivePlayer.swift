@@ -264,6 +264,7 @@ public final class LivePlayer: @unchecked Sendable {
         monitorState.lastPosition = currentSlot.base  // marks before the start are not news
         shared.slot.store(currentSlot.retainedBits(), ordering: .releasing)
         registerFocusEvents()
+        shared.latency.store(Self.latencyCode(options.configuration.latency), ordering: .releasing)
     }
 
     deinit {

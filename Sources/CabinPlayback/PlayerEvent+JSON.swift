@@ -37,6 +37,9 @@ extension PlayerEvent {
             (o.bus, o.decibels, o.muted) = (bus, decibels.isFinite ? decibels : nil, muted)
         case .ended(let reason, let time, let xruns): o = EventLine(event: "end", time: time, reason: reason.rawValue, xruns: xruns)
         case .radio(let event): o = event.eventLine
+        case .latencyChanged(let latency, let period, let buffer):
+            o = EventLine(event: "latency")
+            (o.latency, o.period, o.buffer) = (latency.rawValue, period, buffer)
         }
         return o
     }
@@ -76,6 +79,11 @@ extension PlayerEvent: Codable {
         case "seek": self = .seeked(time: try need(o.time, "time"))
         case "trigger": self = .triggered(name: try need(o.name, "name"), time: try need(o.time, "time"))
         case "volume": self = .volumeChanged(bus: o.bus, decibels: o.decibels ?? -.infinity, muted: try need(o.muted, "muted"))
+        case "latency":
+            guard let latency = OutputLatency(rawValue: try need(o.latency, "latency")) else {
+                throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "unknown latency"))
+            }
+            self = .latencyChanged(latency: latency, periodFrames: try need(o.period, "period"), bufferFrames: try need(o.buffer, "buffer"))
         case "end":
             guard let reason = EndReason(rawValue: try need(o.reason, "reason")) else {
                 throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "unknown end reason"))
@@ -136,6 +144,7 @@ struct EventLine: Codable {
     var sampleRate: Int?
     var period: Int?
     var buffer: Int?
+    var latency: String?
     var format: String?
     var realtime: Bool?
     var scheduling: String?

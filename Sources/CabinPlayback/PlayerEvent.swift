@@ -29,6 +29,9 @@ public enum PlayerEvent: Sendable, Equatable {
     case ended(reason: EndReason, time: Double, xruns: Int)
     /// A live stream's news: buffering, playing, a new title, a reconnection, an error.
     case radio(RadioEvent)
+    /// The latency changed while playing (`LivePlayer.setLatency`): the frames now rendered
+    /// at a time (PipeWire's quantum asked for) and kept queued at most.
+    case latencyChanged(latency: OutputLatency, periodFrames: Int, bufferFrames: Int)
 
     /// Why a session ended; the raw value is the case's name (`--json`'s `reason`).
     public enum EndReason: String, Sendable, Equatable {

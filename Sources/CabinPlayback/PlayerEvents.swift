@@ -80,6 +80,8 @@ extension PlayerEvent: CustomStringConvertible {
             return "volume \(bus.map { "of \($0.terminalSafe)" } ?? "(master)") \(level)" + (muted ? ", muted" : "")
         case .ended(let reason, let time, let xruns): return "ended (\(reason.rawValue)) at \(s(time)), \(xruns) underruns"
         case .radio(let event): return "radio: " + PlayerEvent.radioLine(event)
+        case .latencyChanged(let latency, let period, let buffer):
+            return "latency \(latency.rawValue): period \(period), buffer \(buffer)"
         }
     }
 

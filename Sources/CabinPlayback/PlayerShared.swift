@@ -41,6 +41,14 @@ final class PlayerShared: Sendable {
     let finishedSignal: EventFD
     /// CPU time the render thread has used (nanoseconds), published at its end.
     let renderCPUNanoseconds = Atomic<Int64>(0)
+    /// The latency playing (`LivePlayer.latencyCode`: 0 none named, 1 low, 2 relaxed), one
+    /// asked for and not yet taken by the render thread (0: none), and what the render
+    /// thread made of it: the frames it renders at a time and keeps queued at most.
+    let latency = Atomic<Int>(0)
+    let latencyRequest = Atomic<Int>(0)
+    let periodNow = Atomic<Int>(0)
+    let bufferNow = Atomic<Int>(0)
+    let latencyChanges = Atomic<Int>(0)
     /// Test hook: the render thread sleeps this many milliseconds once (a forced stall).
     let stallMilliseconds = Atomic<Int>(0)
     /// Where the session is, for haptic players that follow it (`SessionRumble`).

@@ -30,6 +30,7 @@ final class PullDriver {
     var framesRendered: Int64 = 0
     var clockBase: Int64 = 0
     var knownXruns = 0
+    var knownLost = 0
     /// Set by the callback when the session has ended (its outcome) or a stop was seen;
     /// the supervisor reads it. 0: still playing.
     let ended = Atomic<Int>(0)
@@ -88,11 +89,14 @@ final class PullDriver {
         clockBase += framesRendered
         framesRendered = 0
         knownXruns = output.xrunCount
+        knownLost = output.lostFrames
         transport.drainFrames = output.negotiated.bufferFrames
         try output.start { [unowned(unsafe) self] samples, frameCount in
             self.render(into: samples, frameCount: frameCount)
         }
         haptics?.start()
+        shared.periodNow.store(output.negotiated.periodFrames, ordering: .relaxed)
+        shared.bufferNow.store(output.negotiated.bufferFrames, ordering: .relaxed)
     }
 
     /// Sleeps until the callback says the session ended, a stop is asked for, or the device
@@ -115,6 +119,12 @@ final class PullDriver {
             samples.update(repeating: 0)
             return
         }
+        // Read first: an atomic exchange on every callback would cost a locked instruction.
+        if shared.stallMilliseconds.load(ordering: .relaxed) != 0 {
+            let stall = shared.stallMilliseconds.exchange(0, ordering: .acquiringAndReleasing)
+            if stall > 0 { ThreadSleep.microseconds(UInt32(stall * 1000)) }
+        }
+        noteUnderruns()
         let deviceFrame = clockBase + framesRendered
         transport.deviceFrame = deviceFrame
         transport.applyRequests()
@@ -124,7 +134,6 @@ final class PullDriver {
             wakeup.signal()
             return
         }
-        noteUnderruns()
         transport.renderPeriod(into: block, frameCount: n, deviceFrame: deviceFrame, haptics: haptics)
         if channels == 2 {
             samples.baseAddress!.update(from: block.baseAddress!, count: 2 * n)
@@ -140,12 +149,23 @@ final class PullDriver {
         shared.publishHeard(clock: clockBase + framesRendered, delay: delay, position: transport.heardPosition(delay: delay))
     }
 
-    /// Underruns the device reports, counted for `status` (a pull device's clock is its own
-    /// callbacks: the session does not skip, it plays on from where the device asks next).
+    /// Underruns the device reports, counted for `status`; the time the device played
+    /// without a callback (`PullOutput.lostFrames`: a late callback's missed cycles) is
+    /// skipped, as the push driver skips an underrun's, so the session stays on the device's
+    /// clock and ends on time. A device that cannot tell (its clock is its callbacks) loses
+    /// nothing: the session plays on from where the device asks next.
     private func noteUnderruns() {
         let xruns = output.xrunCount
         guard xruns != knownXruns else { return }
         knownXruns = xruns
+        let lostNow = output.lostFrames
+        let lost = max(0, lostNow - knownLost)
+        knownLost = lostNow
+        if lost > 0 {
+            framesRendered += Int64(lost)
+            transport.skip(lost)
+            shared.lostFrames.add(Int64(lost), ordering: .releasing)
+        }
         shared.xruns.store(xruns, ordering: .releasing)
     }
 }

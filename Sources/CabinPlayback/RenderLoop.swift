@@ -35,7 +35,10 @@ struct RenderLoop {
     let backend: any AudioOutputBackend
     var transport: PlaybackTransport
     let rate: Double
+    /// Frames rendered at a time, and kept queued at most (the opened buffer, or less while
+    /// a lower latency than the one opened is asked for: `applyLatency`).
     var period: Int
+    var fill: Int
     let capacity: Int
     let block: UnsafeMutableBufferPointer<Float>
     /// Device-timeline frames since `startTime`: written audio and silence, plus time lost
@@ -60,6 +63,7 @@ struct RenderLoop {
         backend = player.backend
         rate = player.session.sampleRate
         period = output.negotiated.periodFrames
+        fill = output.negotiated.bufferFrames
         capacity = max(8192, output.negotiated.bufferFrames)
         block = .allocate(capacity: 2 * capacity)
         block.initialize(repeating: 0)
@@ -98,9 +102,8 @@ struct RenderLoop {
         framesWritten = 0
         lastDelayQuery = 0
         knownXruns = output.xrunCount
-        period = min(output.negotiated.periodFrames, capacity)
-        let buffer = output.negotiated.bufferFrames
-        transport.drainFrames = buffer
+        applyLatency()
+        let buffer = fill
         var filled = 0
         while filled < buffer {
             let n = min(period, buffer - filled)
@@ -136,6 +139,7 @@ struct RenderLoop {
             if pending == 0 {
                 transport.deviceFrame = clockBase + framesWritten
                 transport.applyRequests()
+                if shared.latencyRequest.load(ordering: .relaxed) != 0 { takeLatencyRequest() }
             }
             // Read first: an atomic exchange on every pass would cost a locked instruction.
             if shared.stallMilliseconds.load(ordering: .relaxed) != 0 {
@@ -144,7 +148,9 @@ struct RenderLoop {
             }
             let avail = try output.availableFrames()
             catchUpAfterUnderrun()
-            if pending == 0 && avail >= period {
+            // The room to fill: all of it, or less while a lower latency keeps less queued.
+            let room = avail - (output.negotiated.bufferFrames - fill)
+            if pending == 0 && room >= period {
                 renderPeriod(period)
                 pending = period
                 offset = 0
@@ -158,12 +164,47 @@ struct RenderLoop {
                 framesWritten += Int64(written)
                 publish(unwritten: pending)
             }
-            if written == 0 || pending > 0 || avail - written < period {
-                if try output.wait(extraDescriptor: wakeup.descriptor, timeoutMilliseconds: 200) == .wakeup {
+            if written == 0 || pending > 0 || room - written < period {
+                if pending == 0 && fill < output.negotiated.bufferFrames {
+                    // The device would wake at its own period, which is more than is queued
+                    // now: sleep on the clock until a block's room is free (PulseAudio's
+                    // timer-based scheduling, in a buffer larger than the fill).
+                    let short = period - max(0, room - written)
+                    if backend.sleep(seconds: (Double(short) * 1000 / rate).rounded(.up) / 1000, wakeupDescriptor: wakeup.descriptor) {
+                        wakeup.drain()
+                    }
+                } else if try output.wait(extraDescriptor: wakeup.descriptor, timeoutMilliseconds: 200) == .wakeup {
                     wakeup.drain()
                 }
             }
         }
+    }
+
+    /// The block and fill for the latency playing (`PlayerShared.latency`): the opened
+    /// period and buffer, or, for a latency lower than the one opened, its smaller block and
+    /// fill within the same buffer (a buffer opened low cannot grow: relaxed keeps it).
+    mutating func applyLatency() {
+        let buffer = output.negotiated.bufferFrames
+        period = min(output.negotiated.periodFrames, capacity)
+        fill = buffer
+        if let latency = LivePlayer.latency(code: shared.latency.load(ordering: .relaxed)) {
+            let shape = latency.configuration(sampleRate: Int(rate))
+            period = min(period, shape.periodFrames)
+            fill = min(buffer, max(2 * period, shape.periodFrames * shape.periodCount))
+        }
+        transport.drainFrames = fill
+        shared.periodNow.store(period, ordering: .relaxed)
+        shared.bufferNow.store(fill, ordering: .relaxed)
+    }
+
+    /// A latency asked for while playing (`LivePlayer.setLatency`): takes effect from the
+    /// next block on; what is queued plays out (nothing dropped, nothing repeated).
+    mutating func takeLatencyRequest() {
+        let code = shared.latencyRequest.exchange(0, ordering: .acquiringAndReleasing)
+        guard code != 0 else { return }
+        shared.latency.store(code, ordering: .releasing)
+        applyLatency()
+        shared.latencyChanges.add(1, ordering: .releasing)
     }
 
     /// Renders `n` frames into `block` (to be written at the device clock's next frame).

@@ -1,5 +1,6 @@
 import CabinAudio
 import CabinJSON
+import CabinOutput
 import CabinPlayback
 import CabinSession
 
@@ -15,6 +16,7 @@ import CabinSession
 /// | `mute` | `[on\|off\|toggle]` | mutes the master (default: toggle) |
 /// | `trigger` | `NAME` | a live event (`LivePlayer.trigger`) |
 /// | `next-station`, `previous-station` | | the radio's stations |
+/// | `latency` | `low\|relaxed\|auto` | the output latency while playing (`LivePlayer.setLatency`); `auto`: the one chosen at the start |
 /// | `stop`, `quit` | | fade out and end the session (`quit` also ends what follows it) |
 /// | `status` | | title, state, position, duration, segment (its title), mark (its name), parameters, volumes, xruns, device |
 /// | `help` | | the commands and live events |
@@ -29,7 +31,7 @@ struct ControlCommands {
         ("seek", "seek SECONDS|TIME [relative|absolute]"), ("set", "set PARAMETER VALUE"),
         ("volume", "volume [BUS] LEVEL (80, 80%, -6dB)"), ("mute", "mute [on|off|toggle]"),
         ("trigger", "trigger EVENT"), ("next-station", "next-station"), ("previous-station", "previous-station"),
-        ("stop", "stop"), ("quit", "quit"), ("status", "status"), ("observe", "observe"), ("unobserve", "unobserve"),
+        ("latency", "latency low|relaxed|auto"), ("stop", "stop"), ("quit", "quit"), ("status", "status"), ("observe", "observe"), ("unobserve", "unobserve"),
         ("help", "help"),
     ]
 
@@ -51,6 +53,7 @@ struct ControlCommands {
             try player.trigger(event)
         case "next-station": try count(arguments, 0, name); try player.nextStation()
         case "previous-station": try count(arguments, 0, name); try player.previousStation()
+        case "latency": try latency(arguments)
         case "stop", "quit": try count(arguments, 0, name); player.stop()
         case "status": try count(arguments, 0, name); return status()
         case "help": return help()
@@ -140,6 +143,21 @@ struct ControlCommands {
         try player.setVolume(level, bus: bus)
     }
 
+    /// `low`, `relaxed`, or `auto`: the latency the session was opened with (what `auto`
+    /// chose by need at the start, or the one set).
+    private func latency(_ arguments: [JSONValue]) throws(PlayerControlError) {
+        try count(arguments, 1, "latency")
+        let word = arguments[0].stringValue ?? ""
+        let chosen: OutputLatency? = word == "auto" ? player.options.configuration.latency : OutputLatency(rawValue: word)
+        guard word == "auto" || chosen != nil else {
+            throw PlayerControlError("latency: the argument must be low, relaxed or auto, not \(arguments[0].excerpt)")
+        }
+        guard let chosen else {
+            throw PlayerControlError("the period was given in frames (\(player.negotiated.periodFrames)): the latency cannot change while playing")
+        }
+        try player.setLatency(chosen)
+    }
+
     private func mute(_ arguments: [JSONValue]) throws(PlayerControlError) {
         guard arguments.count <= 1 else { throw PlayerControlError("mute takes at most 1 argument: mute [on|off|toggle]") }
         switch arguments.first?.stringValue ?? (arguments.isEmpty ? "toggle" : "") {
@@ -168,6 +186,7 @@ struct ControlCommands {
             ("xruns", .number(s.xruns)),
             ("device", .string(player.options.device)),
             ("latency", .seconds((s.latencyMilliseconds * 10).rounded() / 10)),
+            ("latencyMode", s.latency.map { .string($0.rawValue) } ?? .null),
             ("radio", .bool(player.stations != nil)),
             ("stations", .array(s.radio.map { r in
                 .object([("url", .string(r.url)), ("state", .string(r.state.rawValue)),

@@ -179,6 +179,8 @@ final class PlayView {
             let how = reason == .finished ? "finished" : reason == .stopped ? "stopped" : "failed: the device did not come back"
             return "\(t(time))  \(how) (\(xruns) underrun\(xruns == 1 ? "" : "s"))"
         case .radio(let event): return RadioLine.describe(event)
+        case .latencyChanged(let latency, let period, let buffer):
+            return "latency \(latency.rawValue): \(period)-frame blocks, at most \(buffer) frames queued"
         }
     }
 }

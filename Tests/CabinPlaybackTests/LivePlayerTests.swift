@@ -1,5 +1,6 @@
 import CabinAudio
 import CabinIO
+import CabinOutput
 import CabinPlayback
 import CabinSession
 import CabinTestSupport
@@ -68,6 +69,43 @@ struct LivePlayerTests {
         #expect(events.last.map { if case .ended(.finished, _, 0) = $0 { true } else { false } } == true, "\(events)")
 
         // What reached the sink is the offline render of the same session.
+        let played = try SoundFile.read(capture)
+        let runner = SessionRunner(compiled)
+        var offline = [Float](repeating: 0, count: 2 * 480000)
+        _ = offline.withUnsafeMutableBufferPointer { runner.render(into: $0, frameCount: 480000) }
+        #expect(played.frameCount >= 480000)
+        var worst = 0.0
+        for i in 0..<offline.count { worst = max(worst, abs(Double(played.samples[i] - offline[i]))) }
+        let db = 20 * log10(max(worst, 1e-12) / SignalAnalysis.peak(offline))
+        #expect(db < -60, "capture differs from the offline render by \(db) dB")
+    }
+
+    /// Issue 29: the latency changes while playing, relaxed → low → relaxed, in the buffer
+    /// opened at relaxed: the output latency status shows falls and rises again, each change
+    /// is an event, and what reached the sink is still the offline render (no gap, no repeat).
+    @Test func theLatencyChangesWhilePlayingAndTheSoundDoesNot() throws {
+        let dir = try TestEnvironment.temporaryDirectory()
+        let capture = dir.appendingPathComponent("played.wav").path
+        let compiled = try Self.compile()
+        var relaxed: [Double] = [], low: [Double] = []
+        var lowered = false, raised = false
+        let (events, wall) = try SinkLock.recording(into: capture) {
+            // Opened inside: the sink reads where to capture when the device opens.
+            let player = try LivePlayer(session: compiled, options: .init(device: "default", configuration: OutputLatency.relaxed.configuration()))
+            return try Self.play(player) { t in
+                if t > 1 && t < 3 { relaxed.append(player.status.latencyMilliseconds) }
+                if t > 3 && !lowered { lowered = true; try? player.setLatency(.low) }
+                if t > 3.5 && t < 6 { low.append(player.status.latencyMilliseconds) }
+                if t > 6 && !raised { raised = true; try? player.setLatency(.relaxed) }
+            }
+        }
+        #expect(abs(wall - 10) < 0.3, "10 s took \(wall) s")
+        let changes = events.compactMap { if case .latencyChanged(let l, let p, let b) = $0 { "\(l.rawValue) \(p)/\(b)" } else { nil } }
+        #expect(changes == ["low 256/768", "relaxed 3072/6144"], "\(events)")
+        let median = { (x: [Double]) in x.sorted()[x.count / 2] }
+        #expect(median(relaxed) > 100 && median(low) < 30, "latency relaxed \(median(relaxed)) ms, low \(median(low)) ms")
+        #expect(events.last.map { if case .ended(.finished, _, 0) = $0 { true } else { false } } == true, "\(events)")
+
         let played = try SoundFile.read(capture)
         let runner = SessionRunner(compiled)
         var offline = [Float](repeating: 0, count: 2 * 480000)

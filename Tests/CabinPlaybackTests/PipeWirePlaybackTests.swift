@@ -92,6 +92,64 @@ struct PipeWirePlaybackTests {
         return (frames, lost, nil)
     }
 
+    /// Issue 29: the render stalled 300 ms mid-play (as a preempted or overloaded thread
+    /// would, inside PipeWire's callback): the graph went on without the stream (the sink
+    /// played silence), the stream sees the missed cycles in the graph's clock and reports
+    /// one xrun with about the time lost, and the session skips that time as the ALSA path
+    /// does. What reached the sink is the render bit for bit before the gap and, after it,
+    /// the render where the wall clock is (the same alignment as before the gap: nothing
+    /// replayed, nothing late); the session ends on time.
+    @Test func aStalledRenderIsAnXrunAndTheSessionSkipsTheLostTime() throws {
+        let daemon = try PipeWireDaemon()
+        defer { daemon.stop() }
+        let dir = try TestEnvironment.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("stalled.wav").path
+        let compiled = try Self.compile(seconds: 6)
+        let player = try Self.player(compiled, on: daemon)
+        let recorder = try daemon.record(into: path)
+        var stalled = false
+        let (events, wall) = try Self.play(player) { t in
+            if t > 2 && !stalled { stalled = true; player.injectStall(milliseconds: 300) }
+        }
+        let heard = try daemon.stopRecording(recorder, path: path)
+
+        let xruns = events.compactMap { if case .xrun(let count, _, let lost) = $0 { (count, lost) } else { nil } }
+        // The stall is one xrun that skipped about its length (whole quanta of 21 ms: the
+        // cycles that started while the callback slept), and nothing skipped more.
+        #expect(xruns.filter { $0.1 > 0.25 && $0.1 < 0.36 }.count == 1, "the stall skipped about its length: \(xruns)")
+        #expect(xruns.allSatisfy { $0.1 < 0.36 }, "\(xruns)")
+        #expect(player.status.lostSeconds > 0.25 && player.status.lostSeconds < 0.36 + 0.05 * Double(xruns.count - 1),
+                "status: \(player.status)")
+        #expect(abs(wall - 6) < 0.5, "6 s took \(wall) s")
+        #expect(events.last.map { if case .ended(.finished, _, let n) = $0 { n >= 1 } else { false } } == true, "\(events)")
+
+        let offline = Self.offline(compiled, frames: 6 * 48000)
+        let lag = try #require(SignalAnalysis.alignment(of: offline, in: heard, channels: 2), "no session in the recording")
+        let aligned = Array(heard[(2 * lag)...])
+        // Before the gap: the render, bit for bit, up to about the stall (2 s after the start).
+        let before = Self.compare(heard: aligned, offline: offline)
+        let gapStart = before.compared
+        #expect(before.mismatch != nil, "no gap in the recording")
+        #expect(gapStart > 48000 * 17 / 10 && gapStart < 48000 * 26 / 10, "the gap began at \(Double(gapStart) / 48000) s")
+        // After it, at the same alignment: the session where the wall clock is. It resumes
+        // within the stall and a few quanta (the buffer rendered before the stall plays late,
+        // after the silence: the one quantum heard out of place).
+        let frames = min(aligned.count, offline.count) / 2
+        func same(_ f: Int) -> Bool {
+            aligned[2 * f] == offline[2 * f] && aligned[2 * f + 1] == offline[2 * f + 1] && offline[2 * f] != 0
+        }
+        func resumesAt(_ f: Int) -> Bool { f + 1024 < frames && (f..<(f + 1024)).allSatisfy(same) }
+        let resumes: Int? = (gapStart..<frames).first(where: resumesAt)
+        let resumed = try #require(resumes, "the session never came back at the wall clock's place")
+        #expect(resumed - gapStart < 48000 * 3 / 10 + 4 * 1024, "the gap lasted \(Double(resumed - gapStart) / 48000) s")
+        let after = Self.compare(heard: Array(aligned[(2 * resumed)...]), offline: Array(offline[(2 * resumed)...]))
+        let afterMismatch = after.mismatch ?? ""
+        #expect(after.mismatch == nil, "after the gap: \(afterMismatch)")
+        #expect(resumed + after.compared >= 6 * 48000 - 2048, "heard \(after.compared) frames after the gap")
+        #expect(before.lostCycles + after.lostCycles <= 2, "\(before.lostCycles + after.lostCycles) other graph cycles lost")
+    }
+
     @Test func pauseAndSeekPlayOnTheSessionClock() throws {
         let daemon = try PipeWireDaemon()
         defer { daemon.stop() }

@@ -145,6 +145,7 @@ import Testing
         .radio(.playing(url: "http://a/s", name: nil, codec: "opus", seconds: 1)),
         .radio(.title(url: "http://a/s", title: "Song")), .radio(.reconnect(url: "http://a/s", attempt: 2, delay: 4, reason: "dropped")),
         .radio(.error(url: "http://a/s", message: "404")), .radio(.skipped(url: "file.mp3", message: "not a sound file")),
+        .latencyChanged(latency: .low, periodFrames: 256, bufferFrames: 768),
     ]
 
     @Test func everyEventEncodesAsItsJSONLineAndDecodesBackEqual() throws {

@@ -70,8 +70,12 @@ int cabin_pw_output_start(cabin_pw_output *output, cabin_pw_render render, void 
 /* Waits until the stream fails (1, `error` filled), `extra_fd` is readable (2), or the
  * timeout (0). A failure already seen is returned at once. */
 int cabin_pw_output_wait(cabin_pw_output *output, int extra_fd, int timeout_ms, cabin_pw_error *error);
-/* Callbacks that found no buffer to fill, and buffers PipeWire reported late (xruns). */
+/* Xruns: callbacks that found no buffer to fill, and runs of graph cycles that went by
+ * without the stream (its callback was late: seen in the graph's ticks, pw_time.ticks). */
 uint64_t cabin_pw_output_xruns(cabin_pw_output *output);
+/* The frames (at the stream's rate) of those cycles: time the sink played without the
+ * stream. Real-time safe. */
+uint64_t cabin_pw_output_lost_frames(cabin_pw_output *output);
 /* Frames between the next rendered frame and what is heard (the graph's delay to the sink,
  * the resampler's and what is queued), or -1 before the first cycle. Real-time safe. */
 int64_t cabin_pw_output_delay(cabin_pw_output *output);
