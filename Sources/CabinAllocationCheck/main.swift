@@ -44,7 +44,8 @@ if let i = arguments.firstIndex(of: "--block"), i + 1 < arguments.count {
 let compiled: CompiledSession
 let label: String
 var feeder: StreamFeeder?
-var radio: RadioStations?
+var radio: (any SessionRadio)?
+RadioStations.register()
 do {
     if let path = arguments.first {
         let loaded = try SessionLoader.load(path: path, sampleRate: 48000, maxBlockFrames: blockFrames,

@@ -40,7 +40,8 @@ struct CSession {
 
     /// Loads the sounds and patterns and compiles at `sampleRate` (`progressive`: for live play).
     func load(sampleRate: Double, maxBlockFrames: Int, progressive: Bool) throws(SessionLoader.Failure) -> SessionLoader.Loaded {
-        try SessionLoader.load(bytes: bytes, name: name, folder: folder, sampleRate: sampleRate, maxBlockFrames: maxBlockFrames,
+        _ = radioRegistered
+        return try SessionLoader.load(bytes: bytes, name: name, folder: folder, sampleRate: sampleRate, maxBlockFrames: maxBlockFrames,
                                library: options.library, patterns: options.patterns, options: options.compile,
                                progressive: progressive)
     }
@@ -188,3 +189,7 @@ public func cabin_session_json(_ session: OpaquePointer?, _ out: UnsafeMutablePo
 public func cabin_session_free(_ session: OpaquePointer?) {
     CSessionHandle.release(session)
 }
+
+/// The radio registered with the loader once, at the library's first load: a C or Python
+/// program plays the radio as `cabin` does.
+private let radioRegistered: Void = RadioStations.register()

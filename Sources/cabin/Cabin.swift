@@ -26,9 +26,12 @@ struct Cabin: ParsableCommand {
         subcommands: [Play.self, Ctl.self, ConfigCommand.self, Render.self, SessionCommand.self, HapticsCommand.self, StudioCommand.self, SoundsCommand.self, Info.self, Devices.self, Bench.self]
     )
 
-    /// The process allocates from one malloc arena (`MallocArenas`), then parses and runs.
+    /// The process allocates from one malloc arena (`MallocArenas`), registers the radio
+    /// (every session it loads plays its streams, playlists and generated music), then
+    /// parses and runs.
     static func main() {
         MallocArenas.useOne()
+        RadioStations.register()
         main(nil)
     }
 }

@@ -14,6 +14,9 @@ import Testing
 /// diagnostics; an unknown device is `PlayError.device` with `.notFound`; a sound file plays
 /// as a one-layer session. Each error's words name no `cabin` command and no `--flag`.
 @Suite struct LivePlayerPlayTests {
+    /// The radio plays the sessions these tests load, as in `cabin`.
+    init() { RadioStations.register() }
+
     static func write(_ text: String, _ name: String) throws -> String {
         let dir = try TestEnvironment.temporaryDirectory("cabin-front-door")
         let path = dir.appendingPathComponent(name).path

@@ -42,7 +42,7 @@ public struct PlaylistSource: Sendable, Equatable {
 
     /// `path` as the document means it: absolute as given, else under `folder`.
     public static func resolve(_ path: String, in folder: String) -> String {
-        path.hasPrefix("/") ? path : (folder.hasSuffix("/") ? folder : folder + "/") + path
+        SessionReferences.playlistPath(path, in: folder)
     }
 
     /// The entries of the folder or playlist file at `path`.
