@@ -14,6 +14,7 @@
 import CabinAudio
 import CabinIO
 import CabinPlayback
+import CabinRadio
 import CabinSession
 import Glibc
 import MallocInterposerSwift

@@ -2,6 +2,7 @@ import CabinHaptics
 import CabinIO
 import CabinJSON
 import CabinPlayback
+import CabinRadio
 import CabinSession
 import FoundationEssentials
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CabinIO
 import CabinPlayback
+import CabinRadio
 
 /// The `cabin` command: a thin layer over the Cabin libraries. Each subcommand parses its
 /// options, calls one library function and prints.

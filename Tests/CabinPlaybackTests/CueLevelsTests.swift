@@ -1,5 +1,6 @@
 import CabinAudio
 import CabinPlayback
+import CabinRadio
 import CabinSession
 import CabinTestSupport
 import Foundation

@@ -1,6 +1,7 @@
 import CabinAudio
 import CabinHaptics
 import CabinPlayback
+import CabinRadio
 import CabinSession
 import CabinTestSupport
 import Foundation

@@ -1,5 +1,6 @@
 import CabinAudio
 import CabinIO
+import CabinPlayback
 import CabinSession
 
 /// The radio of a session: its live streams, each a `RadioStation` on its own thread, and
@@ -65,6 +66,7 @@ public final class RadioStations: SessionRadio, @unchecked Sendable {
     static let prerollFrames = 1024
     private var problems: [RadioEvent] = []
 
+    /// Whether the session has no station, playlist or generated music.
     public var isEmpty: Bool { stations.isEmpty && playlists.isEmpty && generated.isEmpty }
 
     /// Whether it has something to switch (a playlist): `nextStation` and `previousStation` work.
@@ -173,6 +175,7 @@ public final class RadioStations: SessionRadio, @unchecked Sendable {
 
     /// Makes `RadioStations` for each session the loader loads (`SessionLoader.radioProvider`).
     public struct Provider: SessionRadioProvider {
+        /// The provider `register()` registers.
         public init() {}
 
         /// `RadioStations(session, documentFolder: documentFolder, live: live)`.
