@@ -9,6 +9,7 @@ import PackageDescription
 /// - `CabinIO`: the one module that touches C and the OS (wrappers only);
 /// - `CabinPlayback`: the application layer (loaders, live player, offline renderer, rumble);
 /// - `CabinRemote`: the control socket and MPRIS, above the player's API;
+/// - `CabinRadio`: the radio (live streams, playlists, generated music), above the player's API;
 /// - `cabin`: the thin command-line tool.
 let package = Package(
     name: "Cabin",
@@ -24,6 +25,9 @@ let package = Package(
         /// The remote surfaces over a `LivePlayer`: the control socket (`ControlServer`) and
         /// MPRIS on the session bus (`MPRISServer`).
         .library(name: "CabinRemote", targets: ["CabinRemote"]),
+        /// The radio: live Icecast streams, playlists of the user's music and generated music,
+        /// the `SessionRadio` the player's loader makes once `RadioStations.register()` is called.
+        .library(name: "CabinRadio", targets: ["CabinRadio"]),
         .library(name: "CabinSoundDesign", targets: ["CabinSoundDesign"]),
         /// libcabin: the C API (include/cabin.h). SwiftPM names the file after the product
         /// (`libCabinC.so`; `cabin` is the CLI's name); its SONAME is `libcabin.so.0` and
@@ -123,6 +127,16 @@ let package = Package(
             dependencies: ["CabinJSON", "CabinAudio", "CabinSession", "CabinIO", "CabinOutput", "CabinPlayback"]
         ),
 
+        // MARK: the radio
+        /// `RadioStations` (internet streams through libcurl, ICY metadata, the codecs, playlists
+        /// with ReplayGain, generated music) writing the streams the mixer reads: the
+        /// `SessionRadio` CabinPlayback's loader makes when it is registered; CabinPlayback
+        /// does not import it.
+        .target(
+            name: "CabinRadio",
+            dependencies: ["CabinAudio", "CabinSession", "CabinSoundDesign", "CabinIO", "CabinPlayback"]
+        ),
+
         // MARK: the benchmarks
         /// `cabin bench`'s measurements (the mixer's drive and loud-mix scenes and the plain
         /// summing loop they are compared with, haptic compile speed, live haptics, offline and
@@ -130,7 +144,8 @@ let package = Package(
         /// allocation check's, not a product; what they need inside the modules is `package`.
         .target(
             name: "CabinBench",
-            dependencies: ["CabinJSON", "CabinAudio", "CabinHaptics", "CabinSession", "CabinOutput", "CabinIO", "CabinPlayback"]
+            dependencies: ["CabinJSON", "CabinAudio", "CabinHaptics", "CabinSession", "CabinOutput", "CabinIO", "CabinPlayback",
+                           "CabinRadio"]
         ),
 
         // MARK: the test doubles
@@ -161,7 +176,7 @@ let package = Package(
             name: "cabin",
             dependencies: [
                 "CabinJSON", "CabinAudio", "CabinHaptics", "CabinSession", "CabinOutput", "CabinIO", "CabinPlayback",
-                "CabinSoundDesign", "CabinConfig", "CabinStudio", "CabinRemote", "CabinBench",
+                "CabinSoundDesign", "CabinConfig", "CabinStudio", "CabinRemote", "CabinRadio", "CabinBench",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             // The Swift runtime (and FoundationEssentials, Dispatch) linked into the binary:
@@ -186,14 +201,14 @@ let package = Package(
         ),
 
         // MARK: the C library
-        /// `@_cdecl` functions over CabinPlayback's public API, declared by the hand-written
+        /// `@_cdecl` functions over CabinPlayback's public API (and CabinRadio's, registered), declared by the hand-written
         /// include/cabin.h. The Swift runtime is linked in (`-static-stdlib`: a C or Python
         /// program needs no Swift toolchain), and only the `cabin_` functions are exported
         /// (exports.map), so the runtime inside cannot clash with another one in the process.
         .target(
             name: "CabinC",
             dependencies: ["CabinJSON", "CabinAudio", "CabinHaptics", "CabinSession", "CabinOutput", "CabinIO", "CabinPlayback",
-                           "CabinRemote"],
+                           "CabinRemote", "CabinRadio"],
             exclude: ["exports.map"],
             linkerSettings: [
                 .unsafeFlags(["-static-stdlib", "-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
@@ -212,7 +227,7 @@ let package = Package(
         .executableTarget(
             name: "cabin-alloc-check",
             dependencies: [
-                "CabinAudio", "CabinSession", "CabinIO", "CabinPlayback", "CabinBench",
+                "CabinAudio", "CabinSession", "CabinIO", "CabinPlayback", "CabinRadio", "CabinBench",
                 .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
             ],
             path: "Sources/CabinAllocationCheck"
@@ -234,7 +249,7 @@ let package = Package(
         .testTarget(name: "CabinSessionTests", dependencies: ["CabinSession", "CabinTestSupport"]),
         .testTarget(name: "CabinIOTests", dependencies: ["CabinIO", "CabinOutput", "CabinAudio", "CabinSoundDesign", "CabinTestSupport"]),
         .testTarget(name: "CabinPlaybackTests",
-                    dependencies: ["CabinPlayback", "CabinRemote", "CabinTesting", "CabinOutput", "CabinIO", "CabinAudio", "CabinSession", "CabinHaptics", "CabinSoundDesign", "CabinTestSupport"]),
+                    dependencies: ["CabinPlayback", "CabinRemote", "CabinRadio", "CabinTesting", "CabinOutput", "CabinIO", "CabinAudio", "CabinSession", "CabinHaptics", "CabinSoundDesign", "CabinTestSupport"]),
         .testTarget(name: "CabinCLITests", dependencies: ["CabinTestSupport", "CabinOutput", "CabinIO", "CabinSession", "CabinPlayback", "CabinHaptics", "CabinJSON"]),
         .testTarget(name: "CabinConfigTests", dependencies: ["CabinConfig", "CabinPlayback", "CabinSession", "CabinAudio"]),
         /// libcabin from C (gcc, AddressSanitizer) and Python (pytest): programs, not imports.

@@ -14,6 +14,7 @@
 import CabinAudio
 import CabinIO
 import CabinPlayback
+import CabinRadio
 import CabinSession
 import Glibc
 import MallocInterposerSwift
@@ -44,7 +45,8 @@ if let i = arguments.firstIndex(of: "--block"), i + 1 < arguments.count {
 let compiled: CompiledSession
 let label: String
 var feeder: StreamFeeder?
-var radio: RadioStations?
+var radio: (any SessionRadio)?
+RadioStations.register()
 do {
     if let path = arguments.first {
         let loaded = try SessionLoader.load(path: path, sampleRate: 48000, maxBlockFrames: blockFrames,

@@ -1,5 +1,6 @@
 import CabinAudio
 import CabinPlayback
+import CabinRadio
 import CabinSession
 
 /// How long a playlist takes to have its first half second of audio ready — what the

@@ -1,5 +1,6 @@
 import CabinIO
 import CabinPlayback
+import CabinRadio
 
 /// What a station's thread spends decoding: a stream file (Ogg Opus, Ogg Vorbis or MP3, as a
 /// station would send it) through the same format detection, codec and soxr resampling to

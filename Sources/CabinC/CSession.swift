@@ -2,6 +2,7 @@ import CabinHaptics
 import CabinIO
 import CabinJSON
 import CabinPlayback
+import CabinRadio
 import CabinSession
 import FoundationEssentials
 
@@ -40,7 +41,8 @@ struct CSession {
 
     /// Loads the sounds and patterns and compiles at `sampleRate` (`progressive`: for live play).
     func load(sampleRate: Double, maxBlockFrames: Int, progressive: Bool) throws(SessionLoader.Failure) -> SessionLoader.Loaded {
-        try SessionLoader.load(bytes: bytes, name: name, folder: folder, sampleRate: sampleRate, maxBlockFrames: maxBlockFrames,
+        _ = radioRegistered
+        return try SessionLoader.load(bytes: bytes, name: name, folder: folder, sampleRate: sampleRate, maxBlockFrames: maxBlockFrames,
                                library: options.library, patterns: options.patterns, options: options.compile,
                                progressive: progressive)
     }
@@ -200,3 +202,7 @@ public func cabin_session_json(_ session: OpaquePointer?, _ out: UnsafeMutablePo
 public func cabin_session_free(_ session: OpaquePointer?) {
     CSessionHandle.release(session)
 }
+
+/// The radio registered with the loader once, at the library's first load: a C or Python
+/// program plays the radio as `cabin` does.
+private let radioRegistered: Void = RadioStations.register()

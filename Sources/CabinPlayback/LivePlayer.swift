@@ -32,11 +32,11 @@ public final class LivePlayer: @unchecked Sendable {
     // `control`; what the render thread shares is atomics (`PlayerShared`).
     /// The session's live streams (connected by a live load; see `SessionLoader.Loaded.radio`):
     /// their events come through `poll()` and their state in `status.radio`.
-    public var radio: RadioStations? {
+    public var radio: (any SessionRadio)? {
         get { control.withLock { radioStorage } }
         set { control.withLock { radioStorage = newValue } }
     }
-    private var radioStorage: RadioStations?
+    private var radioStorage: (any SessionRadio)?
     /// The session's sounds still decoding while it plays (a progressive load's
     /// `SessionLoader.Loaded.decoding`; `takeFailures()` for a file found broken mid-decode):
     /// set by `LivePlayer.open` before the player is returned, read-only after.

@@ -18,7 +18,7 @@ public enum LoudnessProfile {
     /// Times `step`, 2·`step` … up to the end, each with the short-term loudness there
     /// (nil: silence). `compiled` must allow blocks of `blockFrames`. `radio` (the loaded
     /// session's, not started) feeds its playlists and generated music before every block.
-    public static func measure(_ compiled: CompiledSession, step: Double, blockFrames: Int = 1024, radio: RadioStations? = nil)
+    public static func measure(_ compiled: CompiledSession, step: Double, blockFrames: Int = 1024, radio: (any SessionRadio)? = nil)
         throws(SystemError) -> [(time: Double, lufs: Double?)]
     {
         let meter = try LoudnessMeter.Running(channelCount: 2, sampleRate: compiled.sampleRate)

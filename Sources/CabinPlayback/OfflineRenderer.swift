@@ -27,11 +27,11 @@ public struct OfflineRenderer {
     /// frames as the mix (the same `from`/`to`), so the two files are sample-aligned.
     public var hapticTrack: HapticTrackOutput?
     /// The session's radio, when it plays playlists: fed before every block
-    /// (`RadioStations.fill`), so the tracks render deterministically.
-    public var radio: RadioStations?
+    /// (`SessionRadio.fill`), so the tracks render deterministically.
+    public var radio: (any SessionRadio)?
     /// Render in real time from `from` on: each block waits until the monotonic clock
     /// reaches its time, so the live streams the session plays (started with
-    /// `RadioStations.startLiveStreams`) are recorded as they arrive, aligned to the
+    /// `SessionRadio.startLiveStreams`) are recorded as they arrive, aligned to the
     /// timeline (`cabin render --record-live`). Frames before `from` render at full speed.
     /// Such a render is not deterministic: it holds what the stations sent.
     public var realTime = false

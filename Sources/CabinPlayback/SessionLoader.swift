@@ -22,9 +22,10 @@ public enum SessionLoader {
         public var diagnostics: Diagnostics
         /// Sounds still decoding in the background (`progressive` loads); `.done` otherwise.
         public var decoding: SoundDecoding = .done
-        /// The session's live streams (`http(s)://` sounds): connected by a `progressive`
-        /// (live) load, idle otherwise (an offline render has no live content).
-        public var radio = RadioStations()
+        /// The session's radio (its live streams, playlists and generated music: made by the
+        /// registered `SessionLoader.radioProvider`): started by a `progressive` (live) load,
+        /// idle otherwise (an offline render fills it before every block).
+        public var radio: any SessionRadio = NoRadio()
         /// Lines for parts of the session that are silent (a sound that did not load).
         public var warnings: [String] { compiled.warnings }
     }
@@ -116,7 +117,7 @@ public enum SessionLoader {
         let haptics = SessionHapticLoader.load(document, documentFolder: folder, library: patterns, sampleRate: sampleRate)
         let compiled = SessionCompiler.compile(document, sounds: sounds, haptics: haptics, sampleRate: sampleRate,
                                                maxBlockFrames: maxBlockFrames, options: options)
-        let radio = RadioStations(compiled, documentFolder: folder.path, live: progressive)
+        let radio = try Self.radio(for: compiled, documentFolder: folder.path, live: progressive)
         if progressive {
             do { try radio.start() } catch { throw Failure(lines: ["radio: \(error)"]) }
         }

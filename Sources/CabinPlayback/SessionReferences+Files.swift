@@ -62,7 +62,7 @@ extension SessionReferences {
     /// Why playlist `path` (a folder ending in `/` or a playlist file; absolute, or relative
     /// to `folder`) cannot be read, or nil. Its tracks are checked as they play.
     static func playlistProblem(_ path: String, in folder: URL) -> String? {
-        let full = PlaylistSource.resolve(path, in: folder.path)
+        let full = playlistPath(path, in: folder.path)
         let info: FileStatus
         do { info = try FileStatus(path: full) } catch {
             return error.isNoSuchFile ? "\(path): no such \(path.hasSuffix("/") ? "folder" : "playlist")" : "\(path): \(error.reason)"
@@ -72,6 +72,12 @@ extension SessionReferences {
         if !path.hasSuffix("/") && isFolder { return "\(path): is a folder; write it with a trailing / (\(path)/)" }
         if !FileStatus.isReadable(full) { return "\(path): permission denied" }
         return nil
+    }
+
+    /// Playlist `path` as the document means it: absolute as given, else under `folder`
+    /// (CabinRadio's `PlaylistSource.resolve`).
+    package static func playlistPath(_ path: String, in folder: String) -> String {
+        path.hasPrefix("/") ? path : (folder.hasSuffix("/") ? folder : folder + "/") + path
     }
 
     /// The path with every link resolved (`FileStatus.resolvedPath`), or nil.

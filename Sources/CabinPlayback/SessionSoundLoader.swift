@@ -148,11 +148,11 @@ public enum SessionSoundLoader {
         case .synth:
             throw LoadError(description: "\(reference): synthesized, nothing to load")
         case .station:
-            throw LoadError(description: "\(reference): a live stream, played by a RadioStation")
+            throw LoadError(description: "\(reference): a live stream, played by the session's radio")
         case .playlist:
-            throw LoadError(description: "\(reference): a playlist, played by a PlaylistStation")
+            throw LoadError(description: "\(reference): a playlist, played by the session's radio")
         case .generated:
-            throw LoadError(description: "\(reference): generated while it plays, by a GeneratedStation")
+            throw LoadError(description: "\(reference): generated while it plays, by the session's radio")
         case .file(let path):
             if let problem = SessionReferences.fileProblem(path, in: documentFolder, kind: "sound file") {
                 throw LoadError(description: problem)

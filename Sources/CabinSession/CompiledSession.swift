@@ -32,7 +32,7 @@ public struct CompiledSession: Sendable {
     /// layers and cues that use it), one line each.
     public var warnings: [String]
     /// The live streams the session plays (`http(s)://` sounds), each registered once as an
-    /// `AudioStream` in `config`; silent until a producer (CabinPlayback's `RadioStations`)
+    /// `AudioStream` in `config`; silent until a producer (the radio, `RadioStations`)
     /// writes to them.
     public var stations: [Station] = []
 

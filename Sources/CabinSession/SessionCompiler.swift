@@ -196,7 +196,7 @@ public enum SessionCompiler {
             case .synth(let synth): return .synth(synth.seeded(mixed(seed)))
             case .station(let url):
                 // One stream per station, however many layers and cues play it; whoever plays
-                // the session connects a producer to it (CabinPlayback's RadioStations).
+                // the session connects a producer to it (the radio, RadioStations).
                 if let known = stations.first(where: { $0.url == url }) { return .stream(known.id) }
                 guard stations.count < CompiledSession.Station.maximumCount else {
                     warnings.append("\(user) is silent: a session plays at most \(CompiledSession.Station.maximumCount) live streams")
@@ -206,7 +206,7 @@ public enum SessionCompiler {
                 stations.append(CompiledSession.Station(url: url, id: id, stream: stream))
                 return .stream(id)
             case .playlist(let path):
-                // One stream per playlist; CabinPlayback's PlaylistStation decodes its tracks into it.
+                // One stream per playlist; the radio's PlaylistStation decodes its tracks into it.
                 if let known = stations.first(where: { $0.url == path }) { return .stream(known.id) }
                 guard stations.count < CompiledSession.Station.maximumCount else {
                     warnings.append("\(user) is silent: a session plays at most \(CompiledSession.Station.maximumCount) live streams and playlists")
@@ -220,7 +220,7 @@ public enum SessionCompiler {
                 stations.append(CompiledSession.Station(url: path, id: id, stream: stream, playlist: options))
                 return .stream(id)
             case .generated(let name):
-                // One stream per generator; CabinPlayback's GeneratedStation composes into it.
+                // One stream per generator; the radio's GeneratedStation composes into it.
                 let key = reference.description
                 if let known = stations.first(where: { $0.url == key }) { return .stream(known.id) }
                 guard stations.count < CompiledSession.Station.maximumCount else {

@@ -15,11 +15,11 @@ public enum SoundReference: Sendable, Equatable, CustomStringConvertible {
     case station(String)
     /// The user's own music: a folder (written with a trailing `/`) or an M3U/M3U8/PLS
     /// playlist, relative to the document or absolute; decoded from disk while it plays
-    /// (CabinPlayback's `PlaylistStation`), each track at the reference loudness.
+    /// (the radio's `PlaylistStation`), each track at the reference loudness.
     case playlist(String)
     /// Music generated while it plays: `gen:NAME`, one of CabinSoundDesign's
     /// `SoundGenerators` (`gen:lofi`, the lo-fi radio composed section by section, never
-    /// the same twice); seeded like a scatter, streamed by CabinPlayback's `GeneratedStation`.
+    /// the same twice); seeded like a scatter, streamed by the radio's `GeneratedStation`.
     case generated(String)
 
     /// True for a live stream (`station`).

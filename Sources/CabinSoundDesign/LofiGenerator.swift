@@ -17,7 +17,7 @@ import Glibc
 /// 5.2 kHz, high-pass at 35 Hz, a soft saturation and a band of hiss — as the library's
 /// `radio/lofi` loop does, at about the library's −23 LUFS.
 ///
-/// Thread: a value; a producer thread (CabinPlayback's `GeneratedStation`), never the
+/// Thread: a value; a producer thread (the radio's `GeneratedStation`), never the
 /// render thread (it allocates).
 public struct LofiGenerator {
     /// Frames a second of what it produces.

@@ -14,7 +14,7 @@ import Glibc
 /// depend on the sizes asked; the same seed gives the same samples, another seed another pad.
 /// It plays near the library's reference loudness (−23 LUFS).
 ///
-/// Thread: a value; a producer thread (CabinPlayback's `GeneratedStation`), never the
+/// Thread: a value; a producer thread (the radio's `GeneratedStation`), never the
 /// render thread (it allocates).
 public struct PadGenerator {
     /// Frames a second of what it produces.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CabinIO
 import CabinPlayback
+import CabinRadio
 
 /// The `cabin` command: a thin layer over the Cabin libraries. Each subcommand parses its
 /// options, calls one library function and prints.
@@ -26,9 +27,12 @@ struct Cabin: ParsableCommand {
         subcommands: [Play.self, Ctl.self, ConfigCommand.self, Render.self, SessionCommand.self, HapticsCommand.self, StudioCommand.self, SoundsCommand.self, Info.self, Devices.self, Bench.self]
     )
 
-    /// The process allocates from one malloc arena (`MallocArenas`), then parses and runs.
+    /// The process allocates from one malloc arena (`MallocArenas`), registers the radio
+    /// (every session it loads plays its streams, playlists and generated music), then
+    /// parses and runs.
     static func main() {
         MallocArenas.useOne()
+        RadioStations.register()
         main(nil)
     }
 }

@@ -5,14 +5,14 @@ import FoundationEssentials
 /// (playing, a title, buffering, a reconnection, an error) as a line with the session time
 /// it happened at, and at the end, per stream, how much of it did not arrive.
 struct LiveRecordingReport {
-    let radio: RadioStations
+    let radio: any SessionRadio
     let sampleRate: Double
     private var baseline: [String: Int] = [:]
     private var reconnections: [String: Int] = [:]
     private var failures: [String: String] = [:]
     private var lastPoll: Int64?
 
-    init(radio: RadioStations, sampleRate: Double) {
+    init(radio: any SessionRadio, sampleRate: Double) {
         self.radio = radio
         self.sampleRate = sampleRate
     }

@@ -1,5 +1,6 @@
 import CabinAudio
 import CabinPlayback
+import CabinRadio
 import CabinSession
 import CabinTestSupport
 import Foundation
@@ -9,6 +10,9 @@ import Testing
 /// (`CueLevels`, `cabin session levels`), and every preset's cues within +10 LU of their
 /// beds with no one-shot driving the limiter by more than 1 dB.
 @Suite struct CueLevelsTests {
+    /// The radio plays the sessions these tests load, as in `cabin`.
+    init() { RadioStations.register() }
+
     static func measure(_ document: SessionDocument) throws -> CueLevels.Report {
         try CueLevels.measure(document) { document, options in try VariationTests.load(document, options: options) }
     }

@@ -1,6 +1,7 @@
 import CabinAudio
 import CabinIO
 import CabinPlayback
+import CabinRadio
 import CabinSession
 import CabinTestSupport
 import Foundation
@@ -11,6 +12,9 @@ import Testing
 /// per vehicle, idle against cruise, the bus through an acceleration and a slow-down, the
 /// gear changes, load, and the electric motor's whine.
 @Suite struct DriveEngineTests {
+    /// The radio plays the sessions these tests load, as in `cabin`.
+    init() { RadioStations.register() }
+
     static let sampleRate = 48000.0
 
     /// The preset's engine alone: the `engine` bus's layers and the cues that move them.

@@ -1,5 +1,6 @@
 import CabinAudio
 import CabinPlayback
+import CabinRadio
 import CabinSession
 import CabinTestSupport
 import Foundation
@@ -11,6 +12,9 @@ import Testing
 /// engine, the electric motor heard in the whole mix at cruise and silent at a standstill,
 /// and no layer nobody can hear (the scattered horns are gone).
 @Suite struct EngineCharacterTests {
+    /// The radio plays the sessions these tests load, as in `cabin`.
+    init() { RadioStations.register() }
+
     static let rate = DriveEngineTests.sampleRate
 
     /// Power spectrum of `x` (Hann windows of `size`, a power of two, half overlapping): the

@@ -1,6 +1,7 @@
 import CabinAudio
 import CabinHaptics
 import CabinPlayback
+import CabinRadio
 import CabinSession
 import CabinTestSupport
 import Foundation
@@ -9,6 +10,9 @@ import Testing
 /// Haptic layers in sessions: read and written, combined as Core Haptics combines players,
 /// rendered in the haptic track at any block size, and the drive's road texture.
 @Suite struct HapticLayerTests {
+    /// The radio plays the sessions these tests load, as in `cabin`.
+    init() { RadioStations.register() }
+
     static let library = HapticPatternLibrary(root: TestEnvironment.packageRoot.appendingPathComponent("Patterns/haptics"))
 
     /// A constant continuous pattern of `seconds`, written to `dir/name`.

@@ -1,4 +1,5 @@
 import CabinPlayback
+import CabinRadio
 import CabinSession
 import CabinTestSupport
 import Foundation
@@ -8,6 +9,9 @@ import Testing
 /// a preset's bad option through `SessionSource`: what happened, in the library's terms,
 /// with no `cabin` command and no `--flag` (the CLI says them its own way).
 @Suite struct LibraryWordsTests {
+    /// The radio plays the sessions these tests load, as in `cabin`.
+    init() { RadioStations.register() }
+
     static func assumesNoCLI(_ line: String) -> Bool { !line.contains("cabin ") && !line.contains("--") }
 
     @Test func anUnknownRecipeIsNamedWithoutTheCLI() throws {

@@ -2,6 +2,7 @@ import CabinAudio
 import CabinIO
 import CabinOutput
 import CabinPlayback
+import CabinRadio
 import CabinSession
 import CabinTestSupport
 import CabinTesting
@@ -14,6 +15,9 @@ import Testing
 /// diagnostics; an unknown device is `PlayError.device` with `.notFound`; a sound file plays
 /// as a one-layer session. Each error's words name no `cabin` command and no `--flag`.
 @Suite struct LivePlayerPlayTests {
+    /// The radio plays the sessions these tests load, as in `cabin`.
+    init() { RadioStations.register() }
+
     static func write(_ text: String, _ name: String) throws -> String {
         let dir = try TestEnvironment.temporaryDirectory("cabin-front-door")
         let path = dir.appendingPathComponent(name).path

@@ -2,6 +2,7 @@ import CabinAudio
 import CabinIO
 import CabinOutput
 import CabinPlayback
+import CabinRadio
 import CabinSession
 import CabinTestSupport
 import Foundation
@@ -10,6 +11,9 @@ import Testing
 /// Live playback on the paced test sink: real time, real content, underruns recovered.
 @Suite(.serialized, .enabled(if: TestEnvironment.pacedSinkReady, Comment(rawValue: TestEnvironment.pacedSinkProblem)))
 struct LivePlayerTests {
+    /// The radio plays the sessions these tests load, as in `cabin`.
+    init() { RadioStations.register() }
+
     static let json = json(seconds: 10)
 
     /// The session, `seconds` long: the speed ramp at 40 % over 30 %, the stop a second before the end.
@@ -164,6 +168,9 @@ struct LivePlayerTests {
 /// `cabin play --rumble`: haptic cues reach the rumble device when their sounds play.
 @Suite(.serialized, .enabled(if: TestEnvironment.pacedSinkReady, Comment(rawValue: TestEnvironment.pacedSinkProblem)))
 struct SessionRumbleTests {
+    /// The radio plays the sessions these tests load, as in `cabin`.
+    init() { RadioStations.register() }
+
     /// The audio clock, also moving the recording device's clock so its log shows it.
     struct SyncedClock: RumbleClock, @unchecked Sendable {
         let audio: SessionRumble.AudioClock

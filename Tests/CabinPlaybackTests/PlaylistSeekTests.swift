@@ -1,6 +1,7 @@
 import CabinAudio
 import CabinIO
 import CabinPlayback
+import CabinRadio
 import CabinSession
 import CabinTestSupport
 import Foundation
@@ -10,6 +11,9 @@ import Testing
 /// which `LivePlayer.seek` calls): forward within the track, back to where the track was
 /// that long ago, crossfaded over 30 ms. Driven block by block (as offline), so deterministic.
 struct PlaylistSeekTests {
+    /// The radio plays the sessions these tests load, as in `cabin`.
+    init() { RadioStations.register() }
+
     static let rate = 48000.0
 
     @Test(.enabled(if: ExternalTool.which("sox") != nil))

@@ -1,6 +1,7 @@
 import CabinAudio
 import CabinIO
 import CabinPlayback
+import CabinRadio
 import CabinSession
 import CabinTestSupport
 import Foundation
@@ -10,6 +11,9 @@ import Testing
 /// 127.0.0.1 sending an Ogg Opus stream made by opusenc) and a file, played live (its own
 /// threads, in real time) and switched with `nextStation`.
 struct PlaylistStationTests {
+    /// The radio plays the sessions these tests load, as in `cabin`.
+    init() { RadioStations.register() }
+
     @Test(.enabled(if: ExternalTool.which("opusenc") != nil))
     func aStationInAPlaylistPlaysAndSwitchesToTheNextTrack() throws {
         let dir = try TestEnvironment.temporaryDirectory("cabin-playlist-station")

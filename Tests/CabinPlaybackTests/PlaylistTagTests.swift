@@ -1,6 +1,7 @@
 import CabinAudio
 import CabinIO
 import CabinPlayback
+import CabinRadio
 import CabinSession
 import CabinTestSupport
 import Foundation
@@ -10,6 +11,9 @@ import Testing
 /// an MP3's LAME/Info header, titles from the tags; and, live, untagged tracks measured
 /// while they decode ahead rather than in a pass before they play.
 struct PlaylistTagTests {
+    /// The radio plays the sessions these tests load, as in `cabin`.
+    init() { RadioStations.register() }
+
     static let rate = 48000.0
 
     static func ffmpeg(_ args: [String]) throws { _ = try ExternalTool.check("ffmpeg", ["-v", "error", "-y"] + args) }

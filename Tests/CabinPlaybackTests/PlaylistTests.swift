@@ -1,6 +1,7 @@
 import CabinAudio
 import CabinIO
 import CabinPlayback
+import CabinRadio
 import CabinSession
 import CabinTestSupport
 import Foundation
@@ -10,6 +11,9 @@ import Testing
 /// (a tone of its own frequency per track, so the render tells which track played),
 /// rendered offline and measured.
 struct PlaylistTests {
+    /// The radio plays the sessions these tests load, as in `cabin`.
+    init() { RadioStations.register() }
+
     static let rate = 48000.0
 
     /// A folder with `s.json` playing `sound` on the radio bus (0 dB, no loudness target).

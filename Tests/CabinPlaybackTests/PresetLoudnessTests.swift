@@ -1,6 +1,7 @@
 import CabinAudio
 import CabinIO
 import CabinPlayback
+import CabinRadio
 import CabinSession
 import CabinTestSupport
 import Foundation
@@ -10,6 +11,9 @@ import Testing
 /// with libebur128) and true peak under −1 dBTP; its cues' margins over the bed they land
 /// on are `CueLevelsTests`'.
 @Suite struct PresetLoudnessTests {
+    /// The radio plays the sessions these tests load, as in `cabin`.
+    init() { RadioStations.register() }
+
     static let library: SoundLibrary? = try? SoundLibrary(root: TestEnvironment.packageRoot.appendingPathComponent("Sounds"))
     static let patterns = HapticPatternLibrary(root: TestEnvironment.packageRoot.appendingPathComponent("Patterns/haptics"))
     static let rate = 48000.0

@@ -1,4 +1,5 @@
 import CabinPlayback
+import CabinRadio
 import CabinSession
 import Testing
 

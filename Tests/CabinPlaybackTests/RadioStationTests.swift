@@ -2,6 +2,7 @@ import CabinAudio
 import CabinIO
 import CabinOutput
 import CabinPlayback
+import CabinRadio
 import CabinSession
 import CabinTestSupport
 import Foundation
@@ -13,6 +14,9 @@ import Testing
 @Suite(.serialized, .enabled(if: IcecastServer.problem == nil && TestEnvironment.pacedSinkReady,
                              Comment(rawValue: IcecastServer.problem ?? TestEnvironment.pacedSinkProblem)))
 struct RadioStationTests {
+    /// The radio plays the sessions these tests load, as in `cabin`.
+    init() { RadioStations.register() }
+
     static func document(_ sound: String, seconds: Double, extra: String = "") -> String {
         """
         { "cabin": 1, "title": "radio", "duration": "\(seconds)s", "buses": { "radio": 0, "ambient": -6 },
@@ -191,6 +195,9 @@ struct RadioStationTests {
 /// Streams that are not streams, from a small server of the tests' own: each gives one
 /// clear error within 10 s.
 struct RadioHostileStreamTests {
+    /// The radio plays the sessions these tests load, as in `cabin`.
+    init() { RadioStations.register() }
+
     enum Case: String, CaseIterable, Sendable {
         case html, notFound, redirectLoop, garbage, silent, aac, refused
     }
@@ -253,6 +260,9 @@ struct RadioHostileStreamTests {
 /// each chain's title is an event, and the decoder starts the second chain at once, with
 /// neither a gap nor lost audio.
 struct RadioChainTests {
+    /// The radio plays the sessions these tests load, as in `cabin`.
+    init() { RadioStations.register() }
+
     @Test(.enabled(if: ExternalTool.which("opusenc") != nil && ExternalTool.which("ffmpeg") != nil, "needs opusenc and ffmpeg"))
     func chainedOpusStreamsFollowEachOtherWithoutAGap() throws {
         let dir = try TestEnvironment.temporaryDirectory("cabin-radio-chain")
@@ -293,6 +303,9 @@ struct RadioChainTests {
 /// nothing more): Opus conceals, then the sound fades to silence — no click — and the
 /// station says it is buffering; the mixer keeps rendering on time throughout.
 struct RadioGapTests {
+    /// The radio plays the sessions these tests load, as in `cabin`.
+    init() { RadioStations.register() }
+
     @Test(.enabled(if: ExternalTool.which("opusenc") != nil && ExternalTool.which("ffmpeg") != nil, "needs opusenc and ffmpeg"))
     func starvedOpusConcealsThenFadesOut() throws {
         let dir = try TestEnvironment.temporaryDirectory("cabin-radio-gap")

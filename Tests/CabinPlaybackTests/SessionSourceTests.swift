@@ -1,6 +1,7 @@
 import CabinAudio
 import CabinIO
 import CabinPlayback
+import CabinRadio
 import CabinSession
 import CabinTestSupport
 import Foundation
@@ -10,6 +11,9 @@ import Testing
 /// is a library function, `SessionSource`, that `cabin play`, `render`, `session levels`
 /// and `session plot` call; its errors say nothing of a command line.
 @Suite struct SessionSourceTests {
+    /// The radio plays the sessions these tests load, as in `cabin`.
+    init() { RadioStations.register() }
+
     static let rate = 8000
 
     @Test func aSoundFileIsAOneLayerSessionThatLoads() throws {

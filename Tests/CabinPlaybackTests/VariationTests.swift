@@ -1,6 +1,7 @@
 import CabinAudio
 import CabinIO
 import CabinPlayback
+import CabinRadio
 import CabinSession
 import CabinSoundDesign
 import CabinTestSupport
@@ -11,6 +12,9 @@ import Testing
 /// single-bed presets' ambience, the vintage engine's sputters, and the drive's balance of
 /// ambience against the radio.
 @Suite struct VariationTests {
+    /// The radio plays the sessions these tests load, as in `cabin`.
+    init() { RadioStations.register() }
+
     static let rate = 48000.0
 
     static func load(_ document: SessionDocument, options: SessionCompileOptions = .init()) throws -> SessionLoader.Loaded {

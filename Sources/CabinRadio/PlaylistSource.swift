@@ -1,5 +1,6 @@
 import CabinAudio
 import CabinIO
+import CabinPlayback
 import FoundationEssentials
 import CabinSession
 
@@ -17,6 +18,7 @@ import CabinSession
 ///
 /// Thread: control thread, or a station's thread (file-system reads).
 public struct PlaylistSource: Sendable, Equatable {
+    /// One line of a playlist, or one file of a folder.
     public enum Entry: Sendable, Equatable {
         /// A local file, as an absolute path (or relative to the working folder when the
         /// playlist itself was).
@@ -27,6 +29,7 @@ public struct PlaylistSource: Sendable, Equatable {
         case refused(String, reason: String)
     }
 
+    /// The entries in play order before any shuffle (a folder's files sorted by path).
     public var entries: [Entry]
 
     /// Extensions of the files a folder contributes (what libsndfile reads).
@@ -34,15 +37,18 @@ public struct PlaylistSource: Sendable, Equatable {
                                                       "au", "snd", "caf", "w64", "rf64", "wv"]
     /// A folder is walked this many levels deep and yields at most this many tracks.
     public static let maximumDepth = 8
+    /// The most tracks a playlist or folder gives; the rest are left out.
     public static let maximumTracks = 100_000
 
+    /// Why a folder or playlist file cannot be read: one line.
     public struct ReadError: Error, Sendable, CustomStringConvertible {
+        /// The line, naming the path.
         public var description: String
     }
 
     /// `path` as the document means it: absolute as given, else under `folder`.
     public static func resolve(_ path: String, in folder: String) -> String {
-        path.hasPrefix("/") ? path : (folder.hasSuffix("/") ? folder : folder + "/") + path
+        SessionReferences.playlistPath(path, in: folder)
     }
 
     /// The entries of the folder or playlist file at `path`.

@@ -1,4 +1,5 @@
 import CabinIO
+import CabinPlayback
 import Synchronization
 
 /// What a station's thread shares with the control thread, for every kind of station

@@ -14,7 +14,14 @@ import Glibc
 ///
 /// Thread: the station's thread only.
 public struct RadioBuffer: Sendable {
-    public enum State: Sendable, Equatable { case buffering, playing }
+    /// Whether the buffer is waiting for `highWaterSeconds` of audio or handing audio to the ring.
+    public enum State: Sendable, Equatable {
+        /// Waiting until `highWaterSeconds` of audio are pending (nothing goes to the ring).
+        case buffering
+        /// Handing audio to the ring as it has room.
+        case playing
+    }
+    /// A change of `state` that `step` reports, for the station's events.
     public enum Transition: Sendable, Equatable {
         /// Playing from buffering (the first audio, or after the ring ran dry).
         case started
@@ -24,16 +31,22 @@ public struct RadioBuffer: Sendable {
         case resumed
     }
 
+    /// Frames a second, of what is appended and what goes to the ring.
     public let sampleRate: Double
+    /// Seconds buffered before playing starts (and again after the ring ran dry).
     public var highWaterSeconds = 1.0
+    /// Below this many seconds in the ring with nothing new pending, the gap is concealed.
     public var lowWaterSeconds = 0.15
+    /// The most seconds concealed (Opus packet-loss concealment) before fading out to buffer again.
     public var maximumConcealSeconds = 0.2
     /// Frames kept back from the ring while playing, to fade out if the stream stops.
     public var holdbackSeconds = 0.02
+    /// Length of the fades in and out.
     public var fadeSeconds = 0.02
     /// Pending audio beyond this is dropped (oldest first): nobody is playing the stream.
     public var maximumPendingSeconds = 20.0
 
+    /// Buffering or playing (see `step`).
     public private(set) var state = State.buffering
     /// Interleaved stereo frames not yet in the ring, from `start`.
     private var pending: [Float] = []
@@ -45,8 +58,10 @@ public struct RadioBuffer: Sendable {
     /// Frames dropped because the ring and the pending buffer were full.
     public private(set) var droppedFrames = 0
 
+    /// An empty buffer, buffering, for audio at `sampleRate`.
     public init(sampleRate: Double) { self.sampleRate = sampleRate }
 
+    /// Frames appended and not yet handed to the ring.
     public var pendingFrames: Int { (pending.count - start) / 2 }
     private func frames(_ seconds: Double) -> Int { Int(seconds * sampleRate) }
 
@@ -69,6 +84,7 @@ public struct RadioBuffer: Sendable {
         compact()
     }
 
+    /// Adds decoded frames (interleaved stereo, at `sampleRate`); real audio ends any concealment.
     public mutating func append(_ frames: [Float]) { frames.withUnsafeBufferPointer { append($0) } }
 
     /// Drops what is pending and starts buffering afresh (a new connection).
@@ -174,7 +190,9 @@ public struct RadioBuffer: Sendable {
 /// Thread: the station's own thread writes (one producer at a time); `availableFrames` may be
 /// read from any thread.
 public protocol RadioRing {
+    /// Frames written and not yet read.
     var availableFrames: Int { get }
+    /// Writes what fits of `frames` (interleaved stereo) and returns the frames written.
     func write(_ frames: UnsafeBufferPointer<Float>) -> Int
 }
 

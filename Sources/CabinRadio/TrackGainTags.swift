@@ -11,7 +11,9 @@ import CabinIO
 ///
 /// Thread: any.
 public struct TrackGainTags: Sendable, Equatable {
+    /// The track's gain in dB (to the reference loudness), nil when untagged.
     public var track: Double?
+    /// The album's gain in dB, nil when untagged.
     public var album: Double?
 
     /// ReplayGain 2.0's reference loudness (LUFS); R128 tags and the library use −23.
@@ -19,6 +21,7 @@ public struct TrackGainTags: Sendable, Equatable {
     /// How much of a file is read for its tags.
     public static let prefixBytes = 1 << 20
 
+    /// Gains in dB, nil for those not tagged.
     public init(track: Double? = nil, album: Double? = nil) {
         self.track = track
         self.album = album

@@ -5,11 +5,14 @@
 ///
 /// Thread: a value; pure.
 public struct ReconnectBackoff: Sendable, Equatable {
+    /// Seconds before the first attempt.
     public var initialDelay = 1.0
+    /// The longest wait, however many attempts failed.
     public var maximumDelay = 30.0
     /// Attempts since a connection last stayed up.
     public private(set) var attempts = 0
 
+    /// No attempt made yet: the next waits `initialDelay`.
     public init() {}
 
     /// The delay before the next attempt (and counts it).

@@ -4,13 +4,16 @@ import Glibc
 ///
 /// Thread: a value; pure.
 public struct OpusHeader: Sendable, Equatable {
+    /// Output channels (1 or more).
     public var channels: Int
     /// Frames (at 48 kHz) to drop from the start of the decoded stream.
     public var preSkip: Int
     /// The output gain (Q7.8 dB in the header) as a linear factor.
     public var gain: Float
+    /// The channel mapping family (0: mono or stereo in one stream; 1: Vorbis order, multistream).
     public var mappingFamily: Int
 
+    /// The header in packet `b`, or nil when `b` is not an `OpusHead` of a version this reads.
     public init?(_ b: [UInt8]) {
         guard b.count >= 19, b.starts(with: Array("OpusHead".utf8)), b[8] & 0xF0 == 0 else { return nil }
         channels = Int(b[9])

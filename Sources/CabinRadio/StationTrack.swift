@@ -1,5 +1,6 @@
 import CabinAudio
 import CabinIO
+import CabinPlayback
 
 /// What a playlist plays as one entry: a file (`PlaylistTrack`) or an internet station
 /// (`StationTrack`).

@@ -19,6 +19,8 @@ public struct ICYStreamReader: Sendable {
     private var metaLeft: Int?
     private var meta: [UInt8] = []
 
+    /// A reader for a response whose `icy-metaint` header gave `metaInterval` (nil or not
+    /// positive: the stream has no metadata blocks, every byte is audio).
     public init(metaInterval: Int?) {
         self.metaInterval = metaInterval.flatMap { $0 > 0 ? $0 : nil }
         audioLeft = self.metaInterval ?? 0

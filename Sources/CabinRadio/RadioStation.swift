@@ -1,5 +1,6 @@
 import CabinAudio
 import CabinIO
+import CabinPlayback
 import Synchronization
 
 /// One live stream feeding one `AudioStream`: connects with libcurl, takes the ICY metadata

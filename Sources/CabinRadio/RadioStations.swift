@@ -1,5 +1,6 @@
 import CabinAudio
 import CabinIO
+import CabinPlayback
 import CabinSession
 
 /// The radio of a session: its live streams, each a `RadioStation` on its own thread, and
@@ -15,7 +16,7 @@ import CabinSession
 /// ```
 ///
 /// Thread: control thread.
-public final class RadioStations: StationSwitching, @unchecked Sendable {
+public final class RadioStations: SessionRadio, @unchecked Sendable {
     // @unchecked Sendable: the stations are set in init; each is itself thread-safe.
     private let stations: [RadioStation]
     private let playlists: [PlaylistStation]
@@ -65,6 +66,7 @@ public final class RadioStations: StationSwitching, @unchecked Sendable {
     static let prerollFrames = 1024
     private var problems: [RadioEvent] = []
 
+    /// Whether the session has no station, playlist or generated music.
     public var isEmpty: Bool { stations.isEmpty && playlists.isEmpty && generated.isEmpty }
 
     /// Whether it has something to switch (a playlist): `nextStation` and `previousStation` work.
@@ -170,4 +172,20 @@ public final class RadioStations: StationSwitching, @unchecked Sendable {
 
     /// What each station and playlist is doing now (the playlist's title: the track playing).
     public var status: [RadioStatus] { stations.map(\.status) + playlists.map(\.status) }
+
+    /// Makes `RadioStations` for each session the loader loads (`SessionLoader.radioProvider`).
+    public struct Provider: SessionRadioProvider {
+        /// The provider `register()` registers.
+        public init() {}
+
+        /// `RadioStations(session, documentFolder: documentFolder, live: live)`.
+        public func radio(for session: CompiledSession, documentFolder: String, live: Bool) -> any SessionRadio {
+            RadioStations(session, documentFolder: documentFolder, live: live)
+        }
+    }
+
+    /// Makes the player's loader play the radio: every session loaded from now on gets its
+    /// `RadioStations` (`SessionLoader.radioProvider`). Once per process, before the first
+    /// load (the `cabin` command, libcabin and an app call it at their start); again changes nothing.
+    public static func register() { SessionLoader.radioProvider = Provider() }
 }

@@ -12,6 +12,7 @@ public enum RadioFormat: String, Sendable, Equatable {
 
     /// What `detect` found.
     public enum Detection: Sendable, Equatable {
+        /// A format the station decodes.
         case format(RadioFormat)
         /// One line: why this is not a stream Cabin can play.
         case notPlayable(String)
