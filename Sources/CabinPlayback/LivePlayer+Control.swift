@@ -103,7 +103,11 @@ extension LivePlayer {
     }
 }
 
+/// Why a control call on a playing session was refused (`nextStation` with no radio, a
+/// volume for a bus the session lacks, a live event it does not have, a latency the device
+/// cannot change to), as one line to show.
 public struct PlayerControlError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The one line: what was asked and why it cannot be done.
     public var description: String
     /// An error that reads `description`, one line.
     public init(_ description: String) { self.description = description }

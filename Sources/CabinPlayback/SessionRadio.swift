@@ -129,6 +129,8 @@ public enum RadioEvent: Sendable, Equatable {
 
     package var isSkipped: Bool { if case .skipped = self { true } else { false } }
 
+    /// The station's or track's URL (a stream's `http(s)://`, a playlist track's path, or a
+    /// generated station's `gen:NAME`) the event is about.
     public var url: String {
         switch self {
         case .buffering(let url, _), .playing(let url, _, _, _), .title(let url, _), .reconnect(let url, _, _, _),
@@ -139,13 +141,31 @@ public enum RadioEvent: Sendable, Equatable {
 
 /// What one station is doing now (a snapshot for status lines).
 public struct RadioStatus: Sendable, Equatable {
-    public enum State: String, Sendable { case connecting, buffering, playing, reconnecting, failed }
+    /// Where the station is between connecting and playing.
+    public enum State: String, Sendable {
+        /// Opening the connection (or the file, or starting the generator).
+        case connecting
+        /// Connected, filling its buffer (about a second) before the mixer takes it.
+        case buffering
+        /// Audio is flowing into the mixer.
+        case playing
+        /// The connection dropped or stalled; waiting for the next attempt.
+        case reconnecting
+        /// It cannot be played; its layers stay silent and the session plays on.
+        case failed
+    }
+    /// The station's URL, as the session names it (a stream, a playlist track or `gen:NAME`).
     public var url: String
+    /// What it is doing now.
     public var state: State
+    /// The station's name (`icy-name`/`ice-name`), nil until it says one.
     public var name: String?
+    /// The title playing now (ICY `StreamTitle`, Ogg comments or a track's tags), nil until known.
     public var title: String?
+    /// The codec the audio arrives in (`mp3`, `opus`, `vorbis`, …), nil until known.
     public var codec: String?
 
+    /// A snapshot with these values (for a radio other than CabinRadio's, or a test).
     public init(url: String, state: State, name: String? = nil, title: String? = nil, codec: String? = nil) {
         self.url = url
         self.state = state
