@@ -25,6 +25,66 @@ struct LatencyTests {
         return (start?["period"] as? Int, start?["buffer"] as? Int, result.stderr)
     }
 
+    /// `cabin play` of the tone session on the paced sink with a control socket, once its
+    /// `start` event is printed (the capture's frame 0 is about that moment).
+    struct Playing {
+        let process: Process
+        let stdout: Pipe
+        var text: Data
+        let started: Date
+        let capture: String
+        let client: ControlSocketTests.Client
+
+        init(_ name: String) throws {
+            let dir = try TestEnvironment.temporaryDirectory(name)
+            let path = dir.appendingPathComponent("s.json").path
+            capture = dir.appendingPathComponent("heard.wav").path
+            try Data(LatencyTests.session.utf8).write(to: URL(fileURLWithPath: path))
+            let socket = dir.appendingPathComponent("control").path
+            process = Process()
+            process.executableURL = URL(fileURLWithPath: ExternalTool.cabinBinary)
+            process.environment = ExternalTool.childEnvironment().merging([PacedSink.captureVariable: capture]) { $1 }
+            process.arguments = ["play", path, "--ipc", socket, "--json", "--no-state"]
+            stdout = Pipe()
+            process.standardOutput = stdout
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            text = Data()
+            while !String(decoding: text, as: UTF8.self).contains("\"event\":\"start\"") {
+                let chunk = stdout.fileHandleForReading.availableData
+                try #require(!chunk.isEmpty, "cabin play ended before its start event")
+                text.append(chunk)
+            }
+            started = Date()
+            client = try ControlSocketTests.Client(socket)
+        }
+
+        /// Waits for the session's end; what it printed, whole.
+        mutating func finish() -> String {
+            process.waitUntilExit()
+            text.append(stdout.fileHandleForReading.readDataToEndOfFile())
+            return String(decoding: text, as: UTF8.self)
+        }
+    }
+
+    /// When the tone in `capture` first falls below half its level at `steadyAt` seconds
+    /// (1 ms windows from there), in seconds from the capture's start.
+    static func fallsSilent(_ capture: String, steadyAt: Double) throws -> Double {
+        let heard = try SoundFile.read(capture)
+        let rate = Double(heard.sampleRate), channels = heard.channelCount
+        func rms(_ frame: Int) -> Double {
+            let n = Int(rate / 1000)
+            var sum = 0.0
+            for f in frame..<(frame + n) { let s = Double(heard.samples[f * channels]); sum += s * s }
+            return (sum / Double(n)).squareRoot()
+        }
+        let steady = rms(Int(steadyAt * rate))
+        #expect(steady > 0.01, "the tone is not in the capture (\(steady))")
+        var frame = Int(steadyAt * rate)
+        while frame + 48 < heard.samples.count / channels && rms(frame) > steady / 2 { frame += Int(rate / 1000) }
+        return Double(frame) / rate
+    }
+
     @Test func relaxedByDefaultLowOnRequestAndExplicitPeriodsWin() throws {
         let plain = try Self.started([])
         #expect(plain.period == 3072 && plain.buffer == 6144, "\(plain)")
@@ -48,26 +108,8 @@ struct LatencyTests {
     func latencyLowWhilePlayingLowersTheResponse() throws {
         var responses: [Double] = []
         for attempt in 0..<3 {
-            let dir = try TestEnvironment.temporaryDirectory("cabin-latency-change")
-            let path = dir.appendingPathComponent("s.json").path, capture = dir.appendingPathComponent("heard.wav").path
-            try Data(Self.session.utf8).write(to: URL(fileURLWithPath: path))
-            let socket = dir.appendingPathComponent("control").path
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: ExternalTool.cabinBinary)
-            process.environment = ExternalTool.childEnvironment().merging([PacedSink.captureVariable: capture]) { $1 }
-            process.arguments = ["play", path, "--ipc", socket, "--json", "--no-state"]
-            let stdout = Pipe()
-            process.standardOutput = stdout
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            var text = Data()
-            while !String(decoding: text, as: UTF8.self).contains("\"event\":\"start\"") {
-                let chunk = stdout.fileHandleForReading.availableData
-                try #require(!chunk.isEmpty, "cabin play ended before its start event")
-                text.append(chunk)
-            }
-            let started = Date()
-            let client = try ControlSocketTests.Client(socket)
+            var playing = try Playing("cabin-latency-change")
+            let client = playing.client
             Thread.sleep(forTimeInterval: 0.8)
             let before = try client.status()
             #expect(before["latencyMode"] as? String == "relaxed" && (before["latency"] as? Double ?? 0) > 100, "\(before)")
@@ -81,28 +123,14 @@ struct LatencyTests {
             let after = try client.status()
             #expect(after["latencyMode"] as? String == "low" && (after["latency"] as? Double ?? 1000) < 30, "\(after)")
             Thread.sleep(forTimeInterval: 0.4 + 0.007 * Double(attempt))
-            let sent = Date().timeIntervalSince(started)
+            let sent = Date().timeIntervalSince(playing.started)
             _ = try client.command("mute", "on")
-            process.waitUntilExit()
-            text.append(stdout.fileHandleForReading.readDataToEndOfFile())
-            #expect(String(decoding: text, as: UTF8.self).contains("{\"buffer\":768,\"event\":\"latency\",\"latency\":\"low\",\"period\":256}"),
-                    "\(String(decoding: text, as: UTF8.self))")
-            let heard = try SoundFile.read(capture)
-            let rate = Double(heard.sampleRate), channels = heard.channelCount
-            func rms(_ frame: Int) -> Double {
-                let n = Int(rate / 1000)
-                var sum = 0.0
-                for f in frame..<(frame + n) { let s = Double(heard.samples[f * channels]); sum += s * s }
-                return (sum / Double(n)).squareRoot()
-            }
-            let steady = rms(Int(0.5 * rate))
-            #expect(steady > 0.01, "the tone is not in the capture (\(steady))")
-            var frame = Int(0.5 * rate)
-            while frame + 48 < heard.samples.count / channels && rms(frame) > steady / 2 { frame += Int(rate / 1000) }
-            let response = Double(frame) / rate - sent
-            responses.append(response)
+            let printed = playing.finish()
+            #expect(printed.contains("{\"buffer\":768,\"event\":\"latency\",\"latency\":\"low\",\"period\":256}"), "\(printed)")
+            let silent = try Self.fallsSilent(playing.capture, steadyAt: 0.5)
+            responses.append(silent - sent)
             // Unbroken until the mute: the tone's level held through the change.
-            #expect(Double(frame) / rate > sent, "the tone dipped at \(Double(frame) / rate) s, before the mute at \(sent) s")
+            #expect(silent > sent, "the tone dipped at \(silent) s, before the mute at \(sent) s")
         }
         #expect(responses.allSatisfy { $0 > 0 && $0 <= 0.075 }, "heard after \(responses.map { Int($0 * 1000) }) ms")
     }
@@ -115,48 +143,14 @@ struct LatencyTests {
     func aControlCommandIsHeardWithin150MillisecondsAtRelaxedLatency() throws {
         var responses: [Double] = []
         for attempt in 0..<3 {
-            let dir = try TestEnvironment.temporaryDirectory("cabin-latency-heard")
-            let path = dir.appendingPathComponent("s.json").path, capture = dir.appendingPathComponent("heard.wav").path
-            try Data(Self.session.utf8).write(to: URL(fileURLWithPath: path))
-            let socket = dir.appendingPathComponent("control").path
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: ExternalTool.cabinBinary)
-            process.environment = ExternalTool.childEnvironment().merging([PacedSink.captureVariable: capture]) { $1 }
-            process.arguments = ["play", path, "--ipc", socket, "--json", "--no-state"]
-            let stdout = Pipe()
-            process.standardOutput = stdout
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            // The start line.
-            var text = Data()
-            while !String(decoding: text, as: UTF8.self).contains("\"event\":\"start\"") {
-                let chunk = stdout.fileHandleForReading.availableData
-                try #require(!chunk.isEmpty, "cabin play ended before its start event")
-                text.append(chunk)
-            }
-            let started = Date()
-            #expect(String(decoding: text, as: UTF8.self).contains("\"period\":3072"), "\(String(decoding: text, as: UTF8.self))")
-            let client = try ControlSocketTests.Client(socket)
+            var playing = try Playing("cabin-latency-heard")
+            #expect(String(decoding: playing.text, as: UTF8.self).contains("\"period\":3072"), "\(String(decoding: playing.text, as: UTF8.self))")
             // Sent at a different phase of the 64 ms period each time.
             Thread.sleep(forTimeInterval: 1.5 + 0.021 * Double(attempt))
-            let sent = Date().timeIntervalSince(started)
-            _ = try client.command("mute", "on")
-            process.waitUntilExit()
-            let heard = try SoundFile.read(capture)
-            let rate = Double(heard.sampleRate), channels = heard.channelCount
-            // The tone's level in 1 ms windows: steady before, then below half after the mute.
-            func rms(_ frame: Int) -> Double {
-                let n = Int(rate / 1000)
-                var sum = 0.0
-                for f in frame..<(frame + n) { let s = Double(heard.samples[f * channels]); sum += s * s }
-                return (sum / Double(n)).squareRoot()
-            }
-            let steady = rms(Int(1.0 * rate))
-            #expect(steady > 0.01, "the tone is not in the capture (\(steady))")
-            var frame = Int(1.0 * rate)
-            while frame + 48 < heard.samples.count / channels && rms(frame) > steady / 2 { frame += Int(rate / 1000) }
-            let response = Double(frame) / rate - sent
-            responses.append(response)
+            let sent = Date().timeIntervalSince(playing.started)
+            _ = try playing.client.command("mute", "on")
+            _ = playing.finish()
+            responses.append(try Self.fallsSilent(playing.capture, steadyAt: 1.0) - sent)
         }
         #expect(responses.allSatisfy { $0 > 0 && $0 <= 0.150 }, "heard after \(responses.map { Int($0 * 1000) }) ms")
     }

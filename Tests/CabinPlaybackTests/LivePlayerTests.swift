@@ -59,6 +59,20 @@ struct LivePlayerTests {
         return (events, Date().timeIntervalSince(start))
     }
 
+    /// The first 10 s of the sink's capture equal the offline render of `compiled` to within
+    /// −60 dB of its peak.
+    static func expectCaptureIsTheOfflineRender(_ capture: String, of compiled: CompiledSession) throws {
+        let played = try SoundFile.read(capture)
+        let runner = SessionRunner(compiled)
+        var offline = [Float](repeating: 0, count: 2 * 480000)
+        _ = offline.withUnsafeMutableBufferPointer { runner.render(into: $0, frameCount: 480000) }
+        #expect(played.frameCount >= 480000)
+        var worst = 0.0
+        for i in 0..<offline.count { worst = max(worst, abs(Double(played.samples[i] - offline[i]))) }
+        let db = 20 * log10(max(worst, 1e-12) / SignalAnalysis.peak(offline))
+        #expect(db < -60, "capture differs from the offline render by \(db) dB")
+    }
+
     @Test func tenSecondsPlayInTenSecondsAndMatchTheOfflineRender() throws {
         let dir = try TestEnvironment.temporaryDirectory()
         let capture = dir.appendingPathComponent("played.wav").path
@@ -73,15 +87,7 @@ struct LivePlayerTests {
         #expect(events.last.map { if case .ended(.finished, _, 0) = $0 { true } else { false } } == true, "\(events)")
 
         // What reached the sink is the offline render of the same session.
-        let played = try SoundFile.read(capture)
-        let runner = SessionRunner(compiled)
-        var offline = [Float](repeating: 0, count: 2 * 480000)
-        _ = offline.withUnsafeMutableBufferPointer { runner.render(into: $0, frameCount: 480000) }
-        #expect(played.frameCount >= 480000)
-        var worst = 0.0
-        for i in 0..<offline.count { worst = max(worst, abs(Double(played.samples[i] - offline[i]))) }
-        let db = 20 * log10(max(worst, 1e-12) / SignalAnalysis.peak(offline))
-        #expect(db < -60, "capture differs from the offline render by \(db) dB")
+        try Self.expectCaptureIsTheOfflineRender(capture, of: compiled)
     }
 
     /// Issue 29: the latency changes while playing, relaxed → low → relaxed, in the buffer
@@ -110,15 +116,7 @@ struct LivePlayerTests {
         #expect(median(relaxed) > 100 && median(low) < 30, "latency relaxed \(median(relaxed)) ms, low \(median(low)) ms")
         #expect(events.last.map { if case .ended(.finished, _, 0) = $0 { true } else { false } } == true, "\(events)")
 
-        let played = try SoundFile.read(capture)
-        let runner = SessionRunner(compiled)
-        var offline = [Float](repeating: 0, count: 2 * 480000)
-        _ = offline.withUnsafeMutableBufferPointer { runner.render(into: $0, frameCount: 480000) }
-        #expect(played.frameCount >= 480000)
-        var worst = 0.0
-        for i in 0..<offline.count { worst = max(worst, abs(Double(played.samples[i] - offline[i]))) }
-        let db = 20 * log10(max(worst, 1e-12) / SignalAnalysis.peak(offline))
-        #expect(db < -60, "capture differs from the offline render by \(db) dB")
+        try Self.expectCaptureIsTheOfflineRender(capture, of: compiled)
     }
 
     @Test func stallsCauseRecoveredXrunsAndTheSessionEndsOnTime() throws {
