@@ -57,6 +57,9 @@ extension SessionRadio {
 }
 
 /// Makes the radio of each session a loader loads (`SessionLoader.radioProvider`).
+///
+/// Thread: any thread (the loader calls it on the thread that loads; a provider keeps no
+/// state of its own between calls).
 public protocol SessionRadioProvider: Sendable {
     /// The radio of `session`, not started. `documentFolder`: where a playlist's relative
     /// path starts; `live`: the session plays live (a playlist's station URLs play; offline
