@@ -79,8 +79,16 @@ extension SessionLoader {
 
     /// The radio of `compiled` from the registered provider (none without stations).
     static func radio(for compiled: CompiledSession, documentFolder: String, live: Bool) throws(Failure) -> any SessionRadio {
+        try radio(for: compiled, documentFolder: documentFolder, live: live, provider: radioProvider)
+    }
+
+    /// The radio of `compiled` from `provider` (none without stations); with no provider, a
+    /// session with stations is refused, one line per station. (Tests give the provider
+    /// here: the registered one is process-wide.)
+    package static func radio(for compiled: CompiledSession, documentFolder: String, live: Bool,
+                              provider: (any SessionRadioProvider)?) throws(Failure) -> any SessionRadio {
         guard !compiled.stations.isEmpty else { return NoRadio() }
-        guard let provider = radioProvider else {
+        guard let provider else {
             throw Failure(lines: compiled.stations.map {
                 "\($0.url): no radio to play it (live streams, playlists and generated music are CabinRadio's: register its RadioStations)"
             })
