@@ -101,3 +101,15 @@ final class RunnerSlot {
         borrow(bits)?.release()
     }
 }
+
+extension PlayerShared {
+    /// Sleeps once for the stall `LivePlayer.injectStall` asked for (tests of underrun
+    /// recovery), on the render thread or in the device's callback: both drivers' step. A
+    /// relaxed load first: an exchange on every pass would cost a locked instruction.
+    @inline(__always)
+    func takeInjectedStall() {
+        guard stallMilliseconds.load(ordering: .relaxed) != 0 else { return }
+        let stall = stallMilliseconds.exchange(0, ordering: .acquiringAndReleasing)
+        if stall > 0 { ThreadSleep.microseconds(UInt32(stall * 1000)) }
+    }
+}

@@ -119,11 +119,7 @@ final class PullDriver {
             samples.update(repeating: 0)
             return
         }
-        // Read first: an atomic exchange on every callback would cost a locked instruction.
-        if shared.stallMilliseconds.load(ordering: .relaxed) != 0 {
-            let stall = shared.stallMilliseconds.exchange(0, ordering: .acquiringAndReleasing)
-            if stall > 0 { ThreadSleep.microseconds(UInt32(stall * 1000)) }
-        }
+        shared.takeInjectedStall()
         noteUnderruns()
         let deviceFrame = clockBase + framesRendered
         transport.deviceFrame = deviceFrame

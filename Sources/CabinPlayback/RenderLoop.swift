@@ -141,11 +141,7 @@ struct RenderLoop {
                 transport.applyRequests()
                 if shared.latencyRequest.load(ordering: .relaxed) != 0 { takeLatencyRequest() }
             }
-            // Read first: an atomic exchange on every pass would cost a locked instruction.
-            if shared.stallMilliseconds.load(ordering: .relaxed) != 0 {
-                let stall = shared.stallMilliseconds.exchange(0, ordering: .acquiringAndReleasing)
-                if stall > 0 { ThreadSleep.microseconds(UInt32(stall * 1000)) }
-            }
+            shared.takeInjectedStall()
             let avail = try output.availableFrames()
             catchUpAfterUnderrun()
             // The room to fill: all of it, or less while a lower latency keeps less queued.
