@@ -509,6 +509,32 @@ int cabin_pw_output_wait(cabin_pw_output *o, int extra_fd, int timeout_ms, cabin
     return 0;
 }
 
+int cabin_pw_output_set_period(cabin_pw_output *o, uint32_t period_frames, cabin_pw_error *error) {
+    if (period_frames == 0 || period_frames > o->max_frames) {
+        set_error(error, CABIN_PW_UNSUPPORTED, EINVAL, "node.latency", "a period of %u frames (1 to %u)", period_frames,
+                  o->max_frames);
+        return -1;
+    }
+    char latency[48];
+    snprintf(latency, sizeof latency, "%u/%u", period_frames, o->rate);
+    const struct spa_dict_item items[1] = { SPA_DICT_ITEM_INIT(PW_KEY_NODE_LATENCY, latency) };
+    const struct spa_dict dict = SPA_DICT_INIT(items, 1);
+    pw_thread_loop_lock(o->loop);
+    int failed = o->failed;
+    if (failed) {
+        if (error != NULL) *error = o->failure;
+    } else {
+        /* The node's properties go to the daemon, which recalculates the graph's quantum. */
+        int res = pw_stream_update_properties(o->stream, &dict);
+        if (res < 0) {
+            failed = 1;
+            set_error(error, kind_of_errno(-res), -res, "pw_stream_update_properties", "%s", spa_strerror(res));
+        }
+    }
+    pw_thread_loop_unlock(o->loop);
+    return failed ? -1 : 0;
+}
+
 uint64_t cabin_pw_output_xruns(cabin_pw_output *o) {
     return atomic_load_explicit(&o->xruns, memory_order_relaxed);
 }

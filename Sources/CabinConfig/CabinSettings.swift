@@ -59,11 +59,12 @@ public struct CabinSettings: Sendable {
         return s
     }
 
-    /// The period and buffer `cabin play` asks of its device: the period and periods set
+    /// The period and buffer `cabin play` opens its device with: the period and periods set
     /// (file, environment or option) if either is; else `latency`'s, where `auto` is low when
-    /// something must follow the sound closely (`needsLowLatency`: `cabin play` passes haptics
-    /// on a device, or a range to end or loop on time) and relaxed for everything else, a bed
-    /// left on for hours included.
+    /// something must follow the sound closely from the start (`needsLowLatency`: `cabin
+    /// play` passes haptics on a device or a rumble) and relaxed for everything else, a bed
+    /// left on for hours included (the player then follows what needs it while playing:
+    /// `LivePlayer.Options.automaticLatency`).
     public func outputShape(needsLowLatency: Bool) -> (periodFrames: Int, periodCount: Int, latency: OutputLatency?) {
         if period.origin != .builtIn || periods.origin != .builtIn { return (period.value, periods.value, nil) }
         let chosen: OutputLatency = switch latency.value {
@@ -112,8 +113,8 @@ public struct CabinSettings: Sendable {
 
 /// `play.latency`: a device latency, or `auto` to let Cabin choose by what the session needs.
 public enum LatencySetting: String, Sendable, CaseIterable {
-    /// Low when something must follow the sound closely (haptics on a device, a range to
-    /// end or loop on time), relaxed otherwise.
+    /// Opens low when something must follow the sound closely from the start (haptics on a
+    /// device, a rumble), relaxed otherwise, and follows what needs it while playing.
     case auto
     /// `OutputLatency.low`: 256 × 3 frames at 48 kHz.
     case low

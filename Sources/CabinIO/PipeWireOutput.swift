@@ -112,6 +112,25 @@ public final class PipeWireOutput {
         }
     }
 
+    /// Asks for callbacks of `frames` from now on, while playing (a latency change): the
+    /// stream's `node.latency` becomes frames/rate, as at open, and the daemon recalculates
+    /// the graph's quantum (clamped to its `clock.min-quantum`…`clock.max-quantum`; another
+    /// stream asking for less keeps it lower). `negotiated` keeps what was opened, its
+    /// `periodFrames` still the largest block a callback asks for. From the controlling
+    /// thread, not the render closure.
+    public func changePeriod(frames: Int) throws(AudioDeviceError) {
+        guard let stream else {
+            throw AudioDeviceError(.failed, device: device, operation: "node.latency", code: EBADF, detail: "closed")
+        }
+        var error = cabin_pw_error()
+        guard cabin_pw_output_set_period(stream, UInt32(clamping: max(0, frames)), &error) == 0 else {
+            throw Self.error(error, device: device)
+        }
+    }
+
+    /// Whether `changePeriod` can change the callbacks' size while playing: yes.
+    public var changesPeriodWhilePlaying: Bool { true }
+
     /// Frames between what the next callback renders and what is heard (the graph's delay to
     /// the sink, the resampler's, what is queued), once the stream has run a cycle.
     public func delayFrames() -> Int? {

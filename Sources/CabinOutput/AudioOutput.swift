@@ -75,11 +75,25 @@ public protocol PullOutput: AnyObject {
     func delayFrames() -> Int?
     /// Stops the callbacks (when it returns, none is running) and closes. Idempotent.
     func close()
+    /// Whether `changePeriod` works while playing (PipeWire: its `node.latency`). A device
+    /// whose block size is someone else's (an app's callback) says no.
+    var changesPeriodWhilePlaying: Bool { get }
+    /// Asks for callbacks of about `frames` from now on (a latency change while playing;
+    /// the device may round it, as PipeWire rounds to its graph's quantum). From the thread
+    /// that started the device, never the render closure; throws what the device answers.
+    func changePeriod(frames: Int) throws(AudioDeviceError)
 }
 
 extension PullOutput {
     /// None: a device that cannot tell calls for every cycle (its clock is its callbacks).
     public var lostFrames: Int { 0 }
+    /// No: the block size is the device's (or its app's) to choose.
+    public var changesPeriodWhilePlaying: Bool { false }
+    /// Refuses (`changesPeriodWhilePlaying` is false): the block size is not Cabin's to change.
+    public func changePeriod(frames: Int) throws(AudioDeviceError) {
+        throw AudioDeviceError(.unsupportedConfiguration, device: device, operation: "period", code: 95 /* EOPNOTSUPP */,
+                               detail: "this device's callbacks keep the block size it chooses")
+    }
 }
 
 /// An opened device: Cabin pushes into it, or it pulls from Cabin.

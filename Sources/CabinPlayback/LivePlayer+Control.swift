@@ -54,55 +54,6 @@ public protocol StationSwitching: AnyObject {
     func previousStation() throws
 }
 
-/// A control request the player cannot carry out, as one line (`cabin ctl` prints it; the
-/// control socket returns it as the reply's `error`).
-extension LivePlayer {
-    static func latencyCode(_ latency: OutputLatency?) -> Int {
-        switch latency {
-        case .some(.low): 1
-        case .some(.relaxed): 2
-        case .none: 0
-        }
-    }
-
-    static func latency(code: Int) -> OutputLatency? {
-        switch code {
-        case 1: .low
-        case 2: .relaxed
-        default: nil
-        }
-    }
-
-    /// The latency playing now: the one the device was opened for
-    /// (`OutputConfiguration.latency`), or the last `setLatency` the render thread has
-    /// taken; nil when the period was given in frames.
-    public var latency: OutputLatency? { Self.latency(code: shared.latency.load(ordering: .acquiring)) }
-
-    /// Changes the latency while playing, without reopening the device or touching the
-    /// sound (the mixer renders the same samples whatever the block): on a push device
-    /// (ALSA, the silent clock) the render thread keeps less queued and wakes more often
-    /// within the buffer it opened (`low` in a buffer opened at `relaxed`: 256-frame blocks,
-    /// at most 768 frames queued), or goes back to filling it; a buffer opened at `low` cannot
-    /// grow, so `relaxed` there keeps it. Taken at the render thread's next wake-up; a
-    /// `latency` event says what it became.
-    ///
-    /// Throws when the period was given in frames (`OutputConfiguration.latency` nil: there
-    /// is no named latency to move from), and on a pull device (PipeWire, callback mode):
-    /// not yet.
-    ///
-    /// Thread: any thread.
-    public func setLatency(_ latency: OutputLatency) throws(PlayerControlError) {
-        guard options.configuration.latency != nil else {
-            throw PlayerControlError("the period was given in frames (\(negotiated.periodFrames)): the latency cannot change while playing")
-        }
-        if case .pull = opened {
-            throw PlayerControlError("\(options.device): the latency cannot change while playing on a device that calls for audio (PipeWire) yet")
-        }
-        shared.latencyRequest.store(Self.latencyCode(latency), ordering: .releasing)
-        wakeup.signal()
-    }
-}
-
 /// Why a control call on a playing session was refused (`nextStation` with no radio, a
 /// volume for a bus the session lacks, a live event it does not have, a latency the device
 /// cannot change to), as one line to show.

@@ -47,6 +47,10 @@ public struct PlayerStatus: Sendable, Equatable {
     public var latencyMilliseconds: Double
     /// The latency playing (`LivePlayer.latency`): nil when the period was given in frames.
     public var latency: OutputLatency? = nil
+    /// Whether the latency follows the session's needs (`LivePlayer.latencyIsAutomatic`).
+    public var latencyIsAutomatic = false
+    /// What needs a small latency now (`LivePlayer.latencyNeeds`), in `LatencyNeed`'s order.
+    public var latencyNeeds: [LatencyNeed] = []
     /// The last device error, while reconnecting.
     public var deviceProblem: String?
     /// The session's live streams: state, station name, title.
@@ -68,6 +72,16 @@ extension LivePlayer {
         return min(target + elapsed, session.durationFrames)
     }
 
+    /// Frames per block now: a pull device's last callback size (what its graph asks for),
+    /// else the period the render thread last published (a latency change moves it), else
+    /// the one opened.
+    var periodPlaying: Int {
+        let block = shared.blockFrames.load(ordering: .relaxed)
+        if block > 0 { return block }
+        let now = shared.periodNow.load(ordering: .relaxed)
+        return now > 0 ? now : negotiated.periodFrames
+    }
+
     /// A snapshot of playback now: state, position (a pending seek's target at once),
     /// mark, underruns, latency, the radio's streams. Any thread (under the control lock).
     public var status: PlayerStatus { control.withLock { statusLocked } }
@@ -84,8 +98,7 @@ extension LivePlayer {
         case .failed: .failed
         }
         let delay = Double(shared.delayFrames.load(ordering: .relaxed))
-        let periodNow = shared.periodNow.load(ordering: .relaxed)
-        let period = Double(periodNow > 0 ? periodNow : negotiated.periodFrames)
+        let period = Double(periodPlaying)
         let shown = shownPositionFrames
         return PlayerStatus(
             state: state, position: Double(shown) / session.sampleRate, duration: session.duration, mark: session.mark(at: shown),
@@ -94,6 +107,8 @@ extension LivePlayer {
             lostSeconds: Double(shared.lostFrames.load(ordering: .relaxed)) / session.sampleRate,
             latencyMilliseconds: (delay + period) / session.sampleRate * 1000,
             latency: latency,
+            latencyIsAutomatic: latencyChoice.automatic,
+            latencyNeeds: currentNeeds().sorted(),
             deviceProblem: state == .reconnecting || state == .failed ? shared.lastDeviceError.withLock { $0 } : nil,
             radio: radio?.status ?? [])
     }
@@ -104,6 +119,7 @@ extension LivePlayer {
     public func poll() -> [PlayerEvent] {
         control.withLock {
             RunnerSlot.release(shared.retired.exchange(0, ordering: .acquiringAndReleasing))
+            followNeeds()
             defer { controlEvents.removeAll() }
             return controlEvents + monitorEvents() + (radio?.poll().map(PlayerEvent.radio) ?? [])
         }

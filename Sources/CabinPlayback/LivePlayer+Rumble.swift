@@ -50,7 +50,11 @@ public final class SessionRumble: @unchecked Sendable {
     /// Starts the rumble thread; `clock` defaults to the player's audio clock.
     public func start(gain: Double = 1, clock: (any RumbleClock & Sendable)? = nil) {
         let clock = clock ?? AudioClock(player: player)
+        // While it rumbles it follows what is heard closely: a need for a small latency.
+        player.setLatencyNeed(.rumble, true)
         let thread = RealtimeThread(name: "cabin-rumble", realtime: false) { [self] _ in
+            // Without the control lock: the control side may hold it while it joins this thread.
+            defer { player.markLatencyNeed(.rumble, false) }
             do {
                 try begin(gain: gain)
                 while !cancelled.load(ordering: .acquiring) && !player.isFinished {
@@ -68,6 +72,7 @@ public final class SessionRumble: @unchecked Sendable {
         } catch {
             failure = "\(error)"
             rumble.close()
+            player.markLatencyNeed(.rumble, false)
         }
     }
 

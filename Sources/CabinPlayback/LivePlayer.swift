@@ -63,6 +63,15 @@ public final class LivePlayer: @unchecked Sendable {
         public var transportFade = 0.2
         /// How long to keep retrying a lost device before giving up.
         public var reconnectTimeout = 30.0
+        /// Let the latency follow what the session needs while it plays (`LatencyNeed`):
+        /// `OutputLatency.low` while something needs it, `.relaxed` once nothing does. It
+        /// starts at `configuration`'s latency (open the device at what the start needs: a
+        /// push device opened at low keeps its small buffer) and needs a named one
+        /// (`configuration.latency`). `cabin play --latency auto` sets it.
+        public var automaticLatency = false
+        /// With `automaticLatency`: how long, in seconds, the latency stays low after the last
+        /// interaction (`LivePlayer.noteInteraction()`: a key, `cabin ctl`, MPRIS).
+        public var interactionHold = 10.0
         /// Where on the session's timeline playback starts, in seconds (clamped to it).
         public var startTime = 0.0
         /// For benchmarks: run the same poll/write loop but write silence, never mixing the
@@ -204,6 +213,10 @@ public final class LivePlayer: @unchecked Sendable {
     /// and the render thread's seek count then (while it is unchanged, the seek has not
     /// happened: `seek(by:)` and `status` go from the target).
     var lastSeek: (target: FrameTime, clock: Int64, seeks: Int)?
+    /// The automatic latency's last interaction and choice (see `LivePlayer+Latency`).
+    var latencyChoice: LatencyChoice
+    /// The needs declared (`setLatencyNeed`), one bit per `LatencyNeed` case: any thread.
+    let declaredNeeds = Atomic<Int>(0)
 
     /// Opens the device now, so a missing or busy device fails here with a clear error.
     public convenience init(session: CompiledSession, options: Options) throws(AudioDeviceError) {
@@ -260,6 +273,8 @@ public final class LivePlayer: @unchecked Sendable {
         do { wakeup = try EventFD() } catch {
             throw AudioDeviceError(.failed, device: options.device, operation: "eventfd", code: error.code, detail: error.reason)
         }
+        latencyChoice = LatencyChoice(automatic: options.automaticLatency && options.configuration.latency != nil,
+                                      asked: options.configuration.latency)
         currentSlot = LivePlayer.slot(session, at: options.startTime)
         monitorState.lastPosition = currentSlot.base  // marks before the start are not news
         shared.slot.store(currentSlot.retainedBits(), ordering: .releasing)
@@ -283,6 +298,8 @@ public final class LivePlayer: @unchecked Sendable {
             let thread = RealtimeThread(name: "cabin-audio", priority: options.realtimePriority) { [unowned self] scheduling in
                 self.renderThreadMain(scheduling: options.realtime ? scheduling : .normal(reason: "--no-realtime"))
             }
+            // What the start needs (a haptics device) is asked for before the first block.
+            followNeeds()
             do throws(SystemError) { try thread.start() } catch { throw .thread(error) }
             hasStarted = true
             self.thread = thread
@@ -405,7 +422,7 @@ public final class LivePlayer: @unchecked Sendable {
         // output latency), so its fade-in is that much longer.
         let skipped = clock == nil ? 0
             : Double(PlaybackTransport.seekFadeFrames(rate: session.sampleRate) + shared.delayFrames.load(ordering: .relaxed)
-                     + negotiated.periodFrames) / session.sampleRate
+                     + periodPlaying) / session.sampleRate
         let slot = RunnerSlot(runner: SessionRunner(session.starting(at: target, fadeIn: 0.05 + skipped)), base: target,
                               requestedAt: clock)
         for (name, value) in userParameters { setParameter(name, to: value, on: slot) }

@@ -22,6 +22,12 @@ public struct PlaybackRange: Sendable {
     private var armed = true
     /// How early the seek back is asked for: the control loop wakes at least every 100 ms.
     public static let lead = 0.25
+    /// How long before the end (or a loop's turn) the range needs a small output latency
+    /// (`LatencyNeed.rangeEnd`), in seconds: what is queued by then is short, so the stop or
+    /// the seek back is heard on time.
+    public static let nearEnd = 3.0
+    /// Whether the range has told the player it is near its end.
+    private var near = false
 
     /// A range from `start` to `end`, in seconds; a negative `start` counts as 0 and an `end`
     /// before `start` as `start`.
@@ -38,14 +44,21 @@ public struct PlaybackRange: Sendable {
     /// Where this range ends on a session `duration` seconds long.
     public func end(in duration: Double) -> Double { min(end ?? duration, duration) }
 
-    /// Stops or loops `player` when its position reaches the end.
+    /// Stops or loops `player` when its position reaches the end; says when the end is near
+    /// (`LatencyNeed.rangeEnd`, within `nearEnd` seconds) and when it is not any more.
     public mutating func update(_ player: LivePlayer) {
         guard isActive, !hasStopped, !player.isFinished else { return }
         let end = self.end(in: player.session.duration)
         let position = player.position
+        // Seek back just before the end, once per lap; never for a range shorter than the lead.
+        let turn = loops ? max(start + 0.05, end - (self.end == nil || end >= player.session.duration - PlaybackRange.lead ? PlaybackRange.lead : 0))
+            : end
+        let nearNow = position >= turn - Self.nearEnd && position < turn
+        if nearNow != near {
+            near = nearNow
+            player.setLatencyNeed(.rangeEnd, nearNow)
+        }
         if loops {
-            // Seek back just before the end, once per lap; never for a range shorter than the lead.
-            let turn = max(start + 0.05, end - (self.end == nil || end >= player.session.duration - PlaybackRange.lead ? PlaybackRange.lead : 0))
             if armed && position >= turn {
                 armed = false
                 laps += 1

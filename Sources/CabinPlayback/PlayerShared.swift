@@ -48,6 +48,10 @@ final class PlayerShared: Sendable {
     let latencyRequest = Atomic<Int>(0)
     let periodNow = Atomic<Int>(0)
     let bufferNow = Atomic<Int>(0)
+    /// A pull device's last callback size, in frames (0: a push device). What the device
+    /// asks for may differ from the period asked of it (PipeWire rounds to its graph's
+    /// quantum: relaxed's 3,072 frames play as its largest, 2,048 by default).
+    let blockFrames = Atomic<Int>(0)
     let latencyChanges = Atomic<Int>(0)
     /// Test hook: the render thread sleeps this many milliseconds once (a forced stall).
     let stallMilliseconds = Atomic<Int>(0)

@@ -31,6 +31,8 @@ final class PullDriver {
     var clockBase: Int64 = 0
     var knownXruns = 0
     var knownLost = 0
+    /// The last callback's size (the callback's own: published when it changes).
+    var lastBlock = 0
     /// Set by the callback when the session has ended (its outcome) or a stop was seen;
     /// the supervisor reads it. 0: still playing.
     let ended = Atomic<Int>(0)
@@ -97,15 +99,44 @@ final class PullDriver {
         haptics?.start()
         shared.periodNow.store(output.negotiated.periodFrames, ordering: .relaxed)
         shared.bufferNow.store(output.negotiated.bufferFrames, ordering: .relaxed)
+        // A device reopened after a loss opens as the first did: ask again for a latency
+        // changed since.
+        let playing = shared.latency.load(ordering: .acquiring)
+        if playing != LivePlayer.latencyCode(player.options.configuration.latency), output.changesPeriodWhilePlaying,
+           let latency = LivePlayer.latency(code: playing) {
+            try askPeriod(for: latency)
+        }
+    }
+
+    /// A latency asked for while playing (`LivePlayer.setLatency`, or the needs): the device
+    /// is asked for its period (PipeWire: the stream's `node.latency`, and the graph's
+    /// quantum follows). Each callback renders what it is asked for, so Cabin drops and
+    /// repeats nothing; PipeWire itself drops part of a buffer where its quantum shrinks
+    /// (`LatencyNeed.transient` says why automatic latency avoids that).
+    private func takeLatencyRequest() throws(AudioDeviceError) {
+        let code = shared.latencyRequest.exchange(0, ordering: .acquiringAndReleasing)
+        guard let latency = LivePlayer.latency(code: code) else { return }
+        try askPeriod(for: latency)
+        shared.latency.store(code, ordering: .releasing)
+        shared.latencyChanges.add(1, ordering: .releasing)
+    }
+
+    /// Asks the device for `latency`'s period, and publishes it for `status`.
+    private func askPeriod(for latency: OutputLatency) throws(AudioDeviceError) {
+        let shape = latency.configuration(sampleRate: output.negotiated.sampleRate)
+        try output.changePeriod(frames: shape.periodFrames)
+        shared.periodNow.store(shape.periodFrames, ordering: .relaxed)
+        shared.bufferNow.store(shape.periodFrames * shape.periodCount, ordering: .relaxed)
     }
 
     /// Sleeps until the callback says the session ended, a stop is asked for, or the device
-    /// fails (thrown by its `wait`).
+    /// fails (thrown by its `wait`); takes a latency asked for meanwhile.
     private func supervise() throws(AudioDeviceError) -> Int {
         while true {
             if shared.stopRequested.load(ordering: .acquiring) { return PlayerShared.State.stopped.rawValue }
             let outcome = ended.load(ordering: .acquiring)
             if outcome != 0 { return outcome }
+            if shared.latencyRequest.load(ordering: .relaxed) != 0 { try takeLatencyRequest() }
             if try output.wait(extraDescriptor: wakeup.descriptor, timeoutMilliseconds: 1000) == .wakeup {
                 wakeup.drain()
             }
@@ -120,6 +151,10 @@ final class PullDriver {
             return
         }
         shared.takeInjectedStall()
+        if n != lastBlock {
+            lastBlock = n
+            shared.blockFrames.store(n, ordering: .relaxed)
+        }
         noteUnderruns()
         let deviceFrame = clockBase + framesRendered
         transport.deviceFrame = deviceFrame

@@ -16,9 +16,9 @@ import CabinSession
 /// | `mute` | `[on\|off\|toggle]` | mutes the master (default: toggle) |
 /// | `trigger` | `NAME` | a live event (`LivePlayer.trigger`) |
 /// | `next-station`, `previous-station` | | the radio's stations |
-/// | `latency` | `low\|relaxed\|auto` | the output latency while playing (`LivePlayer.setLatency`); `auto`: the one chosen at the start |
+/// | `latency` | `low\|relaxed\|auto` | the output latency while playing (`LivePlayer.setLatency`); `auto`: it follows the session's needs (`LivePlayer.setAutomaticLatency`) |
 /// | `stop`, `quit` | | fade out and end the session (`quit` also ends what follows it) |
-/// | `status` | | title, state, position, duration, segment (its title), mark (its name), parameters, volumes, xruns, device |
+/// | `status` | | title, state, position, duration, segment (its title), mark (its name), parameters, volumes, xruns, device, latency (ms, mode, whether automatic, the needs) |
 /// | `help` | | the commands and live events |
 ///
 /// Thread: control thread.
@@ -35,7 +35,14 @@ struct ControlCommands {
         ("help", "help"),
     ]
 
+    /// The commands a person's hand is behind (not `status`, `observe`, `help`, which a
+    /// status bar sends every second, nor `latency`, `stop`, `quit`): each is an interaction
+    /// (`LivePlayer.noteInteraction()`), so with automatic latency what follows answers quickly.
+    static let interactions: Set<String> = ["pause", "resume", "toggle", "seek", "set", "volume", "mute", "trigger",
+                                             "next-station", "previous-station"]
+
     func perform(_ name: String, _ arguments: [JSONValue]) throws(PlayerControlError) -> JSONValue {
+        if Self.interactions.contains(name) || player.session.config.parameter(named: name) != nil { player.noteInteraction() }
         switch name {
         case "pause": try count(arguments, 0, name); player.pause()
         case "resume": try count(arguments, 0, name); player.resume()
@@ -143,17 +150,14 @@ struct ControlCommands {
         try player.setVolume(level, bus: bus)
     }
 
-    /// `low`, `relaxed`, or `auto`: the latency the session was opened with (what `auto`
-    /// chose by need at the start, or the one set).
+    /// `low` or `relaxed`, kept until changed; `auto`: the latency follows the session's
+    /// needs (`LivePlayer.setAutomaticLatency()`).
     private func latency(_ arguments: [JSONValue]) throws(PlayerControlError) {
         try count(arguments, 1, "latency")
         let word = arguments[0].stringValue ?? ""
-        let chosen: OutputLatency? = word == "auto" ? player.options.configuration.latency : OutputLatency(rawValue: word)
-        guard word == "auto" || chosen != nil else {
+        if word == "auto" { return try player.setAutomaticLatency() }
+        guard let chosen = OutputLatency(rawValue: word) else {
             throw PlayerControlError("latency: the argument must be low, relaxed or auto, not \(arguments[0].excerpt)")
-        }
-        guard let chosen else {
-            throw PlayerControlError("the period was given in frames (\(player.negotiated.periodFrames)): the latency cannot change while playing")
         }
         try player.setLatency(chosen)
     }
@@ -187,6 +191,8 @@ struct ControlCommands {
             ("device", .string(player.options.device)),
             ("latency", .seconds((s.latencyMilliseconds * 10).rounded() / 10)),
             ("latencyMode", s.latency.map { .string($0.rawValue) } ?? .null),
+            ("latencyAuto", .bool(s.latencyIsAutomatic)),
+            ("latencyNeeds", .array(s.latencyNeeds.map { .string($0.rawValue) })),
             ("radio", .bool(player.stations != nil)),
             ("stations", .array(s.radio.map { r in
                 .object([("url", .string(r.url)), ("state", .string(r.state.rawValue)),

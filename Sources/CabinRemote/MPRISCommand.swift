@@ -88,6 +88,11 @@ public enum MPRISCommand: Sendable, Equatable {
     /// Does it. Returns whether it was `quit` (the caller's loop then runs no `--then`).
     @discardableResult
     public func perform(on player: LivePlayer) -> Bool {
+        // A person at a desktop's media keys or applet: an interaction, except the end.
+        switch self {
+        case .stop, .quit: break
+        default: player.noteInteraction()
+        }
         switch self {
         case .play: if player.isPaused { player.resume() }
         case .pause: if !player.isPaused { player.pause() }

@@ -112,7 +112,7 @@ struct ConfigCommand: ParsableCommand {
 /// (`-D` is `DeviceArguments`, shared by every command that plays): declared once, with
 /// one help text each, so `cabin config` takes exactly what `cabin play` does.
 struct ConfigOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("How much audio is queued on the device: auto (low with haptics on a device or a range to end or loop on time, else relaxed), low (256×3 frames, 16 ms) or relaxed (3072×2, 128 ms: a bed left on wakes the CPU 16 times a second, not 188; keys still answer within 150 ms). Default auto, or the config's play.latency. --period and --periods win over it.",
+    @Option(help: ArgumentHelp("How much audio is queued on the device: auto (opens low with haptics or a rumble beside the sound, else relaxed, and goes low while something needs it: 10 s after a key or a 'cabin ctl' command, the last 3 s before --to or a loop's turn), low (256×3 frames, 16 ms) or relaxed (3072×2, 128 ms: a bed left on wakes the CPU 16 times a second, not 188; keys still answer within 150 ms). Default auto, or the config's play.latency. --period and --periods win over it.",
                                valueName: "auto|low|relaxed"))
     var latency: String?
 

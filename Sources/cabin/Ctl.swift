@@ -12,7 +12,7 @@ struct Ctl: ParsableCommand {
         commandName: "ctl",
         abstract: "Control a playing session (pause, seek, volume, status …) through its control socket.",
         discussion: """
-            Sends one command to the session 'cabin play' is playing and prints the answer. Commands: pause, resume, toggle, seek SECONDS|TIME [relative|absolute] (relative by default: seek -30, seek 24m50s absolute), set PARAMETER VALUE (or just PARAMETER VALUE: speed 40), volume [BUS] LEVEL (80, 80%, -6dB), mute [on|off|toggle], trigger EVENT, next-station, previous-station, latency low|relaxed|auto (the output latency while playing; auto: the one chosen at the start), stop, quit, status, help, observe (prints every event as JSON lines until the session ends).
+            Sends one command to the session 'cabin play' is playing and prints the answer. Commands: pause, resume, toggle, seek SECONDS|TIME [relative|absolute] (relative by default: seek -30, seek 24m50s absolute), set PARAMETER VALUE (or just PARAMETER VALUE: speed 40), volume [BUS] LEVEL (80, 80%, -6dB), mute [on|off|toggle], trigger EVENT, next-station, previous-station, latency low|relaxed|auto (the output latency while playing, kept until changed; auto: it follows what needs it, as at the start), stop, quit, status, help, observe (prints every event as JSON lines until the session ends).
 
             Words that are numbers are sent as numbers. The socket is $XDG_RUNTIME_DIR/cabin/control unless --ipc names another (the same path given to 'cabin play --ipc'). Any client speaking newline-delimited JSON works too: echo '{"command": ["status"]}' | socat - UNIX-CONNECT:PATH.
 
@@ -186,7 +186,12 @@ enum CtlStatus {
         }
         var device = "device: \(JSONField.stringValue(s["device"]) ?? "")  xruns \(JSONField.numberValue(s["xruns"]).map { Int($0) } ?? 0)"
         if let ms = JSONField.numberValue(s["latency"]) {
-            device += String(cFormat: "  latency %.0f ms", ms) + (JSONField.stringValue(s["latencyMode"]).map { " (\($0))" } ?? "")
+            var mode = JSONField.stringValue(s["latencyMode"]) ?? ""
+            if JSONField.isTrue(s["latencyAuto"]) {
+                let needs = (JSONField.arrayValue(s["latencyNeeds"]) ?? []).compactMap(\.stringValue)
+                mode += mode.isEmpty ? "auto" : ", auto" + (needs.isEmpty ? "" : ": " + needs.joined(separator: ", "))
+            }
+            device += String(cFormat: "  latency %.0f ms", ms) + (mode.isEmpty ? "" : " (\(mode))")
         }
         lines.append(device)
         // The reply is the peer's: its strings are shown terminal-safe, one line each.

@@ -217,15 +217,17 @@ struct Play: ParsableCommand {
         return (source, mix, range, range.start)
     }
 
-    /// The player's device, latency and start. Haptics on a device follow the sound
-    /// closely, and a range's end or loop is acted on as it is heard: a small buffer.
-    /// Everything else (a bed left on for hours) wakes the CPU as rarely as the key response allows.
+    /// The player's device, latency and start. Haptics on a device and a rumble follow the
+    /// sound closely: a small buffer from the start. Everything else (a bed left on for
+    /// hours) opens relaxed, waking the CPU as rarely as the key response allows; with
+    /// `--latency auto` the player goes low while something needs it (a key or `cabin ctl`,
+    /// a range's end near: `LatencyNeed`) and back.
     func playerOptions(_ settings: CabinSettings, range: PlaybackRange, startTime: Double, compileOptions: SessionCompileOptions)
         -> LivePlayer.Options
     {
         let rumbleOn = settings.rumble.value.map { $0 != "off" } ?? false
         var options = Play.deviceOptions(settings, sampleRate: sampleRate, hapticsDevice: haptics.hapticsDevice,
-                                         needsLowLatency: haptics.hapticsDevice != nil || rumbleOn || range.isActive)
+                                         needsLowLatency: haptics.hapticsDevice != nil || rumbleOn)
         options.realtime = !noRealtime
         options.startTime = startTime
         options.hapticAudio = compileOptions.hapticAudio
@@ -243,6 +245,7 @@ struct Play: ParsableCommand {
         let configuration = shape.latency.map { $0.configuration(sampleRate: sampleRate) }
             ?? OutputConfiguration(sampleRate: sampleRate, channelCount: 2, periodFrames: shape.periodFrames, periodCount: shape.periodCount)
         var options = LivePlayer.Options(device: device, configuration: configuration)
+        options.automaticLatency = shape.latency != nil && settings.latency.value == .auto
         options.hapticsDevice = hapticsDevice
         if OutputRegistry.standard.resolve(device).entry.scheme == SilentClockBackend.device { options.playSilently(because: "-D none") }
         return options
@@ -300,7 +303,6 @@ struct Play: ParsableCommand {
                                                         carried: carried)
         session.parent = parent
         session.range = range
-        session.relaxed = player.options.configuration.latency == .relaxed
         session.early = early
         let status = try session.run()
         for surface in session.surfaces { surface.close() }

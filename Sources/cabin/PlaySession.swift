@@ -30,15 +30,14 @@ struct PlaySession {
     /// `--exit-with-parent`: the process that started this one, watched; when it ends the
     /// session fades out and ends as with q.
     var parent: ParentProcess? = nil
-    /// Playing at relaxed latency (`--latency`): the loop wakes every 250 ms (100 ms while
-    /// the terminal's meters are drawn) instead of every 50, when nothing here must act
-    /// on time (a range's end or loop, a sleep timer, a stop on its way). Keys,
-    /// control clients and Ctrl-C (its signal ends the wait) wake it at once either way.
-    var relaxed = false
-
-    /// How long the loop waits for keys and clients when nothing comes.
+    /// How long the loop waits for keys and clients when nothing comes. While the player
+    /// plays at relaxed latency (`--latency`, or automatic latency with nothing needing it)
+    /// the loop wakes every 250 ms (100 ms while the terminal's meters are drawn) instead of
+    /// every 50, when nothing here must act on time (a range's end or loop, a sleep timer, a
+    /// stop on its way). Keys, control clients and Ctrl-C (its signal ends the wait) wake it
+    /// at once either way.
     func tick(range: PlaybackRange, timer: SleepTimer?, quitting: Bool) -> Int32 {
-        guard relaxed, !quitting, !range.isActive, timer == nil else { return 50 }
+        guard player.latency == .relaxed, !quitting, !range.isActive, timer == nil else { return 50 }
         return view.mode == .terminal ? 100 : 250
     }
 
@@ -125,6 +124,8 @@ struct PlaySession {
     }
 
     private func press(_ key: TerminalInput.Key, _ turns: inout Turns) {
+        // Someone at the keys: with automatic latency, what follows answers quickly.
+        if key != .quit { player.noteInteraction() }
         switch key {
         case .space: player.togglePause()
         case .left: player.seek(by: -30)

@@ -35,7 +35,7 @@ struct LatencyTests {
         let capture: String
         let client: ControlSocketTests.Client
 
-        init(_ name: String) throws {
+        init(_ name: String, _ arguments: [String] = []) throws {
             let dir = try TestEnvironment.temporaryDirectory(name)
             let path = dir.appendingPathComponent("s.json").path
             capture = dir.appendingPathComponent("heard.wav").path
@@ -44,7 +44,7 @@ struct LatencyTests {
             process = Process()
             process.executableURL = URL(fileURLWithPath: ExternalTool.cabinBinary)
             process.environment = ExternalTool.childEnvironment().merging([PacedSink.captureVariable: capture]) { $1 }
-            process.arguments = ["play", path, "--ipc", socket, "--json", "--no-state"]
+            process.arguments = ["play", path, "--ipc", socket, "--json", "--no-state"] + arguments
             stdout = Pipe()
             process.standardOutput = stdout
             process.standardError = FileHandle.nullDevice
@@ -133,6 +133,40 @@ struct LatencyTests {
             #expect(silent > sent, "the tone dipped at \(silent) s, before the mute at \(sent) s")
         }
         #expect(responses.allSatisfy { $0 > 0 && $0 <= 0.075 }, "heard after \(responses.map { Int($0 * 1000) }) ms")
+    }
+
+    /// Issue 29.3: at automatic latency (the default) the latency follows what needs it. A
+    /// bed opens relaxed; a control command is an interaction, so the latency goes low at
+    /// once (status: low, automatic, the need named; the `latency` event printed) and stays
+    /// low for the hold; `status` itself is not one. A range's end is a need of its own:
+    /// with `--to 4s` the session goes low about 3 s before it, and stops on time.
+    @Test(.enabled(if: TestEnvironment.pacedSinkReady, Comment(rawValue: TestEnvironment.pacedSinkProblem)))
+    func automaticLatencyGoesLowForACommandAndNearARangesEnd() throws {
+        var playing = try Playing("cabin-latency-auto")
+        let client = playing.client
+        Thread.sleep(forTimeInterval: 0.8)
+        let before = try client.status()
+        #expect(before["latencyMode"] as? String == "relaxed" && before["latencyAuto"] as? Bool == true
+                    && (before["latencyNeeds"] as? [Any])?.isEmpty == true && (before["latency"] as? Double ?? 0) > 100, "\(before)")
+        _ = try client.command("volume", "-3dB")
+        Thread.sleep(forTimeInterval: 0.3)
+        let after = try client.status()
+        #expect(after["latencyMode"] as? String == "low" && after["latencyAuto"] as? Bool == true
+                    && after["latencyNeeds"] as? [String] == ["interaction"] && (after["latency"] as? Double ?? 1000) < 30, "\(after)")
+        let printed = playing.finish()
+        #expect(printed.contains("{\"buffer\":768,\"event\":\"latency\",\"latency\":\"low\",\"period\":256}"), "\(printed)")
+
+        var ranged = try Playing("cabin-latency-range", ["--to", "4s"])
+        Thread.sleep(forTimeInterval: 0.5)
+        let early = try ranged.client.status()
+        #expect(early["latencyMode"] as? String == "relaxed", "\(early)")
+        Thread.sleep(forTimeInterval: 1.3)
+        let near = try ranged.client.status()
+        #expect(near["latencyMode"] as? String == "low" && near["latencyNeeds"] as? [String] == ["range-end"], "\(near)")
+        let text = ranged.finish()
+        let wall = Date().timeIntervalSince(ranged.started)
+        #expect(text.contains("\"event\":\"latency\",\"latency\":\"low\""), "\(text)")
+        #expect(wall > 3.9 && wall < 4.8, "the range of 4 s ended after \(wall) s")
     }
 
     /// At relaxed latency a `mute` sent over the control socket is heard (the tone below half

@@ -119,6 +119,52 @@ struct LivePlayerTests {
         try Self.expectCaptureIsTheOfflineRender(capture, of: compiled)
     }
 
+    /// Issue 29.3: with automatic latency the player follows what needs a small latency
+    /// while it plays. Opened relaxed (nothing needed at the start), an interaction (a key,
+    /// `cabin ctl`) takes it low until its hold has passed, then relaxed again; an app's
+    /// declared need does the same until withdrawn; a latency set by hand ends the
+    /// following. The sound is untouched throughout.
+    @Test func anAutomaticLatencyFollowsTheNeedsAndTheSoundDoesNot() throws {
+        let dir = try TestEnvironment.temporaryDirectory()
+        let capture = dir.appendingPathComponent("played.wav").path
+        let compiled = try Self.compile()
+        var samples: [String: [Double]] = [:]
+        var needs: [String: Set<LatencyNeed>] = [:]
+        var done = Set<String>()
+        let (events, wall, automatic) = try SinkLock.recording(into: capture) {
+            var options = LivePlayer.Options(device: "default", configuration: OutputLatency.relaxed.configuration())
+            options.automaticLatency = true
+            options.interactionHold = 1.5
+            let player = try LivePlayer(session: compiled, options: options)
+            func once(_ name: String, _ action: () -> Void) { if done.insert(name).inserted { action() } }
+            func sample(_ name: String) { samples[name, default: []].append(player.status.latencyMilliseconds) }
+            let (events, wall) = try Self.play(player) { t in
+                if t > 1 && t < 2.8 { sample("relaxed") }
+                if t > 3 { once("interaction") { player.noteInteraction(); needs["interaction"] = player.latencyNeeds } }
+                if t > 3.4 && t < 4.3 { sample("interaction") }
+                if t > 5.2 && t < 6.4 { sample("hold over"); once("after hold") { needs["after hold"] = player.latencyNeeds } }
+                if t > 6.5 { once("app") { player.setLatencyNeed(.app, true) } }
+                if t > 6.9 && t < 7.8 { sample("app") }
+                if t > 8 { once("app gone") { player.setLatencyNeed(.app, false) } }
+                if t > 8.6 { once("by hand") { try? player.setLatency(.relaxed); player.noteInteraction() } }
+                if t > 9.2 && t < 9.8 { sample("by hand") }
+            }
+            return (events, wall, player.latencyIsAutomatic)
+        }
+        #expect(abs(wall - 10) < 0.3, "10 s took \(wall) s")
+        let changes = events.compactMap { if case .latencyChanged(let l, _, _) = $0 { l.rawValue } else { nil } }
+        #expect(changes == ["low", "relaxed", "low", "relaxed", "relaxed"], "\(events)")
+        #expect(needs["interaction"] == [.interaction] && needs["after hold"] == [], "\(needs)")
+        #expect(!automatic, "a latency set by hand ends the following")
+        let median = { (x: [Double]?) in x.map { $0.sorted()[$0.count / 2] } ?? .nan }
+        let figures = samples.mapValues { median($0) }
+        #expect(median(samples["relaxed"]) > 100 && median(samples["interaction"]) < 30 && median(samples["hold over"]) > 100
+                    && median(samples["app"]) < 30 && median(samples["by hand"]) > 100, "latency (ms): \(figures)")
+        #expect(events.last.map { if case .ended(.finished, _, 0) = $0 { true } else { false } } == true, "\(events)")
+
+        try Self.expectCaptureIsTheOfflineRender(capture, of: compiled)
+    }
+
     @Test func stallsCauseRecoveredXrunsAndTheSessionEndsOnTime() throws {
         let player = try LivePlayer(session: try Self.compile(), options: .init(device: "default"))
         var stalled = Set<Int>()

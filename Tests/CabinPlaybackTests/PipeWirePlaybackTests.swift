@@ -150,6 +150,91 @@ struct PipeWirePlaybackTests {
         #expect(before.lostCycles + after.lostCycles <= 2, "\(before.lostCycles + after.lostCycles) other graph cycles lost")
     }
 
+    /// Issue 29.3: the latency changed while playing on PipeWire. The stream's `node.latency`
+    /// moves and the graph's quantum follows: status's latency (the graph's delay to the sink,
+    /// 0 for a null sink, and what is queued, plus the block the callbacks ask for) goes from
+    /// the daemon's largest quantum (2,048 frames, 42.7 ms: relaxed's 3,072 rounded) to low's
+    /// 256 frames (5.3 ms) and back, each change a `latency` event.
+    ///
+    /// What reached the sink is the render bit for bit, but for one thing PipeWire 0.3.65
+    /// does at a smaller quantum (to every stream, whoever lowers it): the cycle in which the
+    /// quantum shrinks plays only the new quantum of the buffer the stream rendered at the
+    /// old one, and the rest (here at most 2,048 − 256 frames, 37 ms) is never heard; the
+    /// session skips ahead by that much, once. Going back up is seamless. The callbacks'
+    /// clock (`pw_time.ticks`) is continuous through both changes, so nothing in the stream
+    /// itself shows the skip.
+    @Test func theLatencyChangesWhilePlayingAndTheSoundSkipsOnlyWhereTheQuantumShrinks() throws {
+        let daemon = try PipeWireDaemon()
+        defer { daemon.stop() }
+        let dir = try TestEnvironment.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("heard.wav").path
+        let compiled = try Self.compile(seconds: 8)
+        var options = LivePlayer.Options(device: PipeWireDaemon.sinkName, configuration: OutputLatency.relaxed.configuration())
+        options.backend = PipeWireBackend(remote: daemon.socketPath)
+        let player = try LivePlayer(session: compiled, options: options)
+        let recorder = try daemon.record(into: path)
+        var relaxed: [Double] = [], low: [Double] = [], back: [Double] = []
+        var lowered = false, raised = false
+        let (events, wall) = try Self.play(player) { t in
+            if t > 1 && t < 2.8 { relaxed.append(player.status.latencyMilliseconds) }
+            if t > 3 && !lowered { lowered = true; try? player.setLatency(.low) }
+            if t > 3.6 && t < 5.6 { low.append(player.status.latencyMilliseconds) }
+            if t > 6 && !raised { raised = true; try? player.setLatency(.relaxed) }
+            if t > 6.6 && t < 7.6 { back.append(player.status.latencyMilliseconds) }
+        }
+        let heard = try daemon.stopRecording(recorder, path: path)
+
+        #expect(abs(wall - 8) < 0.5, "8 s took \(wall) s")
+        let changes = events.compactMap { if case .latencyChanged(let l, let p, let b) = $0 { "\(l.rawValue) \(p)/\(b)" } else { nil } }
+        #expect(changes == ["low 256/768", "relaxed 3072/6144"], "\(changes)")
+        let median = { (x: [Double]) in x.isEmpty ? .nan : x.sorted()[x.count / 2] }
+        #expect(median(relaxed) > 40 && median(low) < 10 && median(back) > 40,
+                "latency relaxed \(median(relaxed)) ms, low \(median(low)) ms, relaxed again \(median(back)) ms")
+        #expect(events.last.map { if case .ended(.finished, _, _) = $0 { true } else { false } } == true)
+
+        let offline = Self.offline(compiled, frames: 8 * 48000)
+        let lag = try #require(SignalAnalysis.alignment(of: offline, in: heard, channels: 2), "no session in the recording")
+        let aligned = Array(heard[(2 * lag)...])
+        let before = Self.compare(heard: aligned, offline: offline)
+        // The first difference is where the quantum shrank (asked at 3 s of wall clock, a
+        // little less of session time), and only a skip ahead of at most 1,792 frames.
+        let at = before.compared
+        #expect(before.mismatch != nil && Double(at) / 48000 > 2.5 && Double(at) / 48000 < 3.5,
+                "first difference at \(Double(at) / 48000) s: \(before.mismatch ?? "none")")
+        let skip = (1...1792).first { k in
+            at + k + 1024 <= offline.count / 2 && at + 1024 <= aligned.count / 2
+                && (0..<1024).allSatisfy { f in aligned[2 * (at + f)] == offline[2 * (at + k + f)] && aligned[2 * (at + f) + 1] == offline[2 * (at + k + f) + 1] }
+        }
+        let skipped = try #require(skip, "after \(Double(at) / 48000) s the sink plays no part of the render within 1,792 frames ahead")
+        let after = Self.compare(heard: Array(aligned[(2 * at)...]), offline: Array(offline[(2 * (at + skipped))...]))
+        #expect(after.mismatch == nil, "after the skip of \(skipped) frames: \(after.mismatch ?? "")")
+        #expect(at + after.compared >= 8 * 48000 - 4096 - skipped, "heard \(at + after.compared) frames of the session")
+        #expect(before.lostCycles + after.lostCycles <= 2, "\(before.lostCycles + after.lostCycles) graph cycles lost")
+    }
+
+    /// Issue 29.3: automatic latency on PipeWire follows the needs that last (an app's) but
+    /// not those that come and go (an interaction): each would cost a skip where the quantum
+    /// shrinks (`LatencyNeed.transient`).
+    @Test func anAutomaticLatencyOnPipeWireFollowsOnlyTheNeedsThatLast() throws {
+        let daemon = try PipeWireDaemon()
+        defer { daemon.stop() }
+        var options = LivePlayer.Options(device: PipeWireDaemon.sinkName, configuration: OutputLatency.relaxed.configuration())
+        options.backend = PipeWireBackend(remote: daemon.socketPath)
+        options.automaticLatency = true
+        let player = try LivePlayer(session: try Self.compile(seconds: 4), options: options)
+        var needs: Set<LatencyNeed> = []
+        var interacted = false, declared = false, withdrawn = false
+        let (events, _) = try Self.play(player) { t in
+            if t > 0.8 && !interacted { interacted = true; player.noteInteraction(); needs = player.latencyNeeds }
+            if t > 1.6 && !declared { declared = true; player.setLatencyNeed(.app, true) }
+            if t > 2.6 && !withdrawn { withdrawn = true; player.setLatencyNeed(.app, false) }
+        }
+        #expect(needs == [.interaction])
+        let changes = events.compactMap { if case .latencyChanged(let l, _, _) = $0 { l.rawValue } else { nil } }
+        #expect(changes == ["low", "relaxed"], "\(events)")
+    }
+
     @Test func pauseAndSeekPlayOnTheSessionClock() throws {
         let daemon = try PipeWireDaemon()
         defer { daemon.stop() }

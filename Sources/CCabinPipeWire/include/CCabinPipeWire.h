@@ -70,6 +70,12 @@ int cabin_pw_output_start(cabin_pw_output *output, cabin_pw_render render, void 
 /* Waits until the stream fails (1, `error` filled), `extra_fd` is readable (2), or the
  * timeout (0). A failure already seen is returned at once. */
 int cabin_pw_output_wait(cabin_pw_output *output, int extra_fd, int timeout_ms, cabin_pw_error *error);
+/* Asks for callbacks of `period_frames` from now on, while playing: node.latency becomes
+ * period_frames/rate, as at open (pw_stream_update_properties, under the thread loop's lock;
+ * the daemon recalculates the graph's quantum, which it clamps to its clock.min-quantum and
+ * clock.max-quantum and which another stream's smaller latency may lower). 0, or -1 with
+ * `error` filled. Not on the data thread. */
+int cabin_pw_output_set_period(cabin_pw_output *output, uint32_t period_frames, cabin_pw_error *error);
 /* Xruns: callbacks that found no buffer to fill, and runs of graph cycles that went by
  * without the stream (its callback was late: seen in the graph's ticks, pw_time.ticks). */
 uint64_t cabin_pw_output_xruns(cabin_pw_output *output);
