@@ -324,6 +324,10 @@ public final class LivePlayer: @unchecked Sendable {
         hapticsOutput.map { ($0.dropped.load(ordering: .acquiring), $0.failed.load(ordering: .acquiring)) }
     }
 
+    /// A descriptor readable once playback has ended (it stays readable): a control loop
+    /// waiting on its own descriptors adds it to wake at the end, not at its next turn.
+    package var finishedDescriptor: Int32 { shared.finishedSignal.descriptor }
+
     /// Whether playback has ended (finished, stopped or failed).
     public var isFinished: Bool { shared.state.load(ordering: .acquiring) >= PlayerShared.State.finished.rawValue }
 

@@ -137,7 +137,10 @@ final class PullDriver {
             let outcome = ended.load(ordering: .acquiring)
             if outcome != 0 { return outcome }
             if shared.latencyRequest.load(ordering: .relaxed) != 0 { try takeLatencyRequest() }
-            if try output.wait(extraDescriptor: wakeup.descriptor, timeoutMilliseconds: 1000) == .wakeup {
+            // Everything that needs this thread signals `wakeup` (a stop, the end, a latency)
+            // or fails the wait (the device): the timeout is only a backstop, so a bed left
+            // on does not wake it every second.
+            if try output.wait(extraDescriptor: wakeup.descriptor, timeoutMilliseconds: 10_000) == .wakeup {
                 wakeup.drain()
             }
         }

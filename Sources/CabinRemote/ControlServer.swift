@@ -131,6 +131,14 @@ public final class ControlServer {
     /// `extraDescriptor` is readable.
     @discardableResult
     public func serve(timeoutMilliseconds: Int32, extraDescriptor: Int32? = nil) -> Bool {
+        serve(timeoutMilliseconds: timeoutMilliseconds, extraDescriptors: extraDescriptor.map { [$0] } ?? []).first ?? false
+    }
+
+    /// As `serve(timeoutMilliseconds:extraDescriptor:)`, waiting on several descriptors
+    /// besides the clients (the terminal's keys, a surface's `wakeDescriptor`, the
+    /// session's end); returns whether each is readable, in their order.
+    @discardableResult
+    public func serve(timeoutMilliseconds: Int32, extraDescriptors: [Int32]) -> [Bool] {
         var now = MonotonicClock.seconds()
         let tick = Double(ControlServer.tickMilliseconds) / 1000
         if now - tickStart >= tick {
@@ -148,9 +156,10 @@ public final class ControlServer {
         // A client that hung up is watched only while its replies go out (a hang-up is
         // reported to every poll, whatever is asked).
         watched += clients.map { ($0.hasHungUp && !$0.hasOutbound ? -1 : $0.connection.descriptor, $0.wantsToRead, $0.hasOutbound) }
-        if let extraDescriptor { watched.append((extraDescriptor, true, false)) }
+        watched += extraDescriptors.map { ($0, true, false) }
         let ready = DescriptorPoll.wait(watched, timeoutMilliseconds: max(0, timeout))
         now = MonotonicClock.seconds()
+        let extras = ready.suffix(extraDescriptors.count).map(\.readable)
         for (client, readiness) in zip(clients, ready.dropFirst()) {
             if readiness.writable { flush(client) }
             if readiness.readable || readiness.closed { read(client) }
@@ -162,7 +171,7 @@ public final class ControlServer {
             if client.isFinished { client.connection.close() }
             return client.isFinished
         }
-        return extraDescriptor != nil && ready.last?.readable == true
+        return extras
     }
 
     /// Sends `events` to the clients that observe.

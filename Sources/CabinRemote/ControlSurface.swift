@@ -18,11 +18,19 @@ public protocol ControlSurface: AnyObject {
     /// What the surface has to tell the person running the session, one line each, each
     /// thing once (e.g. clients refused at a limit); the loop prints them as warnings.
     func takeNotices() -> [String]
+    /// A descriptor that is readable while requests from the surface's own thread wait for
+    /// the control thread (MPRIS's bus): the loop wakes on it, so they are carried out at
+    /// once rather than at its next turn (up to a second apart for a bed left on). nil: the
+    /// surface's requests come through the loop's own waits (the control socket is served
+    /// there).
+    var wakeDescriptor: Int32? { get }
 }
 
 extension ControlSurface {
     /// Nothing to say: the default for a surface that refuses no one.
     public func takeNotices() -> [String] { [] }
+    /// None: the default for a surface served on the control thread.
+    public var wakeDescriptor: Int32? { nil }
 }
 
 extension ControlServer: ControlSurface {

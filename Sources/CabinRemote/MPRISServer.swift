@@ -69,9 +69,14 @@ public final class MPRISServer: ControlSurface {
     /// Why the bus thread stopped before `close` (the bus went away), if it did.
     public var failure: String? { mailbox.shared.withLock { $0.failure } }
 
+    /// Readable while commands from the bus wait for `update` (an eventfd the bus thread
+    /// signals): the control loop wakes on it.
+    public var wakeDescriptor: Int32? { mailbox.wake?.descriptor }
+
     /// Performs the commands that came in, then takes the player's state and queues the
     /// signals for what changed (a `.seeked` event among `events` makes `Seeked`).
     public func update(with events: [PlayerEvent]) {
+        mailbox.wake?.drain()
         let commands = mailbox.shared.withLock { shared in
             defer { shared.commands.removeAll() }
             return shared.commands
@@ -137,7 +142,13 @@ public final class MPRISServer: ControlSurface {
             var failure: String?
         }
         let shared: Mutex<Shared>
-        init(_ state: MPRISState) { shared = Mutex(Shared(state: state)) }
+        /// Signalled when a command is queued: the control loop wakes on it
+        /// (`wakeDescriptor`). nil if no eventfd could be made (the loop's turn then serves).
+        let wake: EventFD?
+        init(_ state: MPRISState) {
+            shared = Mutex(Shared(state: state))
+            wake = try? EventFD()
+        }
     }
 
     /// The exported object: answers from the last state, queues commands.
@@ -162,6 +173,7 @@ public final class MPRISServer: ControlSurface {
 
         private func queue(_ command: MPRISCommand) {
             mailbox.shared.withLock { $0.commands.append(command) }
+            mailbox.wake?.signal()
         }
     }
 }

@@ -32,13 +32,15 @@ struct PlaySession {
     var parent: ParentProcess? = nil
     /// How long the loop waits for keys and clients when nothing comes. While the player
     /// plays at relaxed latency (`--latency`, or automatic latency with nothing needing it)
-    /// the loop wakes every 250 ms (100 ms while the terminal's meters are drawn) instead of
-    /// every 50, when nothing here must act on time (a range's end or loop, a sleep timer, a
-    /// stop on its way). Keys, control clients and Ctrl-C (its signal ends the wait) wake it
-    /// at once either way.
+    /// the loop wakes once a second (every 100 ms while the terminal's meters are drawn)
+    /// instead of every 50 ms, when nothing here must act on time (a range's end or loop, a
+    /// sleep timer, a stop on its way): what it passes on between (marks, radio titles to
+    /// `--json`, the state file) can wait that long. Keys, control clients, MPRIS's requests
+    /// (`ControlSurface.wakeDescriptor`), the session's end and Ctrl-C (its signal ends the
+    /// wait) wake it at once either way.
     func tick(range: PlaybackRange, timer: SleepTimer?, quitting: Bool) -> Int32 {
         guard player.latency == .relaxed, !quitting, !range.isActive, timer == nil else { return 50 }
-        return view.mode == .terminal ? 100 : 250
+        return view.mode == .terminal ? 100 : 1000
     }
 
     /// What the control loop keeps between its turns.
@@ -114,11 +116,16 @@ struct PlaySession {
         }
     }
 
-    /// One wait for keys and the control socket's clients, then the keys.
+    /// One wait for keys, the control socket's clients, a surface's requests and the
+    /// session's end; then the keys.
     private func serveInput(_ terminal: TerminalInput, _ turns: inout Turns) {
         let wait = tick(range: turns.range, timer: turns.timer, quitting: turns.quitting)
-        let keysWaiting = control?.serve(timeoutMilliseconds: wait, extraDescriptor: terminal.isInteractive ? STDIN_FILENO : nil)
-        for key in terminal.readKeys(timeoutMilliseconds: keysWaiting == nil ? wait : keysWaiting! ? 1 : 0) {
+        let keys: [Int32] = terminal.isInteractive ? [STDIN_FILENO] : []
+        let wakes = keys + surfaces.compactMap(\.wakeDescriptor) + [player.finishedDescriptor]
+        let ready = control?.serve(timeoutMilliseconds: wait, extraDescriptors: wakes)
+            ?? DescriptorPoll.wait(wakes.map { ($0, true, false) }, timeoutMilliseconds: wait).map(\.readable)
+        let keysWaiting = !keys.isEmpty && ready.first == true
+        for key in terminal.readKeys(timeoutMilliseconds: keysWaiting ? 1 : 0) {
             press(key, &turns)
         }
     }

@@ -156,6 +156,9 @@ struct PipeWirePlaybackTests {
     /// the daemon's largest quantum (2,048 frames, 42.7 ms: relaxed's 3,072 rounded) to low's
     /// 256 frames (5.3 ms) and back, each change a `latency` event.
     ///
+    /// (Low for a second only: at a 256-frame quantum a loaded 2-core machine can underrun,
+    /// and a late cycle there is not always plain silence in the recording.)
+    ///
     /// What reached the sink is the render bit for bit, but for one thing PipeWire 0.3.65
     /// does at a smaller quantum (to every stream, whoever lowers it): the cycle in which the
     /// quantum shrinks plays only the new quantum of the buffer the stream rendered at the
@@ -169,7 +172,8 @@ struct PipeWirePlaybackTests {
         let dir = try TestEnvironment.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let path = dir.appendingPathComponent("heard.wav").path
-        let compiled = try Self.compile(seconds: 8)
+        // Low for a second only: a 256-frame quantum on a loaded 2-core machine can underrun.
+        let compiled = try Self.compile(seconds: 6)
         var options = LivePlayer.Options(device: PipeWireDaemon.sinkName, configuration: OutputLatency.relaxed.configuration())
         options.backend = PipeWireBackend(remote: daemon.socketPath)
         let player = try LivePlayer(session: compiled, options: options)
@@ -179,13 +183,13 @@ struct PipeWirePlaybackTests {
         let (events, wall) = try Self.play(player) { t in
             if t > 1 && t < 2.8 { relaxed.append(player.status.latencyMilliseconds) }
             if t > 3 && !lowered { lowered = true; try? player.setLatency(.low) }
-            if t > 3.6 && t < 5.6 { low.append(player.status.latencyMilliseconds) }
-            if t > 6 && !raised { raised = true; try? player.setLatency(.relaxed) }
-            if t > 6.6 && t < 7.6 { back.append(player.status.latencyMilliseconds) }
+            if t > 3.4 && t < 3.9 { low.append(player.status.latencyMilliseconds) }
+            if t > 4 && !raised { raised = true; try? player.setLatency(.relaxed) }
+            if t > 4.6 && t < 5.6 { back.append(player.status.latencyMilliseconds) }
         }
         let heard = try daemon.stopRecording(recorder, path: path)
 
-        #expect(abs(wall - 8) < 0.5, "8 s took \(wall) s")
+        #expect(abs(wall - 6) < 0.5, "6 s took \(wall) s")
         let changes = events.compactMap { if case .latencyChanged(let l, let p, let b) = $0 { "\(l.rawValue) \(p)/\(b)" } else { nil } }
         #expect(changes == ["low 256/768", "relaxed 3072/6144"], "\(changes)")
         let median = { (x: [Double]) in x.isEmpty ? .nan : x.sorted()[x.count / 2] }
@@ -193,7 +197,7 @@ struct PipeWirePlaybackTests {
                 "latency relaxed \(median(relaxed)) ms, low \(median(low)) ms, relaxed again \(median(back)) ms")
         #expect(events.last.map { if case .ended(.finished, _, _) = $0 { true } else { false } } == true)
 
-        let offline = Self.offline(compiled, frames: 8 * 48000)
+        let offline = Self.offline(compiled, frames: 6 * 48000)
         let lag = try #require(SignalAnalysis.alignment(of: offline, in: heard, channels: 2), "no session in the recording")
         let aligned = Array(heard[(2 * lag)...])
         let before = Self.compare(heard: aligned, offline: offline)
@@ -209,7 +213,7 @@ struct PipeWirePlaybackTests {
         let skipped = try #require(skip, "after \(Double(at) / 48000) s the sink plays no part of the render within 1,792 frames ahead")
         let after = Self.compare(heard: Array(aligned[(2 * at)...]), offline: Array(offline[(2 * (at + skipped))...]))
         #expect(after.mismatch == nil, "after the skip of \(skipped) frames: \(after.mismatch ?? "")")
-        #expect(at + after.compared >= 8 * 48000 - 4096 - skipped, "heard \(at + after.compared) frames of the session")
+        #expect(at + after.compared >= 6 * 48000 - 4096 - skipped, "heard \(at + after.compared) frames of the session")
         #expect(before.lostCycles + after.lostCycles <= 2, "\(before.lostCycles + after.lostCycles) graph cycles lost")
     }
 
